@@ -1,0 +1,41 @@
+"""texas42: Texas 42 dominoes, an exact rules engine under every house rule.
+
+The core (tiles, rules, contracts, actions, hand, game, view, notation, record, svg) is pure Python
+with no I/O; the CLI and the bots are layers on top of it.
+"""
+
+from texas42.actions import Action, Bid, Declare, Pass, Play, action_from_id, parse_action
+from texas42.contracts import Contract
+from texas42.errors import IllegalActionError, NotationError, RulesError, Texas42Error
+from texas42.game import Game, Outcome
+from texas42.hand import Hand, HandResult, Phase
+from texas42.rules import Rules
+from texas42.tiles import hand_name, parse_hand, parse_tile, tile_name
+from texas42.view import View
+
+__all__ = [
+    "Action",
+    "Bid",
+    "Contract",
+    "Declare",
+    "Game",
+    "Hand",
+    "HandResult",
+    "IllegalActionError",
+    "NotationError",
+    "Outcome",
+    "Pass",
+    "Phase",
+    "Play",
+    "Rules",
+    "RulesError",
+    "Texas42Error",
+    "View",
+    "action_from_id",
+    "hand_name",
+    "parse_action",
+    "parse_hand",
+    "parse_tile",
+    "tile_name",
+]
+__version__ = "0.1.0"

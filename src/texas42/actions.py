@@ -1,0 +1,216 @@
+"""Actions: calls in the auction, the declaration, and plays, each one interned value with one id.
+
+The fixed integer action space (``NUM_ACTIONS`` ids) serves RL masks and compact logs:
+
+======  ==========================================================
+id      action
+======  ==========================================================
+0-27    ``Play(tile)``: the tile with that index
+28      ``Pass()``
+29-70   ``Bid(p)``: a point bid of ``p = id - 29`` (only 30..41 by default)
+71-77   ``Bid("Nm")``: a mark bid of ``N = id - 70`` marks
+78      ``Bid("plunge")``
+79      ``Bid("splash")``
+80-86   ``Declare(suit)``: blanks .. sixes are trump
+87      ``Declare("doubles")``
+88-91   ``Declare("follow-me")``, ``follow-me:high``, ``follow-me:low``, ``follow-me:own``
+92-96   ``Declare("nello")``, ``nello:high``, ``nello:low``, ``nello:own``, ``nello:own-inverted``
+97      ``Declare("sevens")``
+98      ``Declare("by-lead")``: no trump named; the first tile led names it
+======  ==========================================================
+
+``Play("6-4") is Play("4-6")``: constructing an action returns the one interned value, so
+actions compare and hash by identity and cost nothing to create.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from texas42.contracts import Contract
+from texas42.errors import NotationError
+from texas42.rules import MAX_MARKS
+from texas42.tiles import TILE_COUNT, TILE_NAMES, parse_tile
+
+PLAY_BASE = 0
+PASS_ID = 28
+POINT_BID_BASE = 29
+MARK_BID_BASE = 70
+PLUNGE_ID = 78
+SPLASH_ID = 79
+DECLARE_BASE = 80
+NUM_ACTIONS = 99
+
+_DECLARATIONS: tuple[str, ...] = (
+    "blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles",
+    "follow-me", "follow-me:high", "follow-me:low", "follow-me:own",
+    "nello", "nello:high", "nello:low", "nello:own", "nello:own-inverted",
+    "sevens", "by-lead",
+)  # fmt: skip
+
+
+class Action:
+    """One action; subclasses say which kind. Compare by identity: every action is interned."""
+
+    __slots__ = ("id", "notation")
+    id: int
+    notation: str
+
+    def __str__(self) -> str:
+        return self.notation
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.notation!r})"
+
+    def __reduce__(self) -> tuple[Any, tuple[int]]:
+        return (action_from_id, (self.id,))
+
+
+class Play(Action):
+    """Play a tile: ``Play("6-4")`` or ``Play(26)``."""
+
+    __slots__ = ("tile",)
+    tile: int
+
+    def __new__(cls, tile: str | int) -> Play:
+        if isinstance(tile, str):
+            return _PLAYS[parse_tile(tile)]
+        if isinstance(tile, int) and 0 <= tile < TILE_COUNT:
+            return _PLAYS[tile]
+        raise NotationError(f"not a tile: {tile!r}")
+
+    def __repr__(self) -> str:
+        return f"Play({self.notation!r})"
+
+
+class Pass(Action):
+    """Pass in the auction."""
+
+    __slots__ = ()
+
+    def __new__(cls) -> Pass:
+        return _PASS
+
+
+class Bid(Action):
+    """A bid: points ``Bid("31")``/``Bid(31)``, marks ``Bid("2m")``, ``Bid("plunge")``/``"splash"``.
+
+    ``"42"`` is read as ``"1m"`` and ``"84"`` as ``"2m"``; the canonical spelling is written.
+    """
+
+    __slots__ = ("points", "marks", "special")
+    points: int
+    marks: int
+    special: str | None
+
+    def __new__(cls, text: str | int) -> Bid:
+        return _BIDS[_bid_id(text)]
+
+    @property
+    def is_mark_bid(self) -> bool:
+        return self.marks > 0
+
+
+class Declare(Action):
+    """Name the contract: ``Declare("fives")``, ``Declare("follow-me:low")``, ``Declare("nello")``."""
+
+    __slots__ = ("contract",)
+    contract: Contract
+
+    def __new__(cls, text: str | Contract) -> Declare:
+        contract = text if isinstance(text, Contract) else Contract.parse(text)
+        return _DECLARES[_DECLARATIONS.index(str(contract))]
+
+
+def _bid_id(text: str | int) -> int:
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise NotationError(f"not a bid: {text!r}")
+    if isinstance(text, int):
+        text = str(text)
+    word = text.strip().lower().replace(" ", "")
+    if word in ("plunge", "splash"):
+        return PLUNGE_ID if word == "plunge" else SPLASH_ID
+    for suffix in ("marks", "mark", "m"):
+        if word.endswith(suffix) and word[: -len(suffix)].isdigit():
+            marks = int(word[: -len(suffix)])
+            if 1 <= marks <= MAX_MARKS:
+                return MARK_BID_BASE + marks
+            raise NotationError(f"not a bid: {text!r} (mark bids go from 1m to {MAX_MARKS}m)")
+    if word.isdigit():
+        points = int(word)
+        if points % 42 == 0 and 1 <= points // 42 <= MAX_MARKS:
+            return MARK_BID_BASE + points // 42
+        if 0 <= points <= 41:
+            return POINT_BID_BASE + points
+    raise NotationError(f"not a bid: {text!r} (say 30..41, 1m, 2m, ..., plunge or splash)")
+
+
+def _make(cls: type[Action], action_id: int, notation: str, **fields: Any) -> Any:
+    action = object.__new__(cls)
+    object.__setattr__(action, "id", action_id)
+    object.__setattr__(action, "notation", notation)
+    for name, value in fields.items():
+        object.__setattr__(action, name, value)
+    return action
+
+
+_PLAYS: tuple[Play, ...] = tuple(
+    _make(Play, PLAY_BASE + t, TILE_NAMES[t], tile=t) for t in range(TILE_COUNT)
+)
+_PASS: Pass = _make(Pass, PASS_ID, "pass")
+_BIDS: dict[int, Bid] = {}
+for _points in range(42):
+    _BIDS[POINT_BID_BASE + _points] = _make(
+        Bid, POINT_BID_BASE + _points, str(_points), points=_points, marks=0, special=None
+    )
+for _marks in range(1, MAX_MARKS + 1):
+    _BIDS[MARK_BID_BASE + _marks] = _make(
+        Bid, MARK_BID_BASE + _marks, f"{_marks}m", points=42 * _marks, marks=_marks, special=None
+    )
+for _special, _id in (("plunge", PLUNGE_ID), ("splash", SPLASH_ID)):
+    _BIDS[_id] = _make(Bid, _id, _special, points=0, marks=0, special=_special)
+_DECLARES: tuple[Declare, ...] = tuple(
+    _make(Declare, DECLARE_BASE + i, name, contract=Contract.parse(name))
+    for i, name in enumerate(_DECLARATIONS)
+)
+
+ACTIONS: tuple[Action, ...] = (
+    *_PLAYS,
+    _PASS,
+    *(_BIDS[i] for i in range(POINT_BID_BASE, SPLASH_ID + 1)),
+    *_DECLARES,
+)
+assert len(ACTIONS) == NUM_ACTIONS and all(a.id == i for i, a in enumerate(ACTIONS))
+
+
+def action_from_id(action_id: int) -> Action:
+    """The action with this id in the fixed action space."""
+    if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
+        raise NotationError(f"no action has id {action_id!r} (ids are 0..{NUM_ACTIONS - 1})")
+    return ACTIONS[action_id]
+
+
+def parse_call(text: str) -> Action:
+    """A call in the auction: ``"pass"`` or a bid."""
+    if text.strip().lower() in ("pass", "p", "-"):
+        return _PASS
+    return Bid(text)
+
+
+def parse_action(text: str) -> Action:
+    """Read any action where its spelling is unambiguous.
+
+    ``"30"`` could be a bid or the tile 3-0, so this reads a bare number as a bid and a tile only
+    when written with a dash; a state's own ``parse_action`` reads by phase instead.
+    """
+    word = text.strip()
+    if "-" in word and len(word) == 3 and word[0].isdigit():
+        return Play(word)
+    try:
+        return parse_call(word)
+    except NotationError:
+        pass
+    try:
+        return Declare(word)
+    except NotationError:
+        raise NotationError(f"not an action: {text!r}") from None

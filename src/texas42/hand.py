@@ -1,0 +1,709 @@
+"""One hand of 42: the phase machine auction -> declare -> play -> done, with undo.
+
+The hand holds the deal, the calls, the contract and the plays as ints and masks; every legal
+action is one bit of a mask over the fixed action space (`texas42.actions`), computed once per
+position and cached, so ``legal_actions``, ``is_legal`` and ``apply`` are lookups.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from texas42.actions import (
+    ACTIONS,
+    DECLARE_BASE,
+    MARK_BID_BASE,
+    NUM_ACTIONS,
+    PASS_ID,
+    PLUNGE_ID,
+    POINT_BID_BASE,
+    SPLASH_ID,
+    Action,
+    Bid,
+    Declare,
+    parse_call,
+)
+from texas42.contracts import (
+    SEVENS_DISTANCE_MASKS,
+    SUIT_WORDS,
+    Contract,
+    PlayTables,
+    tables_for,
+)
+from texas42.errors import IllegalActionError, NotationError
+from texas42.rules import MAX_MARKS, Rules
+from texas42.view import View, view_of
+from texas42.tiles import (
+    ALL_TILES,
+    DOUBLES,
+    HAND_SIZE,
+    TILE_NAMES,
+    TOTAL_POINTS,
+    count_points,
+    hand_name,
+    iter_tiles,
+    parse_tile,
+    tile,
+)
+
+SEATS = 4
+SEAT_NAMES = ("North", "East", "South", "West")
+TEAM_NAMES = ("North-South", "East-West")
+TRICKS_PER_HAND = 7
+ONE_ZERO = tile(1, 0)
+DOUBLE_SIX = tile(6, 6)
+
+_PLAY_BITS = (1 << 28) - 1
+_SUIT_BITS = sum(1 << (DECLARE_BASE + pip) for pip in range(7))
+_DECLARE_IDS = {str(a): a.id for a in ACTIONS[DECLARE_BASE:]}
+
+
+class Phase(enum.IntEnum):
+    AUCTION = 0
+    DECLARE = 1
+    PLAY = 2
+    DONE = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A completed trick: who led, the seats and tiles in play order, who won, what it was worth."""
+
+    leader: int
+    seats: tuple[int, ...]
+    tiles: tuple[int, ...]
+    winner: int
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """What a hand came to, in the terms of ``texas42 check``.
+
+    ``made`` is None while the hand is in progress (then ``score`` is 0-0); a reshaken hand has
+    ``bidder`` None.
+    """
+
+    bidder: int | None
+    bid: str | None
+    contract: str | None
+    declarer: int | None
+    tricks: int
+    points: tuple[int, int]
+    made: bool | None
+    score: tuple[int, int]
+
+    @property
+    def reshaken(self) -> bool:
+        return self.bidder is None and self.made is not None
+
+
+def partner(seat: int) -> int:
+    return (seat + 2) % SEATS
+
+
+def deal_from_order(order: Sequence[int], shaker: int, draw_order: str) -> tuple[int, ...]:
+    """Hand out 28 shuffled tiles the way the rules say the seats draw them."""
+    hands = [0] * SEATS
+    if draw_order == "deal":
+        for i, t in enumerate(order):
+            hands[(shaker + 1 + i) % SEATS] |= 1 << t
+        return tuple(hands)
+    if draw_order == "opponents-first":
+        seats = [(shaker + 1) % 4, (shaker + 3) % 4, (shaker + 2) % 4, shaker]
+    else:
+        seats = [(shaker + k) % 4 for k in (1, 2, 3, 4)]
+    for k, seat in enumerate(seats):
+        for t in order[k * HAND_SIZE : (k + 1) * HAND_SIZE]:
+            hands[seat] |= 1 << t
+    return tuple(hands)
+
+
+def check_deal(deal: Sequence[int]) -> tuple[int, ...]:
+    """The deal as a tuple of four 7-tile masks that use every tile once, or a clear error."""
+    if len(deal) != SEATS:
+        raise NotationError(f"a deal has {SEATS} hands, not {len(deal)}")
+    seen = 0
+    for seat, mask in enumerate(deal):
+        if not isinstance(mask, int) or mask < 0 or mask > ALL_TILES:
+            raise NotationError(f"{SEAT_NAMES[seat]}'s hand is not a set of tiles")
+        if mask.bit_count() != HAND_SIZE:
+            raise NotationError(
+                f"{SEAT_NAMES[seat]} holds {mask.bit_count()} tiles, not {HAND_SIZE}"
+            )
+        twice = seen & mask
+        if twice:
+            raise NotationError(f"{hand_name(twice)} dealt twice (again to {SEAT_NAMES[seat]})")
+        seen |= mask
+    return tuple(deal)
+
+
+class Hand:
+    """One deal played out under a set of rules, from the first call to the score."""
+
+    __slots__ = (
+        "rules", "shaker", "deal", "hands", "phase", "turn", "first_bidder", "calls",
+        "high_id", "high_seat", "high_value", "bid_marks", "declarer", "contract", "tables",
+        "out_seat", "trick_size", "trick_leader", "trick", "trick_seats", "plays",
+        "play_seats", "tricks", "points", "tricks_won", "result", "_history", "_legal",
+    )  # fmt: skip
+
+    def __init__(self, rules: Rules, shaker: int, deal: Sequence[int]) -> None:
+        if not (isinstance(shaker, int) and 0 <= shaker < SEATS):
+            raise NotationError(f"the shaker is a seat 0..3, not {shaker!r}")
+        self.rules = rules
+        self.shaker = shaker
+        self.deal: tuple[int, ...] = check_deal(deal)
+        self.hands: list[int] = list(self.deal)
+        self.phase = Phase.AUCTION
+        if rules.first_bidder == "left-of-shaker":
+            self.first_bidder = (shaker + 1) % SEATS
+        elif rules.first_bidder == "shaker":
+            self.first_bidder = shaker
+        else:
+            self.first_bidder = next(s for s in range(SEATS) if self.deal[s] >> ONE_ZERO & 1)
+        self.turn = self.first_bidder
+        self.calls: list[int] = []
+        self.high_id = -1
+        self.high_seat = -1
+        self.high_value = 0
+        self.bid_marks = 0
+        self.declarer = -1
+        self.contract: Contract | None = None
+        self.tables: PlayTables | None = None
+        self.out_seat = -1
+        self.trick_size = SEATS
+        self.trick_leader = -1
+        self.trick: list[int] = []
+        self.trick_seats: list[int] = []
+        self.plays: list[int] = []
+        self.play_seats: list[int] = []
+        self.tricks: list[Trick] = []
+        self.points = (0, 0)
+        self.tricks_won = (0, 0)
+        self.result: HandResult | None = None
+        self._history: list[tuple[Any, ...]] = []
+        self._legal = -1
+
+    @classmethod
+    def random(cls, rules: Rules, shaker: int, rng: random.Random) -> Hand:
+        """Shake and draw: a uniformly random deal drawn in the rules' draw order."""
+        order = list(range(28))
+        rng.shuffle(order)
+        return cls(rules, shaker, deal_from_order(order, shaker, rules.draw_order))
+
+    # -- reading the state ---------------------------------------------------------------
+
+    @property
+    def bidder_team(self) -> int:
+        return self.high_seat & 1 if self.high_seat >= 0 else -1
+
+    @property
+    def winning_call(self) -> Action | None:
+        return ACTIONS[self.high_id] if self.high_id >= 0 else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == Phase.DONE
+
+    @property
+    def tricks_hidden(self) -> bool:
+        """Whether the trick piles lie face down (the ``hide_tricks`` rule for mark bids)."""
+        return piles_face_down(self.rules, self.bid_marks)
+
+    def seat_to_act(self) -> int | None:
+        return None if self.phase == Phase.DONE else self.turn
+
+    def legal_mask(self) -> int:
+        """Bit ``i`` set when action id ``i`` is legal now."""
+        if self._legal < 0:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def legal_actions(self) -> list[Action]:
+        mask = self.legal_mask()
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(ACTIONS[low.bit_length() - 1])
+            mask ^= low
+        return out
+
+    def legal_ids(self) -> list[int]:
+        mask = self.legal_mask()
+        out = []
+        while mask:
+            low = mask & -mask
+            out.append(low.bit_length() - 1)
+            mask ^= low
+        return out
+
+    def is_legal(self, action: Action | int) -> bool:
+        aid = action if type(action) is int else _action_id(action)
+        return 0 <= aid < NUM_ACTIONS and bool(self.legal_mask() >> aid & 1)
+
+    def summary(self) -> HandResult:
+        """The hand's result so far; for a finished hand, its final result."""
+        if self.result is not None:
+            return self.result
+        bidder = self.high_seat if self.high_seat >= 0 else None
+        return HandResult(
+            bidder=bidder,
+            bid=ACTIONS[self.high_id].notation if self.high_id >= 0 else None,
+            contract=str(self.contract) if self.contract is not None else None,
+            declarer=self.declarer if self.declarer >= 0 else None,
+            tricks=len(self.tricks),
+            points=self.points,
+            made=None,
+            score=(0, 0),
+        )
+
+    def trump_description(self) -> str | None:
+        if self.tables is not None:
+            return self.tables.description
+        if self.contract is not None:
+            return "trump is named by the first tile led"
+        return None
+
+    # -- changing the state --------------------------------------------------------------
+
+    def apply(self, action: Action | int) -> None:
+        """Take a legal action; an illegal one raises `IllegalActionError` and changes nothing."""
+        aid = action if type(action) is int else _action_id(action)
+        if not (0 <= aid < NUM_ACTIONS and self.legal_mask() >> aid & 1):
+            raise IllegalActionError(self.why_illegal(aid) or "that action is not legal now")
+        self._history.append(
+            (
+                self.phase, self.turn, self.high_id, self.high_seat, self.high_value,
+                self.bid_marks, self.declarer, self.contract, self.tables, self.out_seat,
+                self.trick_size, self.trick_leader, tuple(self.trick), tuple(self.trick_seats),
+                self.points, self.tricks_won, self.result, tuple(self.hands),
+                len(self.calls), len(self.plays), len(self.tricks),
+            )
+        )  # fmt: skip
+        self._legal = -1
+        phase = self.phase
+        if phase == Phase.PLAY:
+            self._play(aid)
+        elif phase == Phase.AUCTION:
+            self._call(aid)
+        else:
+            self._declare(aid)
+
+    def undo(self) -> None:
+        """Take back the last action."""
+        if not self._history:
+            raise IllegalActionError("nothing to undo in this hand")
+        (
+            self.phase, self.turn, self.high_id, self.high_seat, self.high_value,
+            self.bid_marks, self.declarer, self.contract, self.tables, self.out_seat,
+            self.trick_size, self.trick_leader, trick, trick_seats,
+            self.points, self.tricks_won, self.result, hands,
+            n_calls, n_plays, n_tricks,
+        ) = self._history.pop()  # fmt: skip
+        self.trick = list(trick)
+        self.trick_seats = list(trick_seats)
+        self.hands = list(hands)
+        del self.calls[n_calls:]
+        del self.plays[n_plays:]
+        del self.play_seats[n_plays:]
+        del self.tricks[n_tricks:]
+        self._legal = -1
+
+    @property
+    def action_count(self) -> int:
+        return len(self._history)
+
+    def copy(self) -> Hand:
+        clone = object.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(clone, name, getattr(self, name))
+        clone.hands = list(self.hands)
+        clone.calls = list(self.calls)
+        clone.trick = list(self.trick)
+        clone.trick_seats = list(self.trick_seats)
+        clone.plays = list(self.plays)
+        clone.play_seats = list(self.play_seats)
+        clone.tricks = list(self.tricks)
+        clone._history = list(self._history)
+        return clone
+
+    def view(self, seat: int, score: tuple[int, int] = (0, 0), hand_number: int = 1) -> View:
+        """What one seat may know of this hand (see `texas42.view`)."""
+        return view_of(self, seat, score, hand_number)
+
+    def position(self, score: tuple[int, int] = (0, 0), hand_number: int = 1) -> str:
+        """The full one-line position string (`texas42.notation`)."""
+        from texas42.notation import hand_position
+
+        return hand_position(self, score, hand_number)
+
+    def parse_action(self, text: str) -> Action:
+        """Read an action as the phase expects it: a call, a contract or a tile."""
+        if self.phase == Phase.AUCTION:
+            return parse_call(text)
+        if self.phase == Phase.DECLARE:
+            return Declare(text)
+        return ACTIONS[parse_tile(text)]
+
+    # -- the auction ---------------------------------------------------------------------
+
+    def _call(self, aid: int) -> None:
+        seat = self.turn
+        self.calls.append(aid)
+        if aid != PASS_ID:
+            if aid == PLUNGE_ID or aid == SPLASH_ID:
+                marks = self._special_marks(aid)
+            elif aid > MARK_BID_BASE:
+                marks = aid - MARK_BID_BASE
+            else:
+                marks = 0
+            self.high_id = aid
+            self.high_seat = seat
+            self.bid_marks = marks
+            self.high_value = 42 * marks if marks else aid - POINT_BID_BASE
+        if len(self.calls) < SEATS:
+            self.turn = (seat + 1) % SEATS
+            return
+        if self.high_seat < 0:
+            self.phase = Phase.DONE
+            self.result = HandResult(None, None, None, None, 0, (0, 0), False, (0, 0))
+            return
+        self.declarer = self.high_seat
+        if self.high_id in (PLUNGE_ID, SPLASH_ID):
+            self.declarer = partner(self.high_seat)
+        self.phase = Phase.DECLARE
+        self.turn = self.declarer
+
+    def _special_marks(self, aid: int) -> int:
+        return special_bid_marks(self.rules, aid, self.high_value)
+
+    def _legal_calls(self) -> int:
+        return legal_calls(
+            self.rules, len(self.calls), self.high_seat, self.high_value, self.hands[self.turn]
+        )
+
+    # -- the declaration -----------------------------------------------------------------
+
+    def _legal_declarations(self) -> int:
+        return legal_declarations(self.rules, self.high_id, self.bid_marks)
+
+    def _declare(self, aid: int) -> None:
+        declaration = ACTIONS[aid]
+        assert isinstance(declaration, Declare)
+        contract = declaration.contract
+        self.contract = contract
+        if contract.kind != "by-lead":
+            self.tables = tables_for(contract, self.rules)
+        if contract.kind == "nello":
+            self.out_seat = partner(self.declarer)
+            self.trick_size = SEATS - 1
+        self.phase = Phase.PLAY
+        self.turn = self.declarer
+        self.trick_leader = self.declarer
+
+    # -- the play ------------------------------------------------------------------------
+
+    def _legal_plays(self) -> int:
+        return legal_plays(
+            self.rules, self.tables, self.hands[self.turn], self.trick, not self.tricks
+        )
+
+    def _play(self, t: int) -> None:
+        seat = self.turn
+        tables = self.tables
+        if tables is None:
+            assert self.contract is not None
+            tables = self.tables = tables_for(self.contract, self.rules, first_lead=t)
+        self.hands[seat] ^= 1 << t
+        self.plays.append(t)
+        self.play_seats.append(seat)
+        self.trick.append(t)
+        self.trick_seats.append(seat)
+        if len(self.trick) < self.trick_size:
+            seat = (seat + 1) % SEATS
+            if seat == self.out_seat:
+                seat = (seat + 1) % SEATS
+            self.turn = seat
+            return
+        tiles = tuple(self.trick)
+        seats = tuple(self.trick_seats)
+        winner = seats[tables.trick_winner(tiles)]
+        mask = 0
+        for x in tiles:
+            mask |= 1 << x
+        value = 1 + count_points(mask)
+        self.tricks.append(Trick(self.trick_leader, seats, tiles, winner, value))
+        team = winner & 1
+        if team:
+            self.points = (self.points[0], self.points[1] + value)
+            self.tricks_won = (self.tricks_won[0], self.tricks_won[1] + 1)
+        else:
+            self.points = (self.points[0] + value, self.points[1])
+            self.tricks_won = (self.tricks_won[0] + 1, self.tricks_won[1])
+        self.trick = []
+        self.trick_seats = []
+        self.trick_leader = winner
+        self.turn = winner
+        made = self._decided(winner)
+        if made is not None:
+            self._finish(made)
+
+    def _decided(self, last_winner: int) -> bool | None:
+        """True once the bid is made, False once it is set, None while open (marks game).
+
+        A points game plays all seven tricks and only then asks whether the bid was made.
+        """
+        done = len(self.tricks) == TRICKS_PER_HAND
+        if self.rules.game == "points" and not done:
+            return None
+        bidders = self.high_seat & 1
+        assert self.contract is not None
+        if self.contract.kind == "nello":
+            if self.tricks_won[bidders] if done else last_winner == self.high_seat:
+                return False
+            return True if done else None
+        if self.bid_marks:
+            if self.tricks_won[1 - bidders]:
+                return False
+            return True if done else None
+        bid = self.high_value
+        if self.points[bidders] >= bid:
+            return True
+        if self.points[1 - bidders] > TOTAL_POINTS - bid:
+            return False
+        return None
+
+    def _finish(self, made: bool) -> None:
+        bidders = self.high_seat & 1
+        score = [0, 0]
+        if self.rules.game == "marks":
+            score[bidders if made else 1 - bidders] = self.bid_marks or 1
+        else:
+            value = self.high_value
+            assert self.contract is not None
+            if made and self.contract.kind == "nello":
+                score[bidders] = value
+            elif made:
+                score = list(self.points)
+            else:
+                score[1 - bidders] = self.points[1 - bidders] + value
+        self.phase = Phase.DONE
+        self.result = HandResult(
+            bidder=self.high_seat,
+            bid=ACTIONS[self.high_id].notation,
+            contract=str(self.contract),
+            declarer=self.declarer,
+            tricks=len(self.tricks),
+            points=self.points,
+            made=made,
+            score=(score[0], score[1]),
+        )
+
+    def _compute_legal(self) -> int:
+        phase = self.phase
+        if phase == Phase.PLAY:
+            return self._legal_plays()
+        if phase == Phase.AUCTION:
+            return self._legal_calls()
+        if phase == Phase.DECLARE:
+            return self._legal_declarations()
+        return 0
+
+    # -- explaining ----------------------------------------------------------------------
+
+    def why_illegal(self, action: Action | int) -> str | None:
+        """None for a legal action; otherwise the reason, in words a player reads."""
+        aid = action if type(action) is int else _action_id(action)
+        if not 0 <= aid < NUM_ACTIONS:
+            return f"no action has id {aid}"
+        if self.legal_mask() >> aid & 1:
+            return None
+        if self.phase == Phase.DONE:
+            return "the hand is over"
+        who = SEAT_NAMES[self.turn]
+        if aid < PASS_ID:
+            return self._why_play_illegal(aid, who)
+        if aid < DECLARE_BASE:
+            if self.phase != Phase.AUCTION:
+                return "the auction is over"
+            return self._why_call_illegal(aid, who)
+        if self.phase != Phase.DECLARE:
+            return "the contract is named after the auction, by the declarer"
+        return self._why_declaration_illegal(aid)
+
+    def _why_play_illegal(self, t: int, who: str) -> str:
+        if self.phase != Phase.PLAY:
+            if self.phase == Phase.AUCTION:
+                return "tiles are played after the auction"
+            return f"{who} must name the contract before the first lead"
+        hand = self.hands[self.turn]
+        if not hand >> t & 1:
+            return f"{who} does not hold {TILE_NAMES[t]}"
+        legal = self.legal_mask()
+        options = " or ".join(TILE_NAMES[x] for x in iter_tiles(legal))
+        tables = self.tables
+        assert tables is not None
+        if tables.sevens:
+            return f"{who} must play a tile closest to 7 pips: {options}"
+        if not self.trick:
+            return f"{who} must lead a trump on the first trick: {options}"
+        suit = SUIT_WORDS[tables.led[self.trick[0]]]
+        return f"{who} must follow {suit}: {options}"
+
+    def _why_call_illegal(self, aid: int, who: str) -> str:
+        rules = self.rules
+        if aid == PASS_ID:
+            return f"everyone else passed, so {who} (the shaker) must bid"
+        bid = ACTIONS[aid]
+        assert isinstance(bid, Bid)
+        high = ACTIONS[self.high_id].notation if self.high_id >= 0 else None
+        if bid.special is not None:
+            name = bid.special
+            on = rules.plunge if name == "plunge" else rules.splash
+            if not on:
+                return f"{name} is not played under these rules"
+            needed = 4 if name == "plunge" else 3
+            if (self.hands[self.turn] & DOUBLES).bit_count() < needed:
+                return f"{name} needs at least {needed} doubles in hand"
+            if name == "plunge" and rules.plunge_needs_66:
+                if not self.hands[self.turn] >> DOUBLE_SIX & 1:
+                    return "plunge needs the 6-6 under these rules"
+            return f"{name} may be called only before anyone has bid (the bid is {high})"
+        if bid.marks == 0:
+            if bid.points < rules.min_bid:
+                return f"bids start at {rules.min_bid}"
+            return f"a bid must beat {high}"
+        if self.high_value >= 42 * bid.marks:
+            return f"a bid must beat {high}"
+        if bid.marks > rules.max_bid_marks:
+            return f"bids go up to {rules.max_bid_marks}m under these rules"
+        if self.high_value < 42:
+            return f"an opening mark bid may be at most {rules.max_opening_marks}m"
+        top = max(rules.max_opening_marks, self.high_value // 42 + rules.mark_raise)
+        return f"after {high} the bid may go up to {top}m"
+
+    def _why_declaration_illegal(self, aid: int) -> str:
+        rules = self.rules
+        declaration = ACTIONS[aid]
+        assert isinstance(declaration, Declare)
+        kind = declaration.contract.kind
+        special = self.high_id in (PLUNGE_ID, SPLASH_ID)
+        if kind == "doubles":
+            return "doubles cannot be trump under these rules"
+        if kind == "by-lead":
+            return "trump must be named under these rules"
+        if kind == "follow-me" and not rules.follow_me:
+            return "follow-me is not played under these rules"
+        if kind in ("nello", "sevens"):
+            on = rules.nello if kind == "nello" else rules.sevens
+            least = rules.nello_min_marks if kind == "nello" else rules.sevens_min_marks
+            name = "Nel-O" if kind == "nello" else "Sevens"
+            if not on:
+                return f"{name} is not played under these rules"
+            if special:
+                return f"{name} cannot be called after a plunge or splash"
+            if self.bid_marks < least:
+                return f"{name} needs a bid of at least {least}m"
+        return f"the declarer may not choose how doubles play: {declaration} is not allowed"
+
+
+def _action_id(action: object) -> int:
+    if isinstance(action, Action):
+        return action.id
+    if isinstance(action, int) and not isinstance(action, bool):
+        return action
+    raise IllegalActionError(f"not an action: {action!r}")
+
+
+# -- the rules of what may be done, shared by the hand and the seat views ----------------------
+
+
+def piles_face_down(rules: Rules, bid_marks: int) -> bool:
+    """Whether won tricks lie face down: for bids of 2 marks or more, or any mark bid."""
+    if rules.hide_tricks == "never" or not bid_marks:
+        return False
+    return bid_marks >= (2 if rules.hide_tricks == "two-marks" else 1)
+
+
+def special_bid_marks(rules: Rules, aid: int, high_value: int) -> int:
+    """What a plunge or splash is worth: its marks, or one more than the bid it jumps."""
+    base = rules.plunge_marks if aid == PLUNGE_ID else rules.splash_marks
+    if rules.plunge_timing == "jump":
+        return min(MAX_MARKS, max(base, high_value // 42 + 1))
+    return base
+
+
+def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, hand: int) -> int:
+    """The mask of legal calls for a seat holding ``hand`` after ``n_calls`` calls."""
+    mask = 0
+    forced = rules.all_pass == "forced" and n_calls == SEATS - 1 and high_seat < 0
+    if not forced:
+        mask |= 1 << PASS_ID
+    if high_value < 42:
+        low = max(rules.min_bid, high_value + 1 if high_seat >= 0 else 0)
+        if low < 42:
+            mask |= ((1 << (42 - low)) - 1) << (POINT_BID_BASE + low)
+    high_marks = high_value // 42
+    top = min(rules.max_bid_marks, max(rules.max_opening_marks, high_marks + rules.mark_raise))
+    for marks in range(high_marks + 1, top + 1):
+        mask |= 1 << (MARK_BID_BASE + marks)
+    if rules.plunge or rules.splash:
+        doubles = (hand & DOUBLES).bit_count()
+        for aid, on, needed in ((PLUNGE_ID, rules.plunge, 4), (SPLASH_ID, rules.splash, 3)):
+            if not on or doubles < needed:
+                continue
+            if aid == PLUNGE_ID and rules.plunge_needs_66 and not hand >> DOUBLE_SIX & 1:
+                continue
+            if rules.plunge_timing == "first-bid" and high_seat >= 0:
+                continue
+            if 42 * special_bid_marks(rules, aid, high_value) > high_value:
+                mask |= 1 << aid
+    return mask
+
+
+def legal_declarations(rules: Rules, high_id: int, bid_marks: int) -> int:
+    """The mask of contracts the declarer may name after the winning call ``high_id``."""
+    mask = _SUIT_BITS
+    special = high_id in (PLUNGE_ID, SPLASH_ID)
+    if rules.doubles_trump:
+        mask |= 1 << _DECLARE_IDS["doubles"]
+    for kind, on, default in (
+        ("follow-me", rules.follow_me, rules.follow_me_doubles),
+        ("nello", rules.nello and not special and bid_marks >= rules.nello_min_marks,
+         rules.nello_doubles),
+    ):  # fmt: skip
+        if not on:
+            continue
+        mask |= 1 << _DECLARE_IDS[kind] | 1 << _DECLARE_IDS[f"{kind}:{default}"]
+        if rules.doubles_choice:
+            for name, aid in _DECLARE_IDS.items():
+                if name.startswith(kind + ":"):
+                    mask |= 1 << aid
+    if rules.sevens and not special and bid_marks >= rules.sevens_min_marks:
+        mask |= 1 << _DECLARE_IDS["sevens"]
+    if rules.undeclared_trump == "first-lead":
+        mask |= 1 << _DECLARE_IDS["by-lead"]
+    return mask
+
+
+def legal_plays(
+    rules: Rules, tables: PlayTables | None, hand: int, trick: Sequence[int], first_trick: bool
+) -> int:
+    """The mask of tiles a seat holding ``hand`` may play to ``trick`` (tiles so far)."""
+    if tables is None:
+        return hand
+    if tables.sevens:
+        for closest in SEVENS_DISTANCE_MASKS:
+            if hand & closest:
+                return hand & closest
+    if not trick:
+        if rules.first_lead_trump and first_trick and hand & tables.trump_mask:
+            return hand & tables.trump_mask
+        return hand
+    following = hand & tables.follow[tables.led[trick[0]]]
+    return following or hand

@@ -1,0 +1,283 @@
+"""What one seat may know: its own tiles and everything public, never a tile it could not see.
+
+A `View` is built from public events only (the calls, the contract, the tiles played face up, the
+winners of tricks whose piles lie face down) plus the seat's own dealt tiles, by `build_view`.
+`Hand.view` and the seat-view position string both go through it, so a view can only contain what
+those inputs carry: changing tiles hidden from the seat cannot change it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from texas42.actions import ACTIONS, PASS_ID, PLUNGE_ID, POINT_BID_BASE, SPLASH_ID, MARK_BID_BASE, Action
+from texas42.contracts import Contract, PlayTables, tables_for
+from texas42.errors import NotationError
+from texas42.rules import Rules
+from texas42.tiles import count_points
+
+if TYPE_CHECKING:
+    from texas42.hand import Hand
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenTrick:
+    """A won trick lying face down: who won it, and the tile this seat put in it (if it played)."""
+
+    winner: int
+    mine: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class TrickView:
+    """A completed trick as the seat sees it; ``tiles`` and ``points`` are None when face down."""
+
+    leader: int
+    seats: tuple[int, ...]
+    winner: int
+    tiles: tuple[int, ...] | None
+    points: int | None
+    mine: int | None
+
+
+Event = int | HiddenTrick
+"""A tile played face up, or a whole trick lying face down."""
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One seat's knowledge of the hand in progress and of the game score."""
+
+    rules: Rules
+    seat: int
+    hand_number: int
+    score: tuple[int, int]
+    shaker: int
+    first_bidder: int
+    dealt: int
+    calls: tuple[Action, ...]
+    contract: Contract | None
+    events: tuple[Event, ...]
+    turn: int | None
+    # derived from the fields above by build_view
+    phase: int
+    hand: int
+    bidder: int | None
+    bid: Action | None
+    bid_marks: int
+    declarer: int | None
+    out_seat: int | None
+    trump: str | None
+    tricks: tuple[TrickView, ...]
+    trick: tuple[tuple[int, int], ...]
+    tiles_left: tuple[int, ...]
+    points: tuple[int, int] | None
+    tricks_won: tuple[int, int]
+    voids: tuple[int, ...]
+    legal: tuple[Action, ...]
+
+    @property
+    def piles_face_down(self) -> bool:
+        return _hidden(self)
+
+    def position(self) -> str:
+        """The seat-view position string (see `texas42.notation`)."""
+        from texas42.notation import view_position
+
+        return view_position(self)
+
+
+def _hidden(view: View) -> bool:
+    from texas42.hand import piles_face_down
+
+    return view.contract is not None and piles_face_down(view.rules, view.bid_marks)
+
+
+def build_view(
+    rules: Rules,
+    seat: int,
+    hand_number: int,
+    score: tuple[int, int],
+    shaker: int,
+    first_bidder: int,
+    dealt: int,
+    calls: Sequence[int],
+    contract: Contract | None,
+    events: Sequence[Event],
+    turn: int | None,
+) -> View:
+    """Derive everything a seat sees from public events; raises NotationError if they don't fit."""
+    from texas42.hand import (
+        SEATS,
+        Phase,
+        legal_calls,
+        legal_declarations,
+        legal_plays,
+        partner,
+        piles_face_down,
+        special_bid_marks,
+    )
+
+    if len(calls) > SEATS:
+        raise NotationError(f"an auction has at most {SEATS} calls")
+    high_id, high_seat, high_value, bid_marks = -1, -1, 0, 0
+    for i, aid in enumerate(calls):
+        if aid == PASS_ID:
+            continue
+        if aid in (PLUNGE_ID, SPLASH_ID):
+            bid_marks = special_bid_marks(rules, aid, high_value)
+        else:
+            bid_marks = aid - MARK_BID_BASE if aid > MARK_BID_BASE else 0
+        high_id, high_seat = aid, (first_bidder + i) % SEATS
+        high_value = 42 * bid_marks if bid_marks else aid - POINT_BID_BASE
+    declarer = -1
+    if len(calls) == SEATS and high_seat >= 0:
+        declarer = partner(high_seat) if high_id in (PLUNGE_ID, SPLASH_ID) else high_seat
+    if contract is not None and declarer < 0:
+        raise NotationError("a contract needs a finished auction with a bid")
+    if events and contract is None:
+        raise NotationError("tiles are played only after the contract is named")
+    tables: PlayTables | None = None
+    out_seat = -1
+    trick_size = SEATS
+    if contract is not None:
+        if contract.kind != "by-lead":
+            tables = tables_for(contract, rules)
+        if contract.kind == "nello":
+            out_seat = partner(declarer)
+            trick_size = SEATS - 1
+    hidden = piles_face_down(rules, bid_marks)
+
+    def next_seat(s: int) -> int:
+        s = (s + 1) % SEATS
+        return (s + 1) % SEATS if s == out_seat else s
+
+    leader = declarer
+    trick: list[tuple[int, int]] = []
+    tricks: list[TrickView] = []
+    points = [0, 0]
+    won = [0, 0]
+    played = [0, 0, 0, 0]
+    mine = 0
+    voids = [0, 0, 0, 0]
+    for event in events:
+        if trick and isinstance(event, HiddenTrick):
+            raise NotationError("a face-down trick cannot start in the middle of a trick")
+        if isinstance(event, HiddenTrick):
+            seats = [leader]
+            while len(seats) < trick_size:
+                seats.append(next_seat(seats[-1]))
+            for s in seats:
+                played[s] += 1
+            if (event.mine is None) == (seat in seats):
+                raise NotationError("a face-down trick must give this seat's own tile, if it played")
+            if event.mine is not None:
+                mine |= 1 << event.mine
+            won[event.winner & 1] += 1
+            tricks.append(TrickView(leader, tuple(seats), event.winner, None, None, event.mine))
+            leader = event.winner
+            continue
+        player = next_seat(trick[-1][0]) if trick else leader
+        if tables is None:
+            assert contract is not None
+            tables = tables_for(contract, rules, first_lead=event)
+        trick.append((player, event))
+        played[player] += 1
+        if player == seat:
+            mine |= 1 << event
+        if len(trick) > 1 and not tables.sevens:
+            led = tables.led[trick[0][1]]
+            if not tables.follows(event, led):
+                voids[player] |= 1 << led
+        if len(trick) == trick_size:
+            tiles = tuple(t for _, t in trick)
+            winner = trick[tables.trick_winner(tiles)][0]
+            mask = sum(1 << t for t in tiles)
+            value = 1 + count_points(mask)
+            points[winner & 1] += value
+            won[winner & 1] += 1
+            theirs = next((t for s, t in trick if s == seat), None)
+            tricks.append(TrickView(leader, tuple(s for s, _ in trick), winner, tiles, value, theirs))
+            leader = winner
+            trick = []
+    if mine & ~dealt:
+        raise NotationError("the seat played a tile it was not dealt")
+    if turn is None:
+        phase = Phase.DONE
+    elif len(calls) < SEATS:
+        phase = Phase.AUCTION
+    elif contract is None:
+        phase = Phase.DECLARE
+    else:
+        phase = Phase.PLAY
+    legal_mask = 0
+    hand = dealt & ~mine
+    if turn == seat:
+        if phase == Phase.AUCTION:
+            legal_mask = legal_calls(rules, len(calls), high_seat, high_value, hand)
+        elif phase == Phase.DECLARE:
+            legal_mask = legal_declarations(rules, high_id, bid_marks)
+        else:
+            legal_mask = legal_plays(rules, tables, hand, [t for _, t in trick], not tricks)
+    legal = tuple(ACTIONS[i] for i in range(len(ACTIONS)) if legal_mask >> i & 1)
+    trump = tables.description if tables is not None else (
+        "trump is named by the first tile led" if contract is not None else None
+    )
+    return View(
+        rules=rules,
+        seat=seat,
+        hand_number=hand_number,
+        score=score,
+        shaker=shaker,
+        first_bidder=first_bidder,
+        dealt=dealt,
+        calls=tuple(ACTIONS[a] for a in calls),
+        contract=contract,
+        events=tuple(events),
+        turn=turn,
+        phase=int(phase),
+        hand=hand,
+        bidder=high_seat if high_seat >= 0 else None,
+        bid=ACTIONS[high_id] if high_id >= 0 else None,
+        bid_marks=bid_marks,
+        declarer=declarer if declarer >= 0 else None,
+        out_seat=out_seat if out_seat >= 0 else None,
+        trump=trump,
+        tricks=tuple(tricks),
+        trick=tuple(trick),
+        tiles_left=tuple(7 - n for n in played),
+        points=None if hidden else (points[0], points[1]),
+        tricks_won=(won[0], won[1]),
+        voids=tuple(voids),
+        legal=legal,
+    )
+
+
+def view_of(hand: Hand, seat: int, score: tuple[int, int], hand_number: int = 1) -> View:
+    """The view of a hand in progress (or just over) from one seat."""
+    if not (isinstance(seat, int) and 0 <= seat < 4):
+        raise NotationError(f"a seat is 0..3, not {seat!r}")
+    events: list[Event] = []
+    if hand.tricks_hidden:
+        for trick in hand.tricks:
+            own = trick.tiles[trick.seats.index(seat)] if seat in trick.seats else None
+            events.append(HiddenTrick(trick.winner, own))
+    else:
+        for trick in hand.tricks:
+            events.extend(trick.tiles)
+    events.extend(hand.trick)
+    return build_view(
+        hand.rules,
+        seat,
+        hand_number,
+        score,
+        hand.shaker,
+        hand.first_bidder,
+        hand.deal[seat],
+        hand.calls,
+        hand.contract,
+        events,
+        hand.seat_to_act(),
+    )
