@@ -9,6 +9,7 @@ from texas42.contracts import Contract
 from texas42.errors import IllegalActionError, NotationError, RulesError, Texas42Error
 from texas42.game import Game, Outcome
 from texas42.hand import Hand, HandResult, Phase
+from texas42.record import CheckReport, Record, RecordError, check_record, record_from_game
 from texas42.rules import Rules
 from texas42.tiles import hand_name, parse_hand, parse_tile, tile_name
 from texas42.view import View
@@ -16,6 +17,7 @@ from texas42.view import View
 __all__ = [
     "Action",
     "Bid",
+    "CheckReport",
     "Contract",
     "Declare",
     "Game",
@@ -27,15 +29,19 @@ __all__ = [
     "Pass",
     "Phase",
     "Play",
+    "Record",
+    "RecordError",
     "Rules",
     "RulesError",
     "Texas42Error",
     "View",
     "action_from_id",
+    "check_record",
     "hand_name",
     "parse_action",
     "parse_hand",
     "parse_tile",
+    "record_from_game",
     "tile_name",
 ]
 __version__ = "0.1.0"

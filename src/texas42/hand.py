@@ -123,6 +123,11 @@ def deal_from_order(order: Sequence[int], shaker: int, draw_order: str) -> tuple
     return tuple(hands)
 
 
+def check_shaker(shaker: object) -> None:
+    if not (isinstance(shaker, int) and 0 <= shaker < SEATS):
+        raise NotationError(f"the shaker is a seat 0..3, not {shaker!r}")
+
+
 def check_deal(deal: Sequence[int]) -> tuple[int, ...]:
     """The deal as a tuple of four 7-tile masks that use every tile once, or a clear error."""
     if len(deal) != SEATS:
@@ -153,8 +158,7 @@ class Hand:
     )  # fmt: skip
 
     def __init__(self, rules: Rules, shaker: int, deal: Sequence[int]) -> None:
-        if not (isinstance(shaker, int) and 0 <= shaker < SEATS):
-            raise NotationError(f"the shaker is a seat 0..3, not {shaker!r}")
+        check_shaker(shaker)
         self.rules = rules
         self.shaker = shaker
         self.deal: tuple[int, ...] = check_deal(deal)
@@ -192,6 +196,7 @@ class Hand:
     @classmethod
     def random(cls, rules: Rules, shaker: int, rng: random.Random) -> Hand:
         """Shake and draw: a uniformly random deal drawn in the rules' draw order."""
+        check_shaker(shaker)
         order = list(range(28))
         rng.shuffle(order)
         return cls(rules, shaker, deal_from_order(order, shaker, rules.draw_order))
@@ -558,7 +563,7 @@ class Hand:
     def _why_call_illegal(self, aid: int, who: str) -> str:
         rules = self.rules
         if aid == PASS_ID:
-            return f"everyone else passed, so {who} (the shaker) must bid"
+            return f"everyone else passed, so {who}, the last to call, must bid"
         bid = ACTIONS[aid]
         assert isinstance(bid, Bid)
         high = ACTIONS[self.high_id].notation if self.high_id >= 0 else None

@@ -188,10 +188,10 @@ class Rules:
         specials = [
             name
             for name, on in (
-                (f"Nel-O from {self.nello_min_marks} marks", self.nello),
-                (f"Plunge ({self.plunge_marks} marks)", self.plunge),
-                (f"Splash ({self.splash_marks} marks)", self.splash),
-                (f"Sevens from {self.sevens_min_marks} mark", self.sevens),
+                (f"Nel-O from {_marks(self.nello_min_marks)}", self.nello),
+                (f"Plunge ({_marks(self.plunge_marks)})", self.plunge),
+                (f"Splash ({_marks(self.splash_marks)})", self.splash),
+                (f"Sevens from {_marks(self.sevens_min_marks)}", self.sevens),
             )
             if on
         ]
@@ -202,6 +202,10 @@ class Rules:
 OPTION_NAMES: tuple[str, ...] = tuple(
     f.name for f in dataclasses.fields(Rules) if f.name != "preset_name"
 )
+
+
+def _marks(n: int) -> str:
+    return f"{n} mark" if n == 1 else f"{n} marks"
 
 
 def _check_range(name: str, value: object, low: int, high: int) -> None:

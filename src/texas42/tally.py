@@ -1,0 +1,18 @@
+"""Marks as 42 players tally them: the seven strokes that spell "ALL", one stroke per mark."""
+
+from __future__ import annotations
+
+_ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
+"""The word as it grows: A is drawn in three strokes (/, \\, -), each L in two (|, _)."""
+
+STROKES = len(_ALL) - 1
+
+
+def marks_tally(marks: int) -> str:
+    """``marks`` drawn as strokes of "ALL"; past seven (a game can end 8-x) a new word starts."""
+    if marks < 0:
+        raise ValueError(f"a tally counts marks from 0, not {marks}")
+    words = ["ALL"] * (marks // STROKES)
+    if marks % STROKES:
+        words.append(_ALL[marks % STROKES])
+    return " ".join(words)

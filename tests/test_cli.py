@@ -1,0 +1,223 @@
+"""The ``texas42`` command, run as a user runs it: exact output and exit status."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from test_record import EX14_HAND, EX14_PLAY, EXAMPLE_NAMES, EXAMPLES, record
+from texas42 import Rules
+from texas42.cli import app, main
+from texas42.errors import RulesError
+
+TEXAS42 = str(Path(sys.executable).parent / "texas42")
+
+
+def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [TEXAS42, *args], capture_output=True, text=True, input=stdin, timeout=30, check=False
+    )
+
+
+def write(tmp_path: Path, obj: Any) -> str:
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(obj))
+    return str(path)
+
+
+@pytest.mark.parametrize("name", EXAMPLE_NAMES)
+def test_check_json_prints_the_expected_line(name: str) -> None:
+    done = run("check", "--json", str(EXAMPLES / f"{name}.json"))
+    assert done.stdout == (EXAMPLES / f"{name}.expected.json").read_text()
+    assert done.returncode == (1 if name == "ex14-too-long" else 0)
+    assert done.stderr == ""
+
+
+def test_check_text() -> None:
+    done = run("check", str(EXAMPLES / "ex14-marks.json"))
+    assert done.returncode == 0
+    assert done.stdout == (
+        "rules: standard\n"
+        "hand 1: West shakes\n"
+        "  auction: North 34, East pass, South pass, West pass\n"
+        "  contract: North bid 34 and named sixes (sixes are trump)\n"
+        "  6 tricks: North-South 36 points, East-West 0\n"
+        "  made: +1 mark to North-South\n"
+        "game: North-South 1 [/], East-West 0; no winner yet\n"
+    )
+    nello = run("check", str(EXAMPLES / "ex15-nello.json")).stdout.splitlines()
+    assert nello[3] == (
+        "  contract: East bid 1m and named nello:own; West sits out (no trump, doubles own)"
+    )
+    assert nello[5:] == [
+        "  made: +1 mark to East-West",
+        "game: North-South 0, East-West 1 [/]; no winner yet",
+    ]
+    points = run("check", str(EXAMPLES / "ex14-points.json")).stdout.splitlines()
+    assert points[4:] == [
+        "  7 tricks: North-South 42 points, East-West 0",
+        "  made: +42 points to North-South",
+        "game: North-South 42, East-West 0; no winner yet",
+    ]
+
+
+def test_check_text_names_players_and_the_winner(tmp_path: Path) -> None:
+    obj = dict(record(EX14_HAND, rules={"preset": "standard", "target": 1}),
+               players=["Ann", "Bob", "Cat", "Dan"])  # fmt: skip
+    done = run("check", write(tmp_path, obj))
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[1] == "hand 1: West (Dan) shakes"
+    assert lines[2] == (
+        "  auction: North (Ann) 34, East (Bob) pass, South (Cat) pass, West (Dan) pass"
+    )
+    assert lines[-1] == "game: North-South 1 [/], East-West 0; North-South win"
+
+
+def test_broken_record_one_line_on_stderr() -> None:
+    done = run("check", str(EXAMPLES / "ex14-too-long.json"))
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "hand 1, play 25: the hand was already made after trick 6\n"
+
+
+def test_illegal_play(tmp_path: Path) -> None:
+    hand = copy.deepcopy(EX14_HAND)
+    hand["play"][9] = "3-1"
+    path = write(tmp_path, record(hand))
+    done = run("check", path)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == "hand 1, play 10 (seat 1): 3-1 does not follow fives; seat 1 holds 5-4\n"
+    done = run("check", "--json", path)
+    assert done.returncode == 1
+    assert json.loads(done.stdout) == {"error": {
+        "hand": 1, "field": "play", "index": 10, "seat": 1,
+        "message": "3-1 does not follow fives; seat 1 holds 5-4",
+    }}  # fmt: skip
+
+
+def test_unreadable_records_exit_2(tmp_path: Path) -> None:
+    missing = run("check", str(tmp_path / "nope.json"))
+    assert (missing.returncode, missing.stdout) == (2, "")
+    assert missing.stderr == f"cannot read {tmp_path / 'nope.json'}: No such file or directory\n"
+    folder = run("check", str(tmp_path))
+    assert (folder.returncode, folder.stderr) == (2, f"cannot read {tmp_path}: Is a directory\n")
+    (tmp_path / "bad.json").write_text("{")
+    bad = run("check", "--json", str(tmp_path / "bad.json"))
+    assert (bad.returncode, bad.stderr) == (2, "")
+    error = json.loads(bad.stdout)["error"]
+    assert (error["hand"], error["field"]) == (None, None)
+    assert error["message"].startswith("not JSON")
+    version = run("check", write(tmp_path, dict(record(EX14_HAND), version=2)))
+    assert (version.returncode, version.stderr) == (2, "version: expected 1, found 2\n")
+    tile = copy.deepcopy(EX14_HAND)
+    tile["play"][3] = "7-7"
+    unknown = run("check", write(tmp_path, record(tile)))
+    assert (unknown.returncode, unknown.stderr) == (
+        2, "hand 1, play 4: not a tile: '7-7' (ends are 0..6)\n"
+    )  # fmt: skip
+
+
+def test_check_reads_standard_input() -> None:
+    done = run("check", "--json", "-", stdin=(EXAMPLES / "ex14-marks.json").read_text())
+    assert done.stdout == (EXAMPLES / "ex14-marks.expected.json").read_text()
+
+
+@pytest.mark.parametrize("name", ["ex14-marks", "ex14-points", "ex15-nello"])
+def test_replay_shows_every_trick(name: str) -> None:
+    done = run("replay", str(EXAMPLES / f"{name}.json"))
+    assert (done.returncode, done.stderr) == (0, "")
+    rows = [line.split() for line in done.stdout.splitlines()]
+    if name == "ex15-nello":
+        assert ["4", "South", "6-4", "4-2", "4-3", "-", "North", "11", "14", "0"] in rows
+        assert ["7", "North", "6-5", "6-3", "3-2", "-", "North", "6", "32", "0"] in rows
+        assert "  score: North-South 0, East-West 1 [/]" in done.stdout.splitlines()
+        return
+    assert ["1", "North", "6-6", "6-3", "6-1", "6-0", "North", "1", "1", "0"] in rows
+    assert ["6", "North", "6-2", "4-2", "2-2", "4-1", "North", "6", "36", "0"] in rows
+    last = ["7", "North", "1-0", "4-4", "5-3", "5-0", "North", "6", "42", "0"]
+    assert (last in rows) == (name == "ex14-points")
+    lines = done.stdout.splitlines()
+    assert "Hand 1: West shakes; score North-South 0, East-West 0" in lines
+    assert "  North  6-6 6-5 6-4 6-2 5-5 3-3 1-0" in lines
+    assert "  auction: North 34, East pass, South pass, West pass" in lines
+    assert "\x1b[" not in done.stdout
+
+
+def test_replay_of_a_hand_in_progress_and_a_broken_record(tmp_path: Path) -> None:
+    partial = dict(EX14_HAND, play=EX14_PLAY[:10])
+    done = run("replay", write(tmp_path, record(partial)))
+    assert done.returncode == 0
+    rows = [line.split() for line in done.stdout.splitlines()]
+    assert ["3", "North", "5-5", "5-4"] in rows
+    assert "  in progress" in done.stdout.splitlines()
+    broken = run("replay", str(EXAMPLES / "ex14-too-long.json"))
+    assert (broken.returncode, broken.stdout) == (1, "")
+    assert broken.stderr == "hand 1, play 25: the hand was already made after trick 6\n"
+
+
+def test_rules_command() -> None:
+    done = run("rules", "house,target=3")
+    assert done.returncode == 0
+    lines = done.stdout.splitlines()
+    assert lines[:2] == ["house,target=3", "  game to 3 marks"]
+    assert "target             3  (changed)" in lines
+    assert "nello              true" in lines
+    bad = run("rules", "casino")
+    assert (bad.returncode, bad.stdout) == (2, "")
+    assert bad.stderr == "unknown rules preset 'casino'; presets: standard, tournament, house\n"
+
+
+def test_play_rejects_bad_options() -> None:
+    rules = run("play", "--rules", "standard,nelo")
+    assert rules.returncode == 2
+    assert rules.stderr == "--rules: unknown rule option 'nelo' in 'standard,nelo'\n"
+    seat = run("play", "--seat", "4")
+    assert seat.returncode == 2
+    assert seat.stderr == "--seat: a seat is 0..3 (0 North, 1 East, 2 South, 3 West), not 4\n"
+
+
+@pytest.fixture
+def fake_play(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
+    """Stand in for the terminal game, recording how the command calls it."""
+    calls: list[tuple[Any, ...]] = []
+
+    def run_play(rules: Rules, seed: int | None, seat: int, save: str | None, name: str) -> int:
+        calls.append((rules, seed, seat, save, name))
+        if name == "Boom":
+            raise RulesError("the bots are off today")
+        return 3
+
+    package = types.ModuleType("texas42.tui")
+    module = types.ModuleType("texas42.tui.play")
+    module.run_play = run_play  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "texas42.tui", package)
+    monkeypatch.setitem(sys.modules, "texas42.tui.play", module)
+    return calls
+
+
+def test_play_calls_the_terminal_game(fake_play: list[tuple[Any, ...]]) -> None:
+    args = ["play", "--rules", "standard,nello", "--seed", "5", "--seat", "1", "--save", "g.json",
+            "--name", "Ann"]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 3
+    assert fake_play == [(Rules.parse("standard,nello"), 5, 1, "g.json", "Ann")]
+
+
+def test_main_turns_errors_into_one_line(
+    fake_play: list[tuple[Any, ...]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setattr(sys, "argv", ["texas42", "play", "--name", "Boom"])
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    assert capsys.readouterr().err == "texas42: the bots are off today\n"
