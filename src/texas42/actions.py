@@ -131,18 +131,23 @@ def _bid_id(text: str | int) -> int:
     if word in ("plunge", "splash"):
         return PLUNGE_ID if word == "plunge" else SPLASH_ID
     for suffix in ("marks", "mark", "m"):
-        if word.endswith(suffix) and word[: -len(suffix)].isdigit():
+        if word.endswith(suffix) and _is_number(word[: -len(suffix)]):
             marks = int(word[: -len(suffix)])
             if 1 <= marks <= MAX_MARKS:
                 return MARK_BID_BASE + marks
             raise NotationError(f"not a bid: {text!r} (mark bids go from 1m to {MAX_MARKS}m)")
-    if word.isdigit():
+    if _is_number(word):
         points = int(word)
         if points % 42 == 0 and 1 <= points // 42 <= MAX_MARKS:
             return MARK_BID_BASE + points // 42
         if 0 <= points <= 41:
             return POINT_BID_BASE + points
     raise NotationError(f"not a bid: {text!r} (say 30..41, 1m, 2m, ..., plunge or splash)")
+
+
+def _is_number(word: str) -> bool:
+    """Plain ASCII digits only: ``int()`` would also take other scripts' digits, ``"²"`` fails."""
+    return word.isascii() and word.isdecimal()
 
 
 def _make(cls: type[Action], action_id: int, notation: str, **fields: Any) -> Any:

@@ -587,9 +587,9 @@ class Hand:
             return f"a bid must beat {high}"
         if bid.marks > rules.max_bid_marks:
             return f"bids go up to {rules.max_bid_marks}m under these rules"
-        if self.high_value < 42:
-            return f"an opening mark bid may be at most {rules.max_opening_marks}m"
         top = max(rules.max_opening_marks, self.high_value // 42 + rules.mark_raise)
+        if self.high_value < 42:
+            return f"an opening mark bid may be at most {top}m"
         return f"after {high} the bid may go up to {top}m"
 
     def _why_declaration_illegal(self, aid: int) -> str:

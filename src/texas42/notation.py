@@ -21,7 +21,7 @@ from texas42.contracts import Contract
 from texas42.errors import NotationError, Texas42Error
 from texas42.hand import SEATS, Hand
 from texas42.rules import Rules
-from texas42.tiles import TILE_CODES, iter_tiles, parse_tile
+from texas42.tiles import HAND_SIZE, TILE_CODES, iter_tiles, parse_tile
 from texas42.view import Event, HiddenTrick, View, build_view
 
 
@@ -82,6 +82,10 @@ def view_position(view: View) -> str:
     )
 
 
+def _is_count(word: str) -> bool:
+    return word.isascii() and word.isdecimal()
+
+
 class _Fields:
     """The fields of a position string, read with errors that name the field."""
 
@@ -97,10 +101,10 @@ class _Fields:
         except Texas42Error as exc:
             raise NotationError(f"position field 1 (rules): {exc}") from None
         a, sep, b = score.partition("-")
-        if not (sep and a.isdigit() and b.isdigit()):
+        if not (sep and _is_count(a) and _is_count(b)):
             raise NotationError(f"position field 2 (score) should look like 3-2, not {score!r}")
         self.score = (int(a), int(b))
-        if not number.isdigit() or int(number) < 1:
+        if not _is_count(number) or int(number) < 1:
             raise NotationError(f"position field 3 (hand number) should be 1 or more, not {number!r}")
         self.hand_number = int(number)
         if shaker not in ("0", "1", "2", "3"):
@@ -130,7 +134,10 @@ class _Fields:
     def hand_mask(text: str, where: str) -> int:
         mask = 0
         for code in text.split("."):
-            t = parse_tile(code)
+            try:
+                t = parse_tile(code)
+            except NotationError as exc:
+                raise NotationError(f"{where}: {exc}") from None
             if mask >> t & 1:
                 raise NotationError(f"{where}: tile {code} appears twice")
             mask |= 1 << t
@@ -185,6 +192,10 @@ def parse_view_position(text: str) -> View:
                 "position field 5 (deal): a seat view shows its own hand and ? for the others"
             )
     dealt = _Fields.hand_mask(fields.hands[seat], "position field 5 (deal)")
+    if dealt.bit_count() != HAND_SIZE:
+        raise NotationError(
+            f"position field 5 (deal): a hand has {HAND_SIZE} tiles, not {dealt.bit_count()}"
+        )
     events: list[Event] = []
     for i, code in enumerate(fields.plays):
         try:

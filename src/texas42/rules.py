@@ -250,7 +250,8 @@ def _to_int(name: str, raw: Any) -> int:
         raise RulesError(f"rule {name} must be a whole number, not {raw!r}")
     if isinstance(raw, int):
         return raw
-    if isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+    digits = raw.strip().removeprefix("-") if isinstance(raw, str) else ""
+    if digits.isascii() and digits.isdecimal():
         return int(raw)
     raise RulesError(f"rule {name} must be a whole number, not {raw!r}")
 

@@ -3,7 +3,8 @@
 A `View` is built from public events only (the calls, the contract, the tiles played face up, the
 winners of tricks whose piles lie face down) plus the seat's own dealt tiles, by `build_view`.
 `Hand.view` and the seat-view position string both go through it, so a view can only contain what
-those inputs carry: changing tiles hidden from the seat cannot change it.
+those inputs carry: changing tiles hidden from the seat cannot change it. A ``by-lead`` contract
+whose first trick lies face down shows as the suit its first lead named, as every seat saw.
 """
 
 from __future__ import annotations
@@ -12,11 +13,20 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from texas42.actions import ACTIONS, PASS_ID, PLUNGE_ID, POINT_BID_BASE, SPLASH_ID, MARK_BID_BASE, Action
+from texas42.actions import (
+    ACTIONS,
+    MARK_BID_BASE,
+    PASS_ID,
+    PLUNGE_ID,
+    POINT_BID_BASE,
+    SPLASH_ID,
+    Action,
+    Declare,
+)
 from texas42.contracts import Contract, PlayTables, tables_for
 from texas42.errors import NotationError
 from texas42.rules import Rules
-from texas42.tiles import count_points
+from texas42.tiles import DOUBLES, HI, TILE_NAMES, count_points
 
 if TYPE_CHECKING:
     from texas42.hand import Hand
@@ -124,6 +134,11 @@ def build_view(
         raise NotationError(f"an auction has at most {SEATS} calls")
     high_id, high_seat, high_value, bid_marks = -1, -1, 0, 0
     for i, aid in enumerate(calls):
+        caller = (first_bidder + i) % SEATS
+        # another seat's plunge or splash is judged as if it held every double it might hold
+        holding = dealt if caller == seat else DOUBLES
+        if not legal_calls(rules, i, high_seat, high_value, holding) >> aid & 1:
+            raise NotationError(f"call {i + 1} ({ACTIONS[aid]}) is not legal there")
         if aid == PASS_ID:
             continue
         if aid in (PLUNGE_ID, SPLASH_ID):
@@ -137,6 +152,9 @@ def build_view(
         declarer = partner(high_seat) if high_id in (PLUNGE_ID, SPLASH_ID) else high_seat
     if contract is not None and declarer < 0:
         raise NotationError("a contract needs a finished auction with a bid")
+    named = Declare(contract).id if contract is not None else -1
+    if named >= 0 and not legal_declarations(rules, high_id, bid_marks) >> named & 1:
+        raise NotationError(f"{contract} cannot be named after {ACTIONS[high_id]} under these rules")
     if events and contract is None:
         raise NotationError("tiles are played only after the contract is named")
     tables: PlayTables | None = None
@@ -161,11 +179,19 @@ def build_view(
     won = [0, 0]
     played = [0, 0, 0, 0]
     mine = 0
+    seen = 0
     voids = [0, 0, 0, 0]
     for event in events:
+        shown = event.mine if isinstance(event, HiddenTrick) else event
+        if shown is not None:
+            if seen >> shown & 1:
+                raise NotationError(f"{TILE_NAMES[shown]} is played twice")
+            seen |= 1 << shown
         if trick and isinstance(event, HiddenTrick):
             raise NotationError("a face-down trick cannot start in the middle of a trick")
         if isinstance(event, HiddenTrick):
+            if tables is None:
+                raise NotationError("a by-lead trump cannot be read from a face-down trick")
             seats = [leader]
             while len(seats) < trick_size:
                 seats.append(next_seat(seats[-1]))
@@ -183,6 +209,10 @@ def build_view(
         if tables is None:
             assert contract is not None
             tables = tables_for(contract, rules, first_lead=event)
+        if player == seat and (dealt & ~mine) >> event & 1:
+            own = legal_plays(rules, tables, dealt & ~mine, [t for _, t in trick], not tricks)
+            if not own >> event & 1:
+                raise NotationError(f"{TILE_NAMES[event]} was not a legal play for this seat")
         trick.append((player, event))
         played[player] += 1
         if player == seat:
@@ -204,6 +234,18 @@ def build_view(
             trick = []
     if mine & ~dealt:
         raise NotationError("the seat played a tile it was not dealt")
+    if len(calls) < SEATS:
+        expected: int | None = (first_bidder + len(calls)) % SEATS
+    elif high_seat < 0:
+        expected = None
+    elif contract is None:
+        expected = declarer
+    else:
+        expected = next_seat(trick[-1][0]) if trick else leader
+    ended = expected is None or bool(tricks) and not trick
+    if turn != expected and not (turn is None and ended):
+        given, actual = ("end" if s is None else f"seat {s}" for s in (turn, expected))
+        raise NotationError(f"{actual} is to act here, not {given}")
     if turn is None:
         phase = Phase.DONE
     elif len(calls) < SEATS:
@@ -260,10 +302,14 @@ def view_of(hand: Hand, seat: int, score: tuple[int, int], hand_number: int = 1)
     if not (isinstance(seat, int) and 0 <= seat < 4):
         raise NotationError(f"a seat is 0..3, not {seat!r}")
     events: list[Event] = []
+    contract = hand.contract
     if hand.tricks_hidden:
         for trick in hand.tricks:
             own = trick.tiles[trick.seats.index(seat)] if seat in trick.seats else None
             events.append(HiddenTrick(trick.winner, own))
+        if contract is not None and contract.kind == "by-lead" and hand.tricks:
+            # everyone saw the first lead name trump before its trick went face down
+            contract = Contract("suit", HI[hand.plays[0]])
     else:
         for trick in hand.tricks:
             events.extend(trick.tiles)
@@ -277,7 +323,7 @@ def view_of(hand: Hand, seat: int, score: tuple[int, int], hand_number: int = 1)
         hand.first_bidder,
         hand.deal[seat],
         hand.calls,
-        hand.contract,
+        contract,
         events,
         hand.seat_to_act(),
     )

@@ -1,0 +1,175 @@
+"""Building positions for tests through the engine: deals from named holdings, an auction that
+makes a chosen seat the bidder, and plays written the way rules.md writes them."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+
+from hypothesis import strategies as st
+
+from texas42 import Declare, Hand, Phase, Play, Rules
+from texas42.actions import PASS_ID
+from texas42.contracts import SEVENS_DISTANCE_MASKS
+from texas42.rules import OPTION_NAMES, PRESETS
+from texas42.tiles import ALL_TILES, DOUBLES, HAND_SIZE, SUIT_MASKS, hand_name, parse_hand, tiles_of
+
+STANDARD = Rules.preset("standard")
+N, E, S, W = 0, 1, 2, 3
+PLAY_BITS = (1 << PASS_ID) - 1
+
+
+def tiles(text: str) -> int:
+    """A set of tiles: ``tiles("6-4 5-5")``."""
+    return parse_hand(text)
+
+
+def suit(pip: int, *, trump: int | None = None, doubles: bool = True) -> int:
+    """Tiles carrying ``pip``, without the trumps of suit ``trump`` and optionally without doubles."""
+    mask = SUIT_MASKS[pip]
+    if trump is not None:
+        mask &= ~SUIT_MASKS[trump]
+    if not doubles:
+        mask &= ~DOUBLES
+    return mask
+
+
+def sevens_distance(*distances: int) -> int:
+    """Tiles whose pip total is at one of these distances from 7."""
+    mask = 0
+    for d in distances:
+        mask |= SEVENS_DISTANCE_MASKS[d]
+    return mask
+
+
+def fill_deal(holdings: Mapping[int, str], avoid: Mapping[int, int] | None = None) -> tuple[int, ...]:
+    """A full deal where each seat holds the named tiles; the rest are filled from the unused
+    tiles, never giving a seat a tile of its ``avoid`` mask (so fillers cannot change a ruling)."""
+    avoid = avoid or {}
+    deal = [tiles(holdings.get(seat, "")) for seat in range(4)]
+    used = 0
+    for mask in deal:
+        assert not used & mask, "a tile is named for two seats"
+        used |= mask
+    # the most constrained seats pick first, lowest tiles first (blanks and ones rarely matter)
+    order = sorted(range(4), key=lambda s: -(avoid.get(s, 0) & ALL_TILES & ~used).bit_count())
+    for seat in order:
+        for t in sorted(tiles_of(ALL_TILES & ~used & ~avoid.get(seat, 0))):
+            if deal[seat].bit_count() == HAND_SIZE:
+                break
+            deal[seat] |= 1 << t
+            used |= 1 << t
+        assert deal[seat].bit_count() == HAND_SIZE, f"cannot fill seat {seat}"
+    return tuple(deal)
+
+
+def auction(hand: Hand, bidder: int, bid: str) -> None:
+    """Run the auction so that ``bidder`` wins with ``bid`` and everyone else passes."""
+    while hand.phase == Phase.AUCTION:
+        seat = hand.seat_to_act()
+        hand.apply(hand.parse_action(bid if seat == bidder else "pass"))
+
+
+def contract_hand(
+    contract: str,
+    deal: tuple[int, ...],
+    *,
+    bidder: int = N,
+    bid: str = "30",
+    rules: Rules = STANDARD,
+) -> Hand:
+    """A hand in play: ``bidder`` (bidding first, left of the shaker) won with ``bid`` and named
+    ``contract``; the declarer is on lead."""
+    hand = Hand(rules, (bidder - 1) % 4, deal)
+    auction(hand, bidder, bid)
+    hand.apply(Declare(contract))
+    return hand
+
+
+def play(hand: Hand, text: str) -> None:
+    """Play tiles in order: ``play(hand, "6-6 6-3 6-1 6-0")``."""
+    for word in text.split():
+        hand.apply(Play(word))
+
+
+def legal_tiles(hand: Hand) -> str:
+    """The tiles the seat to act may play, as players read them."""
+    return hand_name(hand.legal_mask() & PLAY_BITS)
+
+
+EX14_DEAL = (
+    tiles("6-6 6-5 6-4 6-2 5-5 3-3 1-0"),
+    tiles("6-3 5-4 4-4 4-2 3-1 2-0 0-0"),
+    tiles("6-1 5-3 5-2 4-3 3-2 2-2 1-1"),
+    tiles("6-0 5-1 5-0 4-1 4-0 3-0 2-1"),
+)
+"""rules.md Ex 14: shaker West, so North bids first."""
+
+EX14_PLAYS = (
+    "6-6 6-3 6-1 6-0  6-5 0-0 1-1 2-1  5-5 5-4 5-2 5-1  3-3 3-1 4-3 3-0 "
+    "6-4 2-0 3-2 4-0  6-2 4-2 2-2 4-1  1-0 4-4 5-3 5-0"
+)
+
+
+# -- random rules for property tests ------------------------------------------------------------
+
+EXAMPLES_SCALE = int(os.environ.get("TEXAS42_EXAMPLES_SCALE", "1"))
+
+
+def examples(n: int) -> int:
+    """How many hypothesis examples to run: ``n``, times the scale for a long run."""
+    return n * EXAMPLES_SCALE
+
+
+CHOICES: dict[str, tuple[object, ...]] = {
+    "first_shaker": ("high-draw", "random"),
+    "draw_order": ("opponents-first", "shaker-last", "deal"),
+    "first_bidder": ("left-of-shaker", "holder-1-0", "shaker"),
+    "all_pass": ("forced", "reshake"),
+    "follow_me_doubles": ("high", "low", "own"),
+    "nello_doubles": ("high", "low", "own", "own-inverted"),
+    "suit_doubles": ("high", "low"),
+    "undeclared_trump": ("first-lead", "forbidden"),
+    "plunge_timing": ("first-bid", "jump"),
+    "hide_tricks": ("never", "two-marks", "mark-bids"),
+    "game": ("marks", "points"),
+}
+BOOLS = (
+    "follow_me", "doubles_trump", "doubles_choice", "first_lead_trump", "nello", "plunge",
+    "plunge_needs_66", "splash", "sevens", "cap_score",
+)  # fmt: skip
+RANGES = {
+    "min_bid": (1, 41),
+    "max_opening_marks": (1, 7),
+    "mark_raise": (1, 2),
+    "max_bid_marks": (1, 7),
+    "nello_min_marks": (1, 7),
+    "plunge_marks": (1, 7),
+    "splash_marks": (1, 7),
+    "sevens_min_marks": (1, 7),
+}
+OPTION_STRATEGIES: dict[str, st.SearchStrategy[object]] = {
+    **{name: st.sampled_from(values) for name, values in CHOICES.items()},
+    **{name: st.booleans() for name in BOOLS},
+    **{name: st.integers(low, high) for name, (low, high) in RANGES.items()},
+    "target": st.none() | st.integers(1, 100_000),
+}
+
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> Rules:
+    """A preset with a random handful of options changed to any value they may take."""
+    base = Rules.preset(draw(st.sampled_from(sorted(PRESETS))))
+    names = draw(st.lists(st.sampled_from(OPTION_NAMES), unique=True, max_size=8))
+    return base.replace(**{name: draw(OPTION_STRATEGIES[name]) for name in names})
+
+
+@st.composite
+def playable_rules(draw: st.DrawFn) -> Rules:
+    """Random rules whose games end in a few hands: the target is kept small."""
+    rules = draw(any_rules())
+    if rules.game == "marks":
+        target = draw(st.none() | st.integers(1, 7))
+    else:
+        target = draw(st.none() | st.integers(1, 300))
+    return rules.replace(target=target)
