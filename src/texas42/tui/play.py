@@ -1,0 +1,464 @@
+"""The terminal game: a human at one seat and a `RulesBot` at each of the other three.
+
+Everything shown comes from the human's `View` and from public events (the calls, the contract,
+tiles as they are played, who took each trick), never from another seat's hand. Input is read a
+line at a time and anything that is not a legal action is refused with the reason, so no input,
+end of input included, ends the game in a traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from texas42.actions import Action, Bid, Declare, Play
+from texas42.bots import Bot, RulesBot
+from texas42.game import Game
+from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Hand, HandResult, Phase
+from texas42.record import record_from_game
+from texas42.rules import Rules
+from texas42.tally import marks_tally
+from texas42.tiles import hand_name, tile_name
+from texas42.view import View
+
+BOT_NAMES = ("Ann", "Bob", "Cat")
+"""The bots, clockwise from the human's left: Bob is the partner."""
+
+LONGEST_INPUT = 40
+"""Longer lines are refused without being echoed back."""
+
+QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?")
+SHOW_WORDS = ("show", "table")
+
+BAD_SAVE_PATH = 2
+"""Exit status when ``--save`` names a file that cannot be written, found before play starts."""
+SAVE_FAILED = 1
+"""Exit status when the record could not be written at the end (it is printed instead)."""
+
+
+def run_play(
+    rules: Rules,
+    seed: int | None,
+    seat: int,
+    save: str | None,
+    name: str,
+    *,
+    input_stream: TextIO | None = None,
+    console: Console | None = None,
+) -> int:
+    """Play one game at ``seat`` against three RulesBots; the exit status is returned.
+
+    ``seed`` makes the shakes (and so the bots' play) repeat; ``save`` names the file the game
+    record is written to when the game ends or the player quits.
+    """
+    console = console if console is not None else Console(highlight=False)
+    if input_stream is None:
+        input_stream = sys.stdin
+        if isinstance(input_stream, io.TextIOWrapper):
+            input_stream.reconfigure(errors="replace")
+    if save is not None:
+        problem = save_problem(save)
+        if problem is not None:
+            console.print(f"--save: {problem}", markup=False, highlight=False)
+            return BAD_SAVE_PATH
+    session = _Session(rules, seed, seat, save, name, input_stream, console)
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        session.say("Interrupted.")
+        return session.finish()
+
+
+def save_problem(path: str) -> str | None:
+    """Why a record could not be written to ``path``, checked before a game is played for it."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        return f"{path} is a folder, not a file"
+    if not folder.is_dir():
+        return f"cannot save to {path}: there is no folder {folder}"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return f"cannot save to {path}: permission denied"
+    return None
+
+
+def write_record(path: str, text: str) -> None:
+    """Write the whole record or nothing: a half-written file never replaces a good one."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def score_line(rules: Rules, score: tuple[int, int]) -> str:
+    """``North-South 3 [A], East-West 1 [/]``: marks also as strokes of "ALL"."""
+    parts = []
+    for team in (0, 1):
+        tally = f" [{marks_tally(score[team])}]" if rules.game == "marks" and score[team] else ""
+        parts.append(f"{TEAM_NAMES[team]} {score[team]}{tally}")
+    return ", ".join(parts)
+
+
+def _points(points: int) -> str:
+    return "1 point" if points == 1 else f"{points} points"
+
+
+def _range(numbers: list[int]) -> str:
+    """``31 to 41``; written with "to" so that no range reads as a tile."""
+    if len(numbers) == 1:
+        return str(numbers[0])
+    return f"{numbers[0]} to {numbers[-1]}"
+
+
+def choices(view: View) -> str:
+    """The legal actions in a few words, for the prompt."""
+    legal = view.legal
+    if view.phase == Phase.PLAY:
+        return " ".join(a.notation for a in sorted(legal, key=lambda a: -a.id))
+    if view.phase == Phase.AUCTION:
+        words = [a.notation for a in legal if not isinstance(a, Bid)]
+        bids = [a for a in legal if isinstance(a, Bid)]
+        points = [b.points for b in bids if b.special is None and not b.marks]
+        if points:
+            words.append(_range(points))
+        words.extend(b.notation for b in bids if b.marks or b.special)
+        return ", ".join(words)
+    words = []
+    kinds_seen: set[str] = set()
+    for action in legal:
+        assert isinstance(action, Declare)
+        kind = action.contract.kind
+        if kind == "suit":
+            if "suit" not in kinds_seen:
+                words.append("a suit: blanks, ones, ... sixes (or 0 to 6)")
+        elif kind in kinds_seen:
+            words[-1] += f", {action.notation}"
+        else:
+            words.append(action.notation)
+        kinds_seen.add(kind)
+    return "; ".join(words)
+
+
+class _Session:
+    """One game in progress at the terminal."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None,
+        seat: int,
+        save: str | None,
+        name: str,
+        stream: TextIO,
+        console: Console,
+    ) -> None:
+        self.game = Game(rules, seed)
+        self.rules = rules
+        self.seat = seat
+        self.save = save
+        self.stream = stream
+        self.console = console
+        self.players = [
+            name if s == seat else f"{BOT_NAMES[(s - seat) % SEATS - 1]} (bot)"
+            for s in range(SEATS)
+        ]
+        self.bots: dict[int, Bot] = {
+            s: RulesBot(self.players[s]) for s in range(SEATS) if s != seat
+        }
+        self.news: list[str] = []
+        """What happened since the human last acted, as it would be seen at the table."""
+        self.shown_hand = 0
+
+    # -- words -----------------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        return "you" if seat == self.seat else self.players[seat]
+
+    def subject(self, seat: int) -> str:
+        """``You`` or the bot's name, to start a sentence."""
+        word = self.who(seat)
+        return word[:1].upper() + word[1:]
+
+    def say(self, text: str | Text | Rule = "", style: str | None = None) -> None:
+        self.console.print(text, style=style, markup=False, highlight=False)
+
+    def team_of_you(self, team: int) -> str:
+        return " (your team)" if team == self.seat % 2 else ""
+
+    # -- the game loop -------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.intro()
+        game = self.game
+        while not game.is_over():
+            seat = game.seat_to_act()
+            assert seat is not None
+            if seat == self.seat:
+                action = self.ask()
+                if action is None:
+                    self.say("You leave the game.")
+                    return self.finish()
+            else:
+                action = self.bot_action(seat)
+            self.apply(seat, action)
+        outcome = game.outcome()
+        assert outcome is not None
+        winners = TEAM_NAMES[outcome.winner]
+        result = "You win!" if outcome.winner == self.seat % 2 else "You lose."
+        self.say(Rule(style="bold"))
+        self.say(
+            f"Game over after {outcome.hands} hands: {winners} win, "
+            f"{outcome.score[outcome.winner]} to {outcome.score[1 - outcome.winner]}. {result}",
+            style="bold",
+        )
+        return self.finish()
+
+    def intro(self) -> None:
+        self.say("Texas 42", style="bold")
+        for line in self.rules.describe():
+            self.say(f"  {line}")
+        seats = ", ".join(f"{SEAT_NAMES[s]}: {self.who(s)}" for s in range(SEATS))
+        self.say(f"Seats, clockwise: {seats}.")
+        team = self.seat % 2
+        self.say(
+            f"You and {self.players[(self.seat + 2) % SEATS]} are {TEAM_NAMES[team]}; "
+            "type help at any prompt."
+        )
+
+    def bot_action(self, seat: int) -> Action:
+        """The bot's choice from its own view; should a view ever offer a tile the rules forbid,
+        the seat plays its first legal action instead, so the game goes on."""
+        action = self.bots[seat].choose(self.game.view(seat))
+        if not self.game.is_legal(action):
+            action = self.game.legal_actions()[0]
+        return action
+
+    def apply(self, seat: int, action: Action) -> None:
+        game = self.game
+        hand = game.hand
+        tricks = len(hand.tricks)
+        first_play = not hand.plays
+        game.apply(action)
+        if seat != self.seat:
+            self.news.append(self.describe(seat, action))
+        if isinstance(action, Declare):
+            trump = hand.trump_description()
+            if trump:
+                self.news.append(f"  ({trump})")
+        by_lead = hand.contract is not None and hand.contract.kind == "by-lead"
+        if by_lead and first_play:
+            self.news.append(f"  (the first tile led names trump: {hand.trump_description()})")
+        if len(hand.tricks) > tricks:
+            trick = hand.tricks[-1]
+            worth = "face down" if hand.tricks_hidden else _points(trick.points)
+            taker = self.subject(trick.winner)
+            self.news.append(f"{taker} took trick {len(hand.tricks)} ({worth})")
+        if hand.result is not None:
+            self.hand_over(hand, hand.result)
+
+    def describe(self, seat: int, action: Action) -> str:
+        if isinstance(action, Play):
+            return f"{self.subject(seat)} played {action.notation}"
+        if isinstance(action, Declare):
+            return f"{self.subject(seat)} named {action.notation}"
+        if isinstance(action, Bid):
+            return f"{self.subject(seat)} bid {action.notation}"
+        return f"{self.subject(seat)} passed"
+
+    # -- showing the table ---------------------------------------------------------------
+
+    def header(self, hand_number: int, shaker: int, score: tuple[int, int]) -> None:
+        if hand_number == self.shown_hand:
+            return
+        self.shown_hand = hand_number
+        self.say(Rule(f"Hand {hand_number}: {self.who(shaker)} shook", style="bold"))
+        self.say(f"Score: {score_line(self.rules, score)}")
+
+    def flush_news(self) -> None:
+        if self.news:
+            self.say("Since your last turn:", style="dim")
+            for line in self.news:
+                self.say(f"  {line}")
+            self.news = []
+
+    def show(self, view: View) -> None:
+        self.header(view.hand_number, view.shaker, view.score)
+        self.flush_news()
+        if view.calls:
+            calls = ", ".join(
+                f"{self.who((view.first_bidder + i) % SEATS)} {call.notation}"
+                for i, call in enumerate(view.calls)
+            )
+            self.say(f"Auction: {calls}")
+        if view.contract is not None and view.bidder is not None and view.declarer is not None:
+            assert view.bid is not None
+            named = (
+                f"and named {view.contract}"
+                if view.declarer == view.bidder
+                else f"and {self.who(view.declarer)} named {view.contract}"
+            )
+            line = f"Contract: {self.who(view.bidder)} bid {view.bid.notation} {named}"
+            if view.trump:
+                line += f": {view.trump}"
+            if view.out_seat is not None:
+                line += f"; {self.who(view.out_seat)} sits out"
+            self.say(line)
+        self.show_piles(view)
+        if view.trick:
+            self.say(
+                "This trick: "
+                + ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in view.trick)
+            )
+        self.say(Text.assemble("Your hand: ", (hand_name(view.hand), "bold")))
+
+    def show_piles(self, view: View) -> None:
+        """The tricks taken, tile by tile when they lie face up, only who won when face down."""
+        for number, trick in enumerate(view.tricks, 1):
+            taker = f"  trick {number} to {self.who(trick.winner)}"
+            if trick.tiles is None or trick.points is None:
+                mine = f"; you played {tile_name(trick.mine)}" if trick.mine is not None else ""
+                self.say(f"{taker}, face down{mine}")
+            else:
+                tiles = ", ".join(
+                    f"{self.who(s)} {tile_name(t)}" for s, t in zip(trick.seats, trick.tiles)
+                )
+                self.say(f"{taker}, {_points(trick.points)}: {tiles}")
+        if view.tricks:
+            if view.points is not None:
+                taken = f"points {TEAM_NAMES[0]} {view.points[0]}, {TEAM_NAMES[1]} {view.points[1]}"
+            else:
+                won = view.tricks_won
+                taken = f"tricks {TEAM_NAMES[0]} {won[0]}, {TEAM_NAMES[1]} {won[1]}"
+            self.say(f"  so far: {taken}")
+
+    def hand_over(self, hand: Hand, result: HandResult) -> None:
+        """The news of the hand's end, then what it came to and the running score."""
+        game = self.game
+        before = (game.score[0] - result.score[0], game.score[1] - result.score[1])
+        self.header(game.first_hand + len(game.results) - 1, hand.shaker, before)
+        self.flush_news()
+        if result.reshaken:
+            self.say("Everyone passed: the tiles are reshaken, no score.", style="bold")
+        else:
+            assert result.bidder is not None and result.declarer is not None
+            named = (
+                f"named {result.contract}"
+                if result.declarer == result.bidder
+                else f"{self.who(result.declarer)} named {result.contract}"
+            )
+            verdict = "made it" if result.made else "was set"
+            team = result.bidder % 2
+            line = f"{self.subject(result.bidder)} bid {result.bid}, {named}, and {verdict}."
+            self.say(line, style="bold")
+            if not hand.tricks_hidden:
+                points = result.points
+                self.say(f"Points: {TEAM_NAMES[0]} {points[0]}, {TEAM_NAMES[1]} {points[1]}")
+            awards = [
+                f"{amount} {self.unit(amount)} to {TEAM_NAMES[t]}{self.team_of_you(t)}"
+                for t, amount in enumerate(result.score)
+                if amount
+            ]
+            self.say(f"{TEAM_NAMES[team]} bid; " + ("; ".join(awards) or "no score") + ".")
+        self.say(f"Score: {score_line(self.rules, self.game.score)}")
+
+    def unit(self, amount: int) -> str:
+        word = "point" if self.rules.game == "points" else "mark"
+        return word if amount == 1 else word + "s"
+
+    # -- asking the human ----------------------------------------------------------------
+
+    def ask(self) -> Action | None:
+        """The human's next action, asked until it is legal; None to leave the game."""
+        game = self.game
+        view = game.view(self.seat)
+        self.show(view)
+        kind, question = (
+            ("call", "Your call"), ("contract", "Name the contract"), ("play", "Your play"),
+        )[view.phase]  # fmt: skip
+        while True:
+            self.console.print(f"{question} ({choices(view)}): ", end="", markup=False,
+                               highlight=False)  # fmt: skip
+            line = self.read()
+            if line is None:
+                self.say("(end of input)")
+                return None
+            text = line.strip()
+            word = text.lower()
+            if not text:
+                self.say(f"Type your {kind}, or help.")
+                continue
+            if len(text) > LONGEST_INPUT:
+                self.say(f"That is too long to be a {kind}; type help for the choices.")
+                continue
+            if word in QUIT_WORDS:
+                return None
+            if word in HELP_WORDS:
+                self.help(view)
+                continue
+            if word in SHOW_WORDS:
+                self.show(view)
+                continue
+            try:
+                action = game.parse_action(text)
+            except ValueError as exc:
+                self.say(f"{exc}. Type help for the choices.")
+                continue
+            reason = game.why_illegal(action)
+            if reason is not None:
+                self.say(f"{action.notation} is not allowed: {reason}.")
+                continue
+            return action
+
+    def read(self) -> str | None:
+        """One line of input, or None at its end (or on Ctrl-C)."""
+        try:
+            line = self.stream.readline()
+        except KeyboardInterrupt:
+            return None
+        if not getattr(self.stream, "isatty", lambda: False)():
+            self.say()
+        return line or None
+
+    def help(self, view: View) -> None:
+        if view.phase == Phase.PLAY:
+            tiles = sorted(view.legal, key=lambda action: -action.id)
+            self.say("You may play: " + " ".join(a.notation for a in tiles))
+            hi, lo = tiles[0].notation.split("-")
+            self.say(f"Write a tile with or without the dash, either way round: {hi}-{lo}, "
+                     f"{lo}-{hi} or {hi}{lo}.")  # fmt: skip
+        else:
+            self.say("You may: " + ", ".join(a.notation for a in view.legal))
+        save = f", saving the game to {self.save}" if self.save else ""
+        self.say(f"Commands: help; show (the table again); quit (leave the game{save}).")
+
+    # -- the end -------------------------------------------------------------------------
+
+    def finish(self) -> int:
+        """Save the record if asked to; a failed write prints the record rather than lose it."""
+        if self.save is None:
+            return 0
+        text = record_from_game(self.game, self.players).to_json()
+        try:
+            write_record(self.save, text)
+        except OSError as exc:
+            reason = exc.strerror or exc
+            self.say(f"Could not save the game to {self.save}: {reason}.", style="bold")
+            self.say("Here is the record, so that nothing is lost:")
+            self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+            return SAVE_FAILED
+        self.say(f"Game saved to {self.save}.")
+        return 0
