@@ -19,7 +19,7 @@ from texas42.errors import Texas42Error
 from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Hand, HandResult
 from texas42.record import UNREADABLE, CheckReport, Record, RecordError, check_record
 from texas42.rules import OPTION_NAMES, Rules
-from texas42.tally import marks_tally
+from texas42.tally import score_line
 from texas42.tiles import hand_name, tile_name
 
 if TYPE_CHECKING:
@@ -128,15 +128,6 @@ def _points(result: HandResult) -> str:
     )
 
 
-def _score(rules: Rules, score: tuple[int, int]) -> str:
-    """The game score; marks also as strokes of "ALL"."""
-    parts = []
-    for team in (0, 1):
-        tally = marks_tally(score[team]) if rules.game == "marks" else ""
-        parts.append(f"{TEAM_NAMES[team]} {score[team]}" + (f" [{tally}]" if tally else ""))
-    return ", ".join(parts)
-
-
 def _winner(report: CheckReport) -> str:
     if report.winner is None:
         return "no winner yet"
@@ -172,7 +163,7 @@ def check(
             print(f"  contract: {contract}")
             print(f"  {_points(result)}")
         print(f"  {_verdict(rules, result)}")
-    print(f"game: {_score(rules, report.score)}; {_winner(report)}")
+    print(f"game: {score_line(rules, report.score)}; {_winner(report)}")
 
 
 @app.command()
@@ -196,15 +187,15 @@ def replay(
     for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
         console.print()
         console.print(
-            f"Hand {number}: {_seat(hand.shaker, players)} shakes; score {_score(rules, score)}",
+            f"Hand {number}: {_seat(hand.shaker, players)} shakes; score {score_line(rules, score)}",
             style="bold",
         )
         _replay_hand(console, hand, result, players)
         score = (score[0] + result.score[0], score[1] + result.score[1])
         console.print(f"  {_verdict(rules, result)}")
-        console.print(f"  score: {_score(rules, score)}")
+        console.print(f"  score: {score_line(rules, score)}")
     console.print()
-    console.print(f"Game: {_score(rules, report.score)}; {_winner(report)}", style="bold")
+    console.print(f"Game: {score_line(rules, report.score)}; {_winner(report)}", style="bold")
 
 
 def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Players) -> None:

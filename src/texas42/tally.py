@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from texas42.hand import TEAM_NAMES
+from texas42.rules import Rules
+
 _ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
 """The word as it grows: A is drawn in three strokes (/, \\, -), each L in two (|, _)."""
 
@@ -16,3 +19,12 @@ def marks_tally(marks: int) -> str:
     if marks % STROKES:
         words.append(_ALL[marks % STROKES])
     return " ".join(words)
+
+
+def score_line(rules: Rules, score: tuple[int, int]) -> str:
+    """``North-South 3 [A], East-West 1 [/]``: the game score, marks also as strokes of "ALL"."""
+    parts = []
+    for team in (0, 1):
+        tally = marks_tally(score[team]) if rules.game == "marks" else ""
+        parts.append(f"{TEAM_NAMES[team]} {score[team]}" + (f" [{tally}]" if tally else ""))
+    return ", ".join(parts)

@@ -25,7 +25,7 @@ from texas42.game import Game
 from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Hand, HandResult, Phase
 from texas42.record import record_from_game
 from texas42.rules import Rules
-from texas42.tally import marks_tally
+from texas42.tally import score_line
 from texas42.tiles import hand_name, tile_name
 from texas42.view import View
 
@@ -102,15 +102,6 @@ def write_record(path: str, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def score_line(rules: Rules, score: tuple[int, int]) -> str:
-    """``North-South 3 [A], East-West 1 [/]``: marks also as strokes of "ALL"."""
-    parts = []
-    for team in (0, 1):
-        tally = f" [{marks_tally(score[team])}]" if rules.game == "marks" and score[team] else ""
-        parts.append(f"{TEAM_NAMES[team]} {score[team]}{tally}")
-    return ", ".join(parts)
 
 
 def _points(points: int) -> str:
@@ -240,12 +231,8 @@ class _Session:
         )
 
     def bot_action(self, seat: int) -> Action:
-        """The bot's choice from its own view; should a view ever offer a tile the rules forbid,
-        the seat plays its first legal action instead, so the game goes on."""
-        action = self.bots[seat].choose(self.game.view(seat))
-        if not self.game.is_legal(action):
-            action = self.game.legal_actions()[0]
-        return action
+        """The bot's choice, made from its own view only."""
+        return self.bots[seat].choose(self.game.view(seat))
 
     def apply(self, seat: int, action: Action) -> None:
         game = self.game
