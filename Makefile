@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test test-slow typecheck bench clean
+.PHONY: run test test-slow bench clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -16,10 +16,10 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/mypy src/texas42
-	$(BIN)/pytest -m "not slow"
+	$(BIN)/pytest
 
 test-slow: $(STAMP)
-	$(BIN)/pytest -m slow
+	TEXAS42_EXAMPLES_SCALE=25 $(BIN)/pytest tests/test_properties.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

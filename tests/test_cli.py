@@ -221,3 +221,19 @@ def test_main_turns_errors_into_one_line(
         main()
     assert exited.value.code == 2
     assert capsys.readouterr().err == "texas42: the bots are off today\n"
+
+
+def test_play_through_stdin_plays_a_whole_game_and_saves_a_clean_record(tmp_path: Path) -> None:
+    """A real `texas42 play` process fed by a dumb typist: at every prompt it tries, in turn,
+    pass, 30, sixes and every tile, so each wrong answer must be refused and the game go on."""
+    tiles = [f"{hi}-{lo}" for hi in range(7) for lo in range(hi + 1)]
+    attempts = "\n".join(["pass", "30", "sixes", *tiles]) + "\n"
+    saved = tmp_path / "game.json"
+    done = run("play", "--seed", "3", "--save", str(saved), stdin=attempts * 400)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert "Game over after" in done.stdout
+    assert "is not allowed" in done.stdout
+    checked = run("check", "--json", str(saved))
+    assert checked.returncode == 0, checked.stdout
+    assert json.loads(checked.stdout)["winner"] in (0, 1)
