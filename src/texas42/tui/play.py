@@ -229,6 +229,10 @@ class _Session:
             f"You and {self.players[(self.seat + 2) % SEATS]} are {TEAM_NAMES[team]}; "
             "type help at any prompt."
         )
+        for number, drawn in enumerate(self.game.draw_rounds, 1):
+            again = " again" if number > 1 else ""
+            tiles = ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in drawn)
+            self.say(f"Drawing{again} for the first shake (highest pips shakes): {tiles}.")
 
     def bot_action(self, seat: int) -> Action:
         """The bot's choice, made from its own view only."""
