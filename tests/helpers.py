@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from texas42 import Declare, Hand, Phase, Play, Rules
 from texas42.actions import PASS_ID
 from texas42.contracts import SEVENS_DISTANCE_MASKS
-from texas42.rules import OPTION_NAMES, PRESETS
+from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
 from texas42.tiles import ALL_TILES, DOUBLES, HAND_SIZE, SUIT_MASKS, hand_name, parse_hand, tiles_of
 
 STANDARD = Rules.preset("standard")
@@ -121,19 +121,7 @@ def examples(n: int) -> int:
     return n * EXAMPLES_SCALE
 
 
-CHOICES: dict[str, tuple[object, ...]] = {
-    "first_shaker": ("high-draw", "random"),
-    "draw_order": ("opponents-first", "shaker-last", "deal"),
-    "first_bidder": ("left-of-shaker", "holder-1-0", "shaker"),
-    "all_pass": ("forced", "reshake"),
-    "follow_me_doubles": ("high", "low", "own"),
-    "nello_doubles": ("high", "low", "own", "own-inverted"),
-    "suit_doubles": ("high", "low"),
-    "undeclared_trump": ("first-lead", "forbidden"),
-    "plunge_timing": ("first-bid", "jump"),
-    "hide_tricks": ("never", "two-marks", "mark-bids"),
-    "game": ("marks", "points"),
-}
+CHOICES: dict[str, tuple[object, ...]] = dict(OPTION_CHOICES)
 BOOLS = (
     "follow_me", "doubles_trump", "doubles_choice", "first_lead_trump", "nello", "plunge",
     "plunge_needs_66", "splash", "sevens", "cap_score",

@@ -26,7 +26,7 @@ PlungeTiming = Literal["first-bid", "jump"]
 HideTricks = Literal["never", "two-marks", "mark-bids"]
 GameKind = Literal["marks", "points"]
 
-_CHOICES: dict[str, tuple[str, ...]] = {
+OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "first_shaker": ("high-draw", "random"),
     "draw_order": ("opponents-first", "shaker-last", "deal"),
     "first_bidder": ("left-of-shaker", "holder-1-0", "shaker"),
@@ -81,7 +81,7 @@ class Rules:
     preset_name: str = dataclasses.field(default="standard", compare=False)
 
     def __post_init__(self) -> None:
-        for name, choices in _CHOICES.items():
+        for name, choices in OPTION_CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
                 raise RulesError(f"rule {name} cannot be {value!r}; choose one of {', '.join(choices)}")
@@ -241,7 +241,7 @@ def _coerce(name: str, raw: Any, base: Rules) -> Any:
     if isinstance(current, int):
         return _to_int(name, raw)
     if not isinstance(raw, str):
-        raise RulesError(f"rule {name} must be one of {', '.join(_CHOICES[name])}, not {raw!r}")
+        raise RulesError(f"rule {name} must be one of {', '.join(OPTION_CHOICES[name])}, not {raw!r}")
     return raw
 
 
