@@ -4,12 +4,13 @@ makes a chosen seat the bidder, and plays written the way rules.md writes them."
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Mapping
 
 from hypothesis import strategies as st
 
 from texas42 import Declare, Hand, Phase, Play, Rules
-from texas42.actions import PASS_ID
+from texas42.actions import ACTIONS, PASS_ID, Action
 from texas42.contracts import SEVENS_DISTANCE_MASKS
 from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
 from texas42.tiles import ALL_TILES, DOUBLES, HAND_SIZE, SUIT_MASKS, hand_name, parse_hand, tiles_of
@@ -161,3 +162,38 @@ def playable_rules(draw: st.DrawFn) -> Rules:
     else:
         target = draw(st.none() | st.integers(1, 300))
     return rules.replace(target=target)
+
+
+def replayed(hand: Hand, deal: tuple[int, ...]) -> Hand | None:
+    """The same calls, contract and plays from another deal, or None if they are illegal there."""
+    world = Hand(hand.rules, hand.shaker, deal)
+    actions: list[Action] = [ACTIONS[c] for c in hand.calls]
+    if hand.contract is not None:
+        actions.append(Declare(hand.contract))
+    actions.extend(Play(t) for t in hand.plays)
+    for action in actions:
+        if not world.is_legal(action):
+            return None
+        world.apply(action)
+    return world
+
+
+def hidden_swaps(hand: Hand, seat: int, rng: random.Random, count: int) -> list[Hand]:
+    """Worlds where two other seats trade unplayed tiles and the history stays legal."""
+    worlds = []
+    others = [s for s in range(4) if s != seat]
+    for _ in range(count * 4):
+        a, b = rng.sample(others, 2)
+        if not hand.hands[a] or not hand.hands[b]:
+            continue
+        x = rng.choice(tiles_of(hand.hands[a]))
+        y = rng.choice(tiles_of(hand.hands[b]))
+        deal = list(hand.deal)
+        deal[a] ^= 1 << x | 1 << y
+        deal[b] ^= 1 << x | 1 << y
+        world = replayed(hand, tuple(deal))
+        if world is not None and world.first_bidder == hand.first_bidder:
+            worlds.append(world)
+        if len(worlds) == count:
+            break
+    return worlds

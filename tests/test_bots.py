@@ -7,15 +7,14 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from helpers import E, N, S, STANDARD, W, contract_hand, fill_deal, play, tiles
+from helpers import E, N, S, STANDARD, W, contract_hand, fill_deal, hidden_swaps, play, tiles
 
 from texas42 import Bid, Declare, Game, Hand, Pass, Play, Rules
-from texas42.actions import ACTIONS, Action
+from texas42.actions import Action
 from texas42.bots import Bot, RandomBot, RulesBot
 from texas42.bots.rules_bot import nello_risk, sevens_sure
 from texas42.contracts import Contract, tables_for
 from texas42.hand import Phase
-from texas42.tiles import tiles_of
 from texas42.view import View
 
 HOUSE = Rules.preset("house")
@@ -103,41 +102,6 @@ def test_every_bot_decision_is_legal(rules_text: str) -> None:
         game = play_game(rules, bots, seed)
         contracts.update(str(h.contract).split(":")[0] for h in game.hands if h.contract)
     assert len(contracts) >= 7
-
-
-def replayed(hand: Hand, deal: tuple[int, ...]) -> Hand | None:
-    """The same calls, contract and plays from another deal, or None if they are illegal there."""
-    world = Hand(hand.rules, hand.shaker, deal)
-    actions: list[Action] = [ACTIONS[c] for c in hand.calls]
-    if hand.contract is not None:
-        actions.append(Declare(hand.contract))
-    actions.extend(Play(t) for t in hand.plays)
-    for action in actions:
-        if not world.is_legal(action):
-            return None
-        world.apply(action)
-    return world
-
-
-def hidden_swaps(hand: Hand, seat: int, rng: random.Random, count: int) -> list[Hand]:
-    """Worlds where two other seats trade unplayed tiles and the history stays legal."""
-    worlds = []
-    others = [s for s in range(4) if s != seat]
-    for _ in range(count * 4):
-        a, b = rng.sample(others, 2)
-        if not hand.hands[a] or not hand.hands[b]:
-            continue
-        x = rng.choice(tiles_of(hand.hands[a]))
-        y = rng.choice(tiles_of(hand.hands[b]))
-        deal = list(hand.deal)
-        deal[a] ^= 1 << x | 1 << y
-        deal[b] ^= 1 << x | 1 << y
-        world = replayed(hand, tuple(deal))
-        if world is not None and world.first_bidder == hand.first_bidder:
-            worlds.append(world)
-        if len(worlds) == count:
-            break
-    return worlds
 
 
 @pytest.mark.parametrize("rules", [STANDARD, HOUSE.replace(undeclared_trump="forbidden")])
