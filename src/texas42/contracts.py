@@ -105,9 +105,6 @@ class PlayTables:
     sevens: bool
     description: str
 
-    def led_suit(self, t: int) -> int:
-        return self.led[t]
-
     def follows(self, t: int, suit: int) -> bool:
         return bool(self.follow[suit] >> t & 1)
 

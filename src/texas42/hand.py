@@ -439,7 +439,7 @@ class Hand:
         seats = tuple(self.trick_seats)
         winner = seats[tables.trick_winner(tiles)]
         mask = 0
-        for x in tiles:
+        for x in tiles:  # mask_of inlined: this runs once per trick on the hot path
             mask |= 1 << x
         value = 1 + count_points(mask)
         self.tricks.append(Trick(self.trick_leader, seats, tiles, winner, value))

@@ -26,7 +26,7 @@ from texas42.actions import (
 from texas42.contracts import Contract, PlayTables, tables_for
 from texas42.errors import NotationError
 from texas42.rules import Rules
-from texas42.tiles import DOUBLES, HI, TILE_NAMES, count_points
+from texas42.tiles import DOUBLES, HI, TILE_NAMES, count_points, mask_of
 
 if TYPE_CHECKING:
     from texas42.hand import Hand
@@ -224,8 +224,7 @@ def build_view(
         if len(trick) == trick_size:
             tiles = tuple(t for _, t in trick)
             winner = trick[tables.trick_winner(tiles)][0]
-            mask = sum(1 << t for t in tiles)
-            value = 1 + count_points(mask)
+            value = 1 + count_points(mask_of(tiles))
             points[winner & 1] += value
             won[winner & 1] += 1
             theirs = next((t for s, t in trick if s == seat), None)
