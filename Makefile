@@ -23,6 +23,7 @@ test-slow: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_solver.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis

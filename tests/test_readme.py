@@ -25,3 +25,19 @@ def test_readme_check_output_is_real() -> None:
     )  # fmt: skip
     assert done.returncode == 0
     assert f"$ texas42 check examples/ex14-marks.json\n{done.stdout}" in text
+
+
+def test_readme_analyze_and_solve_output_is_real() -> None:
+    text = README.read_text()
+    done = subprocess.run(
+        [TEXAS42, "analyze", "examples/ex14-marks.json"],
+        capture_output=True, text=True, cwd=README.parent, check=True,
+    )  # fmt: skip
+    shown = "\n".join(done.stdout.splitlines()[:8])
+    assert f"$ texas42 analyze examples/ex14-marks.json\n{shown}\n...\n" in text
+    command = next(line for line in text.splitlines() if line.startswith("$ texas42 solve "))
+    position = command.removeprefix("$ texas42 solve ").strip('"')
+    done = subprocess.run(
+        [TEXAS42, "solve", position], capture_output=True, text=True, cwd=README.parent, check=True
+    )
+    assert f"{command}\n{done.stdout}" in text

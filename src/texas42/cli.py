@@ -106,6 +106,11 @@ def _unit(rules: Rules, amount: int) -> str:
     return "mark" if amount == 1 else "marks"
 
 
+def _amount(amount: int, unit: str) -> str:
+    """``1 trick``, ``6 points``: a count of points or tricks as players say it."""
+    return f"{amount} {unit[:-1] if amount == 1 else unit}"
+
+
 def _verdict(rules: Rules, result: HandResult) -> str:
     """``made: +1 mark to North-South``, ``set: +51 points to East-West``, or what is left."""
     if result.reshaken:
@@ -266,6 +271,103 @@ def play(
     from texas42.tui.play import run_play
 
     raise typer.Exit(run_play(parsed, seed, seat, save, name))
+
+
+@app.command()
+def analyze(
+    record: Annotated[str, typer.Argument(help="The game record (JSON); - reads standard input.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the review (or the error) as one JSON line.")
+    ] = False,
+    samples: Annotated[
+        int, typer.Option(help="Deals drawn to judge each bid (0 skips the bids).", min=0)
+    ] = 64,
+    seed: Annotated[int, typer.Option(help="Seed for the deals drawn for the bids.")] = 0,
+) -> None:
+    """Review every hand of a record double dummy: the value after each play, the mistakes
+    (biggest first) and, for each bid, how often it could be made.
+
+    A value is the total the bidding team ends with if all seven tricks are played out with best
+    play by both sides (for Nel-O: the tricks the bidder takes).
+    """
+    from texas42.analysis import review_record
+
+    loaded = _replayed(record, as_json).record
+    review = review_record(loaded, bid_samples=samples, seed=seed)
+    if as_json:
+        print(json.dumps(review.to_dict()))
+        return
+    players = loaded.players
+    for hand in review.hands:
+        print(f"hand {hand.number}:", end=" ")
+        if hand.bidder is None:
+            print("everyone passed: reshaken")
+            continue
+        bidder = _seat(hand.bidder, players)
+        if hand.contract is None:
+            print(f"{bidder} bid {hand.bid}; no contract named")
+        else:
+            print(f"{bidder} bid {hand.bid} and named {hand.contract}")
+        for bid in hand.bids:
+            share = f"{bid.make_share:.0%}"
+            others = ", ".join(f"{name} {s:.0%}" for name, s in bid.shares.items())
+            print(
+                f"  bid {bid.bid} by {_seat(bid.seat, players)}: made double dummy in {share} of "
+                f"{bid.samples} deals it could face ({others})"
+            )
+        if not hand.plays:
+            continue
+        team = TEAM_NAMES[hand.bidder & 1]
+        first = hand.plays[0]
+        print(f"  best play from the start: {team} end with {_amount(first.value_before, hand.unit)}")
+        mistakes = hand.mistakes
+        if mistakes:
+            print("  mistakes, biggest first:")
+        else:
+            print("  no mistakes: every play kept its side's best total")
+        for p in mistakes:
+            best = " ".join(tile_name(t) for t in p.best)
+            print(
+                f"    play {p.index:>2} {_seat(p.seat, players)} {tile_name(p.tile)} cost "
+                f"{_amount(p.cost, hand.unit)} (best: {best})"
+            )
+        print("  plays (value after each, for the bidders):")
+        for p in hand.plays:
+            note = f"  -{p.cost}" if p.cost else ""
+            print(
+                f"    {p.index:>2} {SEAT_NAMES[p.seat]:<5} {tile_name(p.tile)}  "
+                f"{p.value_before:>2} -> {p.value_after:>2}{note}"
+            )
+
+
+@app.command()
+def solve(
+    position: Annotated[str, typer.Argument(help="A full position string (see docs).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Solve a position double dummy: the bidders' total with best play, and every move's."""
+    from texas42.analysis import solve_position
+    from texas42.notation import parse_hand_position
+
+    try:
+        hand, _, _ = parse_hand_position(position)
+        solution = solve_position(hand)
+    except (Texas42Error, ValueError) as exc:
+        print(f"texas42 solve: {exc}", file=sys.stderr)
+        raise typer.Exit(UNREADABLE) from None
+    if as_json:
+        print(json.dumps(solution.to_dict()))
+        return
+    team = TEAM_NAMES[solution.bidder & 1]
+    print(f"contract: {solution.contract}, bid by {SEAT_NAMES[solution.bidder]}")
+    print(f"to play: {SEAT_NAMES[solution.turn]}")
+    print(
+        f"value: {team} end with {_amount(solution.value, solution.unit)} "
+        f"({solution.taken} taken, {solution.value - solution.taken} to come)"
+    )
+    for move in solution.moves:
+        mark = "  best" if move.best else f"  -{abs(solution.value - move.value)}"
+        print(f"  {tile_name(move.tile)}  {move.value:>2}{mark}")
 
 
 @app.command("rules")
