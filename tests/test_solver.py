@@ -237,3 +237,25 @@ def test_positions_reject_illegal_plays_and_unnamed_contracts() -> None:
     position = PlayPosition.from_hand(contract_hand("sixes", EX14_DEAL, bid="30"))
     with pytest.raises(RulesError):
         position.play(tiles_of(EX14_DEAL[1])[0])
+
+
+@pytest.mark.parametrize("text", ["standard", "standard,nello,sevens"])
+def test_a_view_completed_by_the_true_world_is_the_hand_itself(text: str) -> None:
+    """`PlayPosition.from_view` with the real hands (and face-down tiles) matches `from_hand`."""
+    rules = Rules.parse(text)
+    for seed in range(40):
+        rng = random.Random(seed)
+        hand = Hand.random(rules, seed % 4, rng)
+        while hand.phase != Phase.PLAY and hand.result is None:
+            hand.apply(rng.choice(hand.legal_actions()))
+        for _ in range(rng.randrange(0, 20)):
+            if hand.result is not None:
+                break
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.phase != Phase.PLAY:
+            continue
+        hidden = tuple(trick.tiles for trick in hand.tricks) if hand.tricks_hidden else ()
+        hands = (hand.hands[0], hand.hands[1], hand.hands[2], hand.hands[3])
+        for seat in range(4):
+            seen = PlayPosition.from_view(hand.view(seat), hands, hidden)
+            assert seen == PlayPosition.from_hand(hand), (seed, seat)
