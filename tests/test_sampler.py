@@ -448,3 +448,27 @@ def test_weights_are_normalised_and_a_zero_weight_removes_deals() -> None:
         sampler.weighted(20, random.Random(1), lambda w: 0.0)
     with pytest.raises(Texas42Error, match="negative"):
         sampler.weighted(5, random.Random(1), lambda w: -1.0)
+
+
+def test_worlds_lists_every_consistent_deal_once() -> None:
+    rules = Rules()
+    for seed in range(30):
+        rng = random.Random(seed)
+        hand = Hand.random(rules, seed % 4, rng)
+        while hand.phase != Phase.PLAY and hand.result is None:
+            hand.apply(rng.choice(hand.legal_actions()))
+        while hand.result is None and len(hand.plays) < 18:
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.result is not None:
+            continue
+        view = hand.view(hand.turn)
+        sampler = DealSampler(view)
+        worlds = sampler.worlds(5000)
+        if view.piles_face_down and hand.tricks:
+            assert worlds is None
+            continue
+        assert worlds is not None
+        assert len(worlds) == len(set(worlds)) == sampler.count()
+        assert all(sampler.fits(w) for w in worlds)
+        assert truth(hand) in worlds
+        assert sampler.worlds(sampler.count() - 1) is None

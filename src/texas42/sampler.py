@@ -30,6 +30,7 @@ import random
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from typing import TypeVar
 
 from texas42.actions import PLUNGE_ID, SPLASH_ID
@@ -182,6 +183,23 @@ class _Deal:
                 picks.append((split, tuple(after)))
         self.choices[(i, state)] = (cum, picks)
         return total
+
+    def every(self) -> Iterator[list[int]]:
+        """Every deal once: the mask of each bin."""
+
+        def deal(i: int, state: tuple[int, ...], masks: list[int]) -> Iterator[list[int]]:
+            if i == len(self.groups):
+                yield masks
+                return
+            bins, tiles, _ = self.groups[i]
+            for split, after in self.choices[(i, state)][1]:
+                for shares in _shares(tiles, split):
+                    dealt = list(masks)
+                    for b, share in zip(bins, shares):
+                        dealt[b] |= share
+                    yield from deal(i + 1, after, dealt)
+
+        yield from deal(0, self.start, [0] * self.nbins)
 
     def draw(self, rng: random.Random) -> list[int]:
         """One uniform deal: the mask of each bin."""
@@ -442,6 +460,20 @@ class DealSampler:
             f"no deal that replays the {len(self._hidden)} face-down tricks turned up in "
             f"{MAX_ATTEMPTS} tries; weighted() builds them trick by trick instead"
         )
+
+    def worlds(self, limit: int) -> list[World] | None:
+        """Every consistent deal, when the piles are face up and there are at most ``limit``;
+        otherwise None. For an endgame, where sampling would only add noise."""
+        if self._hidden or self.count() > limit:
+            return None
+        found = []
+        for masks in self._deal.every():
+            hands = [0] * SEATS
+            hands[self.view.seat] = self.view.hand
+            for b, s in enumerate(self._others):
+                hands[s] = masks[b]
+            found.append(World((hands[0], hands[1], hands[2], hands[3]), ()))
+        return found
 
     def samples(self, n: int, rng: random.Random) -> list[World]:
         """``n`` independent uniform draws."""
@@ -884,6 +916,18 @@ def _splits(size: int, room: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
     for k in range(max(0, size - rest_room), min(size, room[0]) + 1):
         for tail in _splits(size - k, room[1:]):
             yield (k,) + tail
+
+
+def _shares(tiles: tuple[int, ...], split: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+    """Every way to deal ``tiles`` into bins taking ``split[i]`` tiles each, as masks."""
+    if len(split) == 1:
+        yield (sum(_BIT[t] for t in tiles),)
+        return
+    for first in combinations(tiles, split[0]):
+        rest = tuple(t for t in tiles if t not in first)
+        mask = sum(_BIT[t] for t in first)
+        for others in _shares(rest, split[1:]):
+            yield (mask, *others)
 
 
 def _multinomial(size: int, split: tuple[int, ...]) -> int:

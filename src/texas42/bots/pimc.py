@@ -1,0 +1,491 @@
+"""PimcBot: card play by Perfect Information Monte Carlo, bids and trump by simulation.
+
+**Play.** The bot draws deals consistent with its seat's view (`texas42.sampler`), solves each
+one double dummy (`texas42.solver`) for every legal tile, and plays the tile that is best for its
+side over the deals: in a marks game the chance the contract is made (the bidders push it up, the
+defenders down), then the bidders' expected total; in a points game the expected score
+difference. Ties, common in 42, go to the tile RulesBot would play if it is among them (it keeps
+count and partner in mind), else the lowest-ranked tile (keeping the high ones as options).
+
+**Inference** (``inference``): deals are weighted by how well they explain the calls and the
+contract: a bidder's dealt hand should be worth its bid, a seat that passed when it could bid
+should not have been worth the minimum, and the declarer should have named its best contract.
+Hand worth is RulesBot's estimate (`texas42.bots.rules_bot.best_contract`).
+
+**Endgame** (``endgame``): when few deals fit the view (at most ``endgame_worlds``), every one
+of them is solved instead of a sample, so late decisions carry no sampling noise.
+
+**Bidding** (``bidding="simulation"``): for each contract the bot could name, deals of the other
+hands are drawn and solved double dummy from the bot's lead; the share of deals reaching each bid
+(less a ``bid_margin`` for the defenders' imperfect information working for them) gives the
+chance to make it. The bot bids the level with the best expected marks, given the game score, or
+passes; it names the contract most likely to make the bid. With ``bidding="rules"`` it bids and
+declares like RulesBot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
+
+from texas42.actions import ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid, Declare, Pass, Play
+from texas42.bots.rules_bot import RulesBot, best_contract, estimate
+from texas42.contracts import Contract, PlayTables, tables_for
+from texas42.errors import IllegalActionError, Texas42Error
+from texas42.hand import SEATS, Hand, Phase, legal_declarations, partner
+from texas42.rules import Rules
+from texas42.sampler import DealSampler, World
+from texas42.solver import PlayPosition, Solver
+from texas42.view import View
+
+Weighted = list[tuple[World, float]]
+
+MARK_DISCOUNT = 0.1
+"""Taken off the share of deals in which a mark bid (all seven tricks) makes double dummy."""
+
+
+@dataclass(frozen=True, slots=True)
+class PimcSettings:
+    """What a PIMC bot does and how much work it may spend on one decision."""
+
+    samples: int = 24
+    """Deals drawn for a play decision."""
+    value_samples: int = 8
+    """Of those, how many are also solved exactly for the expected total (the tie-break)."""
+    bid_samples: int = 16
+    """Deals drawn for a call or a declaration."""
+    bid_margin: int = 4
+    """Points taken off every double-dummy total when judging a bid."""
+    inference: bool = False
+    endgame: bool = False
+    endgame_worlds: int = 120
+    """The exact endgame solves every deal when no more than this many fit the view."""
+    bidding: str = "simulation"
+    time_limit: float = 0.0
+    """Seconds after which a decision stops drawing deals (0: no limit; a limit makes the bot's
+    choices depend on the machine's speed, so the arena leaves it at 0)."""
+
+    @classmethod
+    def expert(cls) -> PimcSettings:
+        return cls(inference=True, endgame=True)
+
+    def with_options(self, options: dict[str, str]) -> PimcSettings:
+        """These settings with ``key=value`` options applied, each checked."""
+        changes: dict[str, object] = {}
+        types = {f.name: f.type for f in fields(self)}
+        for key, text in options.items():
+            if key not in types:
+                raise Texas42Error(f"pimc has no option {key!r}: choose from {', '.join(types)}")
+            kind = types[key]
+            if kind == "bool":
+                if text.lower() not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+                    raise Texas42Error(f"pimc option {key} is on or off, not {text!r}")
+                changes[key] = text.lower() in ("on", "true", "1", "yes")
+            elif kind == "int":
+                if not text.isdigit() or int(text) < (0 if key == "bid_margin" else 1):
+                    raise Texas42Error(f"pimc option {key} is a positive whole number, not {text!r}")
+                changes[key] = int(text)
+            elif kind == "float":
+                try:
+                    changes[key] = float(text)
+                except ValueError:
+                    raise Texas42Error(f"pimc option {key} is a number, not {text!r}") from None
+            elif text not in ("simulation", "rules"):
+                raise Texas42Error(f"pimc option bidding is simulation or rules, not {text!r}")
+            else:
+                changes[key] = text
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+class PimcBot:
+    """A search player; see the module docstring. Deterministic for a seed and a view."""
+
+    def __init__(self, settings: PimcSettings | None = None, seed: int = 0, name: str = "PIMC"):
+        self.settings = settings or PimcSettings()
+        self.seed = seed
+        self.name = name
+        self.solver = Solver()
+        self._rules_bot = RulesBot(name)
+        self._chances: dict[tuple[int, int, Rules], dict[Contract, list[int]]] = {}
+
+    def choose(self, view: View) -> Action:
+        if not view.legal:
+            raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        rng = random.Random(f"{self.seed}:{view.position()}")
+        if view.phase == Phase.PLAY:
+            return self._play(view, rng)
+        if self.settings.bidding == "rules":
+            return self._rules_bot.choose(view)
+        if view.phase == Phase.AUCTION:
+            return self._call(view, rng)
+        return self._declare(view, rng)
+
+    # -- deals -----------------------------------------------------------------------------
+
+    def worlds(self, view: View, n: int, rng: random.Random) -> Weighted:
+        """Deals that fit the view with weights summing to 1: every deal in an endgame, else a
+        sample; weighted by the inference model when it is on."""
+        sampler = DealSampler(view)
+        settings = self.settings
+        weight = _weigher(view) if settings.inference else None
+        if settings.endgame and view.phase == Phase.PLAY:
+            every = sampler.worlds(settings.endgame_worlds)
+            if every is not None:
+                return _normalised(every, weight)
+        if view.piles_face_down and view.tricks:
+            return sampler.weighted(n, rng, weight or (lambda world: 1.0))
+        return _normalised(self._draw(sampler, n, rng), weight)
+
+    def _draw(self, sampler: DealSampler, n: int, rng: random.Random) -> list[World]:
+        limit = self.settings.time_limit
+        if not limit:
+            return sampler.samples(n, rng)
+        deadline = time.perf_counter() + limit / 2
+        drawn = [sampler.sample(rng)]
+        while len(drawn) < n and time.perf_counter() < deadline:
+            drawn.append(sampler.sample(rng))
+        return drawn
+
+    # -- the play --------------------------------------------------------------------------
+
+    def _play(self, view: View, rng: random.Random) -> Action:
+        worlds = self.worlds(view, self.settings.samples, rng)
+        scores = self.play_scores(view, worlds)
+        top, second = max(scores.values())
+        tied = [t for t, (a, b) in scores.items() if a >= top - 1e-9 and b >= second - 1e-9]
+        if len(tied) > 1:
+            preferred = self._rules_bot.choose(view)
+            if isinstance(preferred, Play) and preferred.tile in tied:
+                return preferred
+            tables = PlayPosition.from_view(view, worlds[0][0].hands, worlds[0][0].hidden).tables
+            if tables is not None:
+                suit = tables.led[view.trick[0][1]] if view.trick else None
+                return Play(min(tied, key=lambda t: (_rank(tables, suit, t), t)))
+        return Play(tied[0])
+
+    def play_scores(self, view: View, worlds: Weighted) -> dict[int, tuple[float, float]]:
+        """For each legal tile: (how good for this seat's side, the tie-break), higher better.
+
+        Marks game: the chance the contract is made (the defenders' score is the chance it is
+        set), then the bidders' expected total (negated for the defenders). Points game: the
+        expected score difference, then nothing.
+        """
+        seat = view.seat
+        tiles = [a.tile for a in view.legal if isinstance(a, Play)]
+        made = dict.fromkeys(tiles, 0.0)
+        total = dict.fromkeys(tiles, 0.0)
+        margin = dict.fromkeys(tiles, 0.0)
+        weight_valued = 0.0
+        points_game = view.rules.game == "points"
+        limit = self.settings.time_limit
+        deadline = time.perf_counter() + limit if limit else math.inf
+        used = 0.0
+        for k, (world, weight) in enumerate(worlds):
+            if k and time.perf_counter() > deadline:
+                break
+            used += weight
+            position = PlayPosition.from_view(view, world.hands, world.hidden)
+            exact = points_game or k < self.settings.value_samples
+            if exact:
+                weight_valued += weight
+            for t in tiles:
+                child = position.play(t)
+                if exact:
+                    value = child.taken + self.solver.value(child)
+                    total[t] += weight * value
+                    makes = value == 0 if child.nello else value >= child.goal
+                    if points_game:
+                        margin[t] += weight * _score_difference(child, value, makes)
+                else:
+                    makes = self.solver.makes(child)
+                made[t] += weight * makes
+        assert view.bidder is not None
+        wants_make = (seat & 1) == (view.bidder & 1)
+        nello = view.contract is not None and view.contract.kind == "nello"
+        scores = {}
+        for t in tiles:
+            chance = made[t] / used if used else 0.0
+            mean = total[t] / weight_valued if weight_valued else 0.0
+            if points_game:
+                diff = margin[t] / weight_valued
+                scores[t] = (diff if wants_make else -diff, 0.0)
+            else:
+                sign = 1.0 if wants_make else -1.0
+                value_sign = -sign if nello else sign
+                scores[t] = (sign * chance, value_sign * mean)
+        return scores
+
+    # -- the auction -----------------------------------------------------------------------
+
+    def contract_chances(self, view: View) -> dict[Contract, list[int]]:
+        """Double-dummy totals (Nel-O: tricks the bidder takes) for the contracts this seat
+        could name, over deals of the other hands, with this seat declaring and leading.
+
+        The contracts are the three trumps RulesBot rates highest for the hand, and Nel-O and
+        Sevens where the rules have them. The deals are drawn from the seat's tiles alone (the
+        calls are not used), so the answer depends only on the hand and is computed once per
+        hand: the call and the declaration share it.
+        """
+        key = (view.seat, view.hand, view.rules)
+        known = self._chances.get(key)
+        if known is not None:
+            return known
+        rng = random.Random(f"{self.seed}:chances:{view.seat}:{view.hand}")
+        sampler = DealSampler(_opening_view(view))
+        worlds = sampler.samples(self.settings.bid_samples, rng)
+        contracts = _candidates(view.rules, view.hand)
+        found: dict[Contract, list[int]] = {c: [] for c in contracts}
+        for world in worlds:
+            for contract in contracts:
+                position = _trial_position(view, world.hands, contract)
+                if position.nello:
+                    found[contract].append(0 if self.solver.makes(position) else 1)
+                else:
+                    found[contract].append(self.solver.value(position))
+        if len(self._chances) > 64:
+            self._chances.clear()
+        self._chances[key] = found
+        return found
+
+    def _call(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal
+        bids = [a for a in legal if isinstance(a, Bid) and not a.special]
+        if Pass() not in legal:
+            return min(bids, key=_bid_scale)
+        if view.bidder is not None and view.bidder == partner(view.seat):
+            return Pass()
+        chances = self.contract_chances(view)
+        best: tuple[float, Action] = (self._pass_value(view), Pass())
+        for bid in sorted(bids, key=_bid_scale):
+            value = (bid.marks or 1) * (2 * self._bid_chance(chances, bid, view.rules) - 1)
+            if value > best[0] + 1e-9:
+                best = (value, bid)
+        return best[1]
+
+    def _bid_chance(self, chances: dict[Contract, list[int]], bid: Bid, rules: Rules) -> float:
+        """The best chance over the contracts of making ``bid``. Double dummy flatters the
+        declarer (the defenders never guess wrong, but neither does it), so a point bid needs
+        ``bid_margin`` points to spare and a mark bid's share of all-trick deals is discounted
+        by ``MARK_DISCOUNT``."""
+        best = 0.0
+        for contract, values in chances.items():
+            if not values:
+                continue
+            if contract.kind == "nello":
+                if not bid.marks or bid.marks < rules.nello_min_marks:
+                    continue
+                share = sum(1 for v in values if v == 0) / len(values) - MARK_DISCOUNT
+            elif bid.marks:
+                if contract.kind == "sevens" and bid.marks < rules.sevens_min_marks:
+                    continue
+                share = sum(1 for v in values if v == 42) / len(values) - MARK_DISCOUNT
+            elif contract.kind == "sevens":
+                continue
+            else:
+                need = bid.points + self.settings.bid_margin
+                share = sum(1 for v in values if v >= need) / len(values)
+            best = max(best, share)
+        return best
+
+    def _pass_value(self, view: View) -> float:
+        """The expected marks a call must beat: 0, less when the opponents are one mark from
+        winning (letting them play is worse), more when this side is and they are not."""
+        if view.rules.game != "marks":
+            return 0.0
+        target = view.rules.winning_target
+        ours, theirs = view.score[view.seat & 1], view.score[1 - (view.seat & 1)]
+        if theirs >= target - 1:
+            return -0.4
+        if ours >= target - 1:
+            return 0.1
+        return 0.0
+
+    def _declare(self, view: View, rng: random.Random) -> Action:
+        bid = view.bid
+        marks = view.bid_marks
+        chances = self.contract_chances(view)
+        need = 42 if marks else bid.points if isinstance(bid, Bid) else view.rules.min_bid
+        margin = self.settings.bid_margin
+        best: tuple[float, float, int] | None = None
+        choice: Action | None = None
+        for action in view.legal:
+            if not isinstance(action, Declare) or action.contract not in chances:
+                continue
+            values = chances[action.contract]
+            if not values:
+                continue
+            if action.contract.kind == "nello":
+                share = sum(1 for v in values if v == 0) / len(values)
+                mean = 42.0 * share
+            else:
+                share = sum(1 for v in values if v >= min(need + margin, 42)) / len(values)
+                mean = sum(values) / len(values)
+            key = (share, mean, -action.id)
+            if best is None or key > best:
+                best, choice = key, action
+        return choice if choice is not None else self._rules_bot.choose(view)
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _normalised(worlds: list[World], weight: Callable[[World], float] | None) -> Weighted:
+    raw = [weight(w) if weight is not None else 1.0 for w in worlds]
+    total = math.fsum(raw)
+    if total <= 0:
+        raw = [1.0] * len(worlds)
+        total = float(len(worlds))
+    return [(w, x / total) for w, x in zip(worlds, raw)]
+
+
+def _rank(tables: PlayTables, suit: int | None, t: int) -> int:
+    """How high ``t`` plays: in the suit led, or in its own suit when leading."""
+    return tables.power[tables.led[t] if suit is None else suit][t]
+
+
+def _bid_scale(action: Action) -> int:
+    if not isinstance(action, Bid):
+        return 0
+    return action.marks * 42 if action.marks else action.points
+
+
+def _score_difference(position: PlayPosition, value: int, makes: bool) -> float:
+    """Points game: the bidders' score minus the defenders' for a hand ending at ``value``."""
+    bid = position.goal
+    if makes:
+        return float(value - (42 - value))
+    return float(-(42 - value + bid))
+
+
+def _candidates(rules: Rules, hand: int) -> list[Contract]:
+    """The trumps RulesBot rates best for ``hand`` (three of them), and Nel-O and Sevens when
+    the rules offer them at some bid."""
+    marks = rules.max_bid_marks
+    mask = legal_declarations(rules, Bid(f"{marks}m").id, marks)
+    trumps: list[Contract] = []
+    special: list[Contract] = []
+    for aid in range(len(ACTIONS)):
+        action = ACTIONS[aid]
+        if not (mask >> aid & 1 and isinstance(action, Declare)):
+            continue
+        contract = action.contract
+        if contract.kind in ("suit", "doubles") or contract == Contract("follow-me"):
+            trumps.append(contract)
+        elif contract in (Contract("nello"), Contract("sevens")):
+            special.append(contract)
+    trumps.sort(key=lambda c: -_worth_in(hand, rules, c))
+    return trumps[:3] + special
+
+
+def _opening_view(view: View) -> View:
+    """The seat's view before any call: its tiles and nothing else."""
+    from texas42.view import build_view
+
+    return build_view(
+        view.rules, view.seat, view.hand_number, view.score, view.shaker, view.first_bidder,
+        view.dealt, (), None, (), view.first_bidder,
+    )  # fmt: skip
+
+
+def _trial_position(
+    view: View, hands: tuple[int, int, int, int], contract: Contract
+) -> PlayPosition:
+    """The play from the first lead on these holdings, the viewer having won the auction and
+    named ``contract`` (the goal is left at 0: the caller judges the totals itself)."""
+    nello = contract.kind == "nello"
+    return PlayPosition(
+        rules=view.rules,
+        contract=contract,
+        tables=tables_for(contract, view.rules),
+        hands=hands,
+        trick=(),
+        leader=view.seat,
+        bidder=view.seat,
+        declarer=view.seat,
+        out_seat=partner(view.seat) if nello else -1,
+        taken=0,
+        goal=0,
+        tricks_played=0,
+    )
+
+
+# -- inference ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def _worth(dealt: int, rules: Rules) -> float:
+    """RulesBot's estimate of the points a dealt hand takes under its best contract."""
+    return best_contract(dealt, rules)[1].points
+
+
+@lru_cache(maxsize=65536)
+def _worth_in(dealt: int, rules: Rules, contract: Contract) -> float:
+    return estimate(dealt, tables_for(contract, rules)).points
+
+
+def _weigher(view: View) -> Callable[[World], float]:
+    """The inference model for one view: a function from a world to how well it explains the
+    calls and the contract (a likelihood up to a constant)."""
+    rules = view.rules
+    calls = [a.id for a in view.calls]
+    played = [0] * SEATS
+    for trick in view.tricks:
+        if trick.tiles is not None:
+            for s, t in zip(trick.seats, trick.tiles):
+                played[s] |= 1 << t
+    for s, t in view.trick:
+        played[s] |= 1 << t
+    hidden_seats = [trick.seats for trick in view.tricks if trick.tiles is None]
+    first_bidder = view.first_bidder
+    contract = view.contract
+    declarer = view.declarer
+
+    def dealt(world: World, seat: int) -> int:
+        mask = world.hands[seat] | played[seat]
+        for seats, tiles in zip(hidden_seats, world.hidden):
+            for s, t in zip(seats, tiles):
+                if s == seat:
+                    mask |= 1 << t
+        return mask
+
+    def weight(world: World) -> float:
+        log = 0.0
+        high, high_seat = 0, -1
+        for i, aid in enumerate(calls):
+            seat = (first_bidder + i) % SEATS
+            if aid != PASS_ID:
+                points = _call_points(aid)
+                if seat != view.seat and aid not in (PLUNGE_ID, SPLASH_ID):
+                    # a bidder's hand should be worth about its bid
+                    worth = _worth(dealt(world, seat), rules)
+                    log += _log_sigmoid((worth + 2 - min(points, 42)) / 4.0)
+                high, high_seat = max(high, points), seat
+            elif seat != view.seat and high_seat != partner(seat):
+                # a seat that passed was not worth the next bid
+                need = max(high + 1, rules.min_bid)
+                worth = _worth(dealt(world, seat), rules)
+                log += _log_sigmoid((need - 1 - worth) / 4.0)
+        if contract is not None and declarer is not None and declarer != view.seat:
+            if contract.kind in ("suit", "doubles", "follow-me"):
+                # a declarer names about its best contract
+                hand = dealt(world, declarer)
+                log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / 3.0
+        return math.exp(log)
+
+    return weight
+
+
+def _call_points(aid: int) -> int:
+    action = ACTIONS[aid]
+    assert isinstance(action, Bid)
+    return action.marks * 42 if action.marks else action.points
+
+
+def _log_sigmoid(x: float) -> float:
+    return -math.log1p(math.exp(-x)) if x > -30 else x

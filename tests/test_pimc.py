@@ -1,0 +1,177 @@
+"""The search bots and the bot registry: legal choices only, nothing hidden read, deterministic,
+and the PIMC parts doing what they say (simulation bids, inference weights, the endgame)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import EX14_DEAL, contract_hand, examples, hidden_swaps
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from texas42 import Hand, Phase, Play, Rules
+from texas42.bots import BOT_NAMES, LEVELS, make_bot, parse_spec
+from texas42.bots.pimc import PimcBot, PimcSettings
+from texas42.errors import Texas42Error
+from texas42.sampler import DealSampler
+
+FAST = "pimc:samples=4,bid_samples=4,value_samples=2"
+FAST_EXPERT = "expert:samples=4,bid_samples=4,value_samples=2,endgame_worlds=30"
+
+
+def random_decision_point(rules: Rules, seed: int, steps: int) -> Hand:
+    """A hand moved on by random legal actions, stopped where some seat must act."""
+    rng = random.Random(seed)
+    hand = Hand.random(rules, seed % 4, rng)
+    for _ in range(steps):
+        if hand.result is not None:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    if hand.result is not None:
+        hand.undo()
+    return hand
+
+
+@settings(max_examples=examples(25))
+@given(
+    seed=st.integers(0, 2**31),
+    steps=st.integers(0, 30),
+    preset=st.sampled_from(["standard", "house", "standard,game=points", "tournament"]),
+    spec=st.sampled_from([FAST, FAST_EXPERT, "easy"]),
+)
+def test_bots_only_choose_legal_actions(seed: int, steps: int, preset: str, spec: str) -> None:
+    hand = random_decision_point(Rules.parse(preset), seed, steps)
+    seat = hand.seat_to_act()
+    assert seat is not None
+    bot = make_bot(spec, seed)
+    action = bot.choose(hand.view(seat))
+    assert hand.is_legal(action), (spec, hand.position(), action)
+
+
+@pytest.mark.parametrize("spec", [FAST, FAST_EXPERT, "easy"])
+def test_decisions_never_depend_on_hidden_tiles(spec: str) -> None:
+    """Worlds that differ only in tiles the seat cannot see get the same choice, whichever is
+    asked first and with the bot reused."""
+    checked = 0
+    for seed in range(12):
+        hand = random_decision_point(Rules(), seed, 10 + seed)
+        seat = hand.seat_to_act()
+        assert seat is not None
+        bot = make_bot(spec, 7)
+        first = bot.choose(hand.view(seat))
+        for world in hidden_swaps(hand, seat, random.Random(seed), 2):
+            assert world.view(seat) == hand.view(seat)
+            assert make_bot(spec, 7).choose(world.view(seat)) == first
+            assert bot.choose(world.view(seat)) == first
+            checked += 1
+    assert checked >= 10
+
+
+def test_same_seed_same_game_different_seed_may_differ() -> None:
+    hand = random_decision_point(Rules(), 3, 12)
+    seat = hand.seat_to_act()
+    assert seat is not None
+    view = hand.view(seat)
+    assert make_bot(FAST, 1).choose(view) == make_bot(FAST, 1).choose(view)
+
+
+def test_registry_names_levels_and_options() -> None:
+    assert BOT_NAMES == ("random", "rules", "pimc", "expert")
+    assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
+    for name in (*BOT_NAMES, *LEVELS):
+        assert make_bot(name).name
+    assert parse_spec(" PIMC : samples=8 , inference=on ") == (
+        "pimc", {"samples": "8", "inference": "on"}
+    )
+    bot = make_bot("pimc:samples=8,inference=on,bidding=rules")
+    assert isinstance(bot, PimcBot)
+    assert bot.settings == PimcSettings(samples=8, inference=True, bidding="rules")
+    expert = make_bot("expert")
+    assert isinstance(expert, PimcBot) and expert.settings.inference and expert.settings.endgame
+    hard = make_bot("hard")
+    assert isinstance(hard, PimcBot) and not hard.settings.inference
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("grandmaster", "no bot called 'grandmaster'"),
+        ("rules:samples=3", "takes no options"),
+        ("pimc:samples", "not key=value"),
+        ("pimc:samples=0", "positive whole number"),
+        ("pimc:depth=3", "no option 'depth'"),
+        ("pimc:inference=maybe", "on or off"),
+        ("pimc:bidding=psychic", "simulation or rules"),
+        ("easy:samples=2", "takes no options"),
+    ],
+)
+def test_bad_specs_are_refused_with_the_reason(spec: str, words: str) -> None:
+    with pytest.raises(Texas42Error, match=words):
+        make_bot(spec)
+
+
+def test_simulation_bids_a_cold_hand_and_passes_a_weak_one() -> None:
+    """North's Ex 14 hand (top three sixes, 5-5, 3-3) makes 32 double dummy in every deal
+    drawn, so it opens (a mark is worth no more than 30 in a marks game unless it is 2 marks);
+    West's hand (6-0 5-1 5-0 4-1 4-0 3-0 2-1: no double, no six but the 6-0) passes."""
+    bot = PimcBot(PimcSettings(bid_samples=8), seed=1)
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    call = bot.choose(hand.view(0))
+    assert call.notation == "30"
+    for word in ("30", "pass", "pass"):
+        hand.apply(hand.parse_action(word))
+    assert bot.choose(hand.view(3)).notation == "pass"
+    chances = bot.contract_chances(hand.view(0))
+    assert str(next(iter(chances))) == "sixes"
+    assert all(v >= 30 for v in chances[next(iter(chances))])
+
+
+def test_simulation_declares_the_contract_most_likely_to_make() -> None:
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    for word in ("34", "pass", "pass", "pass"):
+        hand.apply(hand.parse_action(word))
+    assert PimcBot(PimcSettings(bid_samples=8), seed=2).choose(hand.view(0)).notation == "sixes"
+
+
+def test_pimc_defender_and_bidder_play_to_the_contract() -> None:
+    """In Ex 14 after 6-6 6-3 6-1 6-0 and 6-5 0-0, South must not waste 1-1 on North's trick:
+    double dummy that costs 6 points, and every sampled deal agrees."""
+    hand = contract_hand("sixes", EX14_DEAL, bid="34")
+    for word in "6-6 6-3 6-1 6-0 6-5 0-0".split():
+        hand.apply(hand.parse_action(word))
+    bot = PimcBot(PimcSettings(samples=12), seed=3)
+    choice = bot.choose(hand.view(2))
+    assert isinstance(choice, Play) and choice.notation != "1-1"
+
+
+def test_inference_weights_favour_deals_that_explain_the_bid() -> None:
+    """East sees North bid 34 and name sixes: deals where North holds many sixes get more
+    weight than deals where it holds few."""
+    hand = contract_hand("sixes", EX14_DEAL, bid="34")
+    view = hand.view(1)
+    bot = PimcBot(PimcSettings(samples=200, inference=True), seed=4)
+    worlds = bot.worlds(view, 200, random.Random(4))
+    from texas42.tiles import SUIT_MASKS
+
+    def sixes(world_hands: tuple[int, int, int, int]) -> int:
+        return (world_hands[0] & SUIT_MASKS[6]).bit_count()
+
+    heavy = [w for world, w in worlds if sixes(world.hands) >= 4]
+    light = [w for world, w in worlds if sixes(world.hands) <= 1]
+    assert heavy and light
+    assert min(heavy) > max(light)
+    assert abs(sum(w for _, w in worlds) - 1.0) < 1e-9
+
+
+def test_endgame_solves_every_deal_that_fits() -> None:
+    hand = contract_hand("sixes", EX14_DEAL, bid="34", rules=Rules.parse("standard,game=points"))
+    for word in "6-6 6-3 6-1 6-0 6-5 0-0 1-1 2-1 5-5 5-4 5-2 5-1 3-3 3-1 4-3 3-0 6-4".split():
+        hand.apply(hand.parse_action(word))
+    assert hand.phase == Phase.PLAY
+    view = hand.view(1)
+    every = DealSampler(view).worlds(1000)
+    assert every is not None
+    bot = PimcBot(PimcSettings(endgame=True, endgame_worlds=1000), seed=5)
+    worlds = bot.worlds(view, 3, random.Random(5))
+    assert sorted(w.hands for w, _ in worlds) == sorted(w.hands for w in every)
