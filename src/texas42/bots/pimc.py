@@ -44,8 +44,14 @@ from texas42.view import View
 
 Weighted = list[tuple[World, float]]
 
+Chances = list[tuple[int, float]]
+"""Double-dummy totals of one contract over deals, each with the deal's weight."""
+
 MARK_DISCOUNT = 0.1
 """Taken off the share of deals in which a mark bid (all seven tricks) makes double dummy."""
+
+OPPONENT_MAKES = 0.6
+"""How often an opponent's winning bid is taken to make, when weighing a pass against a call."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +116,7 @@ class PimcBot:
         self.name = name
         self.solver = Solver()
         self._rules_bot = RulesBot(name)
-        self._chances: dict[tuple[int, int, Rules], dict[Contract, list[int]]] = {}
+        self._chances: dict[tuple[object, ...], dict[Contract, Chances]] = {}
 
     def choose(self, view: View) -> Action:
         if not view.legal:
@@ -223,31 +229,36 @@ class PimcBot:
 
     # -- the auction -----------------------------------------------------------------------
 
-    def contract_chances(self, view: View) -> dict[Contract, list[int]]:
-        """Double-dummy totals (Nel-O: tricks the bidder takes) for the contracts this seat
-        could name, over deals of the other hands, with this seat declaring and leading.
+    def contract_chances(self, view: View) -> dict[Contract, Chances]:
+        """Double-dummy totals (Nel-O: tricks the bidder takes), each with its deal's weight,
+        for the contracts this seat could name, with this seat declaring and leading.
 
         The contracts are the three trumps RulesBot rates highest for the hand, and Nel-O and
-        Sevens where the rules have them. The deals are drawn from the seat's tiles alone (the
-        calls are not used), so the answer depends only on the hand and is computed once per
-        hand: the call and the declaration share it.
+        Sevens where the rules have them. Without inference the deals are drawn from the seat's
+        tiles alone, so the answer depends only on the hand and the call and the declaration
+        share it; with inference they are weighted by the calls so far as well.
         """
-        key = (view.seat, view.hand, view.rules)
+        calls = tuple(a.id for a in view.calls) if self.settings.inference else ()
+        key = (view.seat, view.hand, view.rules, calls)
         known = self._chances.get(key)
         if known is not None:
             return known
-        rng = random.Random(f"{self.seed}:chances:{view.seat}:{view.hand}")
-        sampler = DealSampler(_opening_view(view))
-        worlds = sampler.samples(self.settings.bid_samples, rng)
+        rng = random.Random(f"{self.seed}:chances:{view.seat}:{view.hand}:{calls}")
+        n = self.settings.bid_samples
+        if self.settings.inference:
+            worlds = self.worlds(view, n, rng)
+        else:
+            worlds = [(w, 1.0 / n) for w in DealSampler(_opening_view(view)).samples(n, rng)]
         contracts = _candidates(view.rules, view.hand)
-        found: dict[Contract, list[int]] = {c: [] for c in contracts}
-        for world in worlds:
+        found: dict[Contract, Chances] = {c: [] for c in contracts}
+        for world, weight in worlds:
             for contract in contracts:
                 position = _trial_position(view, world.hands, contract)
                 if position.nello:
-                    found[contract].append(0 if self.solver.makes(position) else 1)
+                    value = 0 if self.solver.makes(position) else 1
                 else:
-                    found[contract].append(self.solver.value(position))
+                    value = self.solver.value(position)
+                found[contract].append((value, weight))
         if len(self._chances) > 64:
             self._chances.clear()
         self._chances[key] = found
@@ -261,71 +272,79 @@ class PimcBot:
         if view.bidder is not None and view.bidder == partner(view.seat):
             return Pass()
         chances = self.contract_chances(view)
-        best: tuple[float, Action] = (self._pass_value(view), Pass())
+        best: tuple[float, Action] = (self.pass_value(view), Pass())
         for bid in sorted(bids, key=_bid_scale):
-            value = (bid.marks or 1) * (2 * self._bid_chance(chances, bid, view.rules) - 1)
+            value = (bid.marks or 1) * (2 * self.bid_chance(chances, bid, view.rules) - 1)
             if value > best[0] + 1e-9:
                 best = (value, bid)
         return best[1]
 
-    def _bid_chance(self, chances: dict[Contract, list[int]], bid: Bid, rules: Rules) -> float:
+    def bid_chance(self, chances: dict[Contract, Chances], bid: Bid, rules: Rules) -> float:
         """The best chance over the contracts of making ``bid``. Double dummy flatters the
         declarer (the defenders never guess wrong, but neither does it), so a point bid needs
         ``bid_margin`` points to spare and a mark bid's share of all-trick deals is discounted
         by ``MARK_DISCOUNT``."""
         best = 0.0
         for contract, values in chances.items():
-            if not values:
-                continue
             if contract.kind == "nello":
                 if not bid.marks or bid.marks < rules.nello_min_marks:
                     continue
-                share = sum(1 for v in values if v == 0) / len(values) - MARK_DISCOUNT
+                share = _share(values, lambda v: v == 0) - MARK_DISCOUNT
             elif bid.marks:
                 if contract.kind == "sevens" and bid.marks < rules.sevens_min_marks:
                     continue
-                share = sum(1 for v in values if v == 42) / len(values) - MARK_DISCOUNT
+                share = _share(values, lambda v: v == 42) - MARK_DISCOUNT
             elif contract.kind == "sevens":
                 continue
             else:
-                need = bid.points + self.settings.bid_margin
-                share = sum(1 for v in values if v >= need) / len(values)
+                need = min(bid.points + self.settings.bid_margin, 42)
+                share = _share(values, lambda v: v >= need)
             best = max(best, share)
         return best
 
-    def _pass_value(self, view: View) -> float:
-        """The expected marks a call must beat: 0, less when the opponents are one mark from
-        winning (letting them play is worse), more when this side is and they are not."""
+    def pass_value(self, view: View) -> float:
+        """The expected marks a call must beat. Passing while an opponent holds the bid lets
+        them play a contract they make about ``OPPONENT_MAKES`` of the time; otherwise it is
+        even. Near the end of a marks game the side one mark from losing bids more freely and
+        the side one mark from winning less."""
+        value = 0.0
+        if view.bidder is not None and view.bidder & 1 != view.seat & 1:
+            value = -(2 * OPPONENT_MAKES - 1)
         if view.rules.game != "marks":
-            return 0.0
+            return value
         target = view.rules.winning_target
         ours, theirs = view.score[view.seat & 1], view.score[1 - (view.seat & 1)]
         if theirs >= target - 1:
-            return -0.4
+            return value - 0.4
         if ours >= target - 1:
-            return 0.1
-        return 0.0
+            return value + 0.1
+        return value
+
+    def contract_need(self, view: View) -> int:
+        """The total the declarer needs: the bid, or all 42 for a mark bid."""
+        bid = view.bid
+        if view.bid_marks:
+            return 42
+        return bid.points if isinstance(bid, Bid) else view.rules.min_bid
+
+    def contract_score(self, contract: Contract, values: Chances, need: int) -> tuple[float, float]:
+        """A contract's chance of making ``need`` (with the bid margin) and its expected total
+        (for Nel-O, 42 times its chance)."""
+        if contract.kind == "nello":
+            share = _share(values, lambda v: v == 0)
+            return share, 42.0 * share
+        share = _share(values, lambda v: v >= min(need + self.settings.bid_margin, 42))
+        return share, sum(v * w for v, w in values) / sum(w for _, w in values)
 
     def _declare(self, view: View, rng: random.Random) -> Action:
-        bid = view.bid
-        marks = view.bid_marks
         chances = self.contract_chances(view)
-        need = 42 if marks else bid.points if isinstance(bid, Bid) else view.rules.min_bid
-        margin = self.settings.bid_margin
+        need = self.contract_need(view)
         best: tuple[float, float, int] | None = None
         choice: Action | None = None
         for action in view.legal:
-            if not isinstance(action, Declare) or action.contract not in chances:
+            if not isinstance(action, Declare) or not chances.get(action.contract):
                 continue
-            values = chances[action.contract]
-            if not values:
-                continue
-            if action.contract.kind == "nello":
-                share = sum(1 for v in values if v == 0) / len(values)
-                mean = 42.0 * share
-            else:
-                share = sum(1 for v in values if v >= min(need + margin, 42)) / len(values)
-                mean = sum(values) / len(values)
+            share, mean = self.contract_score(action.contract, chances[action.contract], need)
             key = (share, mean, -action.id)
             if best is None or key > best:
                 best, choice = key, action
@@ -342,6 +361,12 @@ def _normalised(worlds: list[World], weight: Callable[[World], float] | None) ->
         raw = [1.0] * len(worlds)
         total = float(len(worlds))
     return [(w, x / total) for w, x in zip(worlds, raw)]
+
+
+def _share(values: Chances, makes: Callable[[int], bool]) -> float:
+    """The weighted share of deals whose total satisfies ``makes``."""
+    total = sum(w for _, w in values)
+    return sum(w for v, w in values if makes(v)) / total if total > 0 else 0.0
 
 
 def _rank(tables: PlayTables, suit: int | None, t: int) -> int:

@@ -1,0 +1,113 @@
+"""Hints for people: a seat's legal actions ranked, each with its chance and expected points.
+
+The numbers come from the PIMC bot's own evaluation (`texas42.bots.pimc`), so a hint is what the
+``expert`` bot thinks from the same seat, seeing only what the seat sees:
+
+- a play: the chance the contract is made (for the bidding side) or set (for the defenders)
+  over deals that fit the view, and the bidders' expected total at the end of the hand;
+- a call: the chance of making the bid double dummy with the best contract, less the margin the
+  bot bids with (a pass has none), and the expected marks of the call;
+- a contract: the chance of making the bid with it and the expected total.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from texas42.actions import Action, Bid, Declare, Pass, Play
+from texas42.bots.pimc import PimcBot, PimcSettings
+from texas42.errors import IllegalActionError
+from texas42.hand import Phase
+from texas42.view import View
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One legal action with what the bot expects of it; ``chance`` is for the seat's side
+    (make when bidding, set when defending), ``points`` the bidders' expected total (None where
+    it does not apply), ``marks`` the expected marks of a call."""
+
+    action: Action
+    chance: float | None
+    points: float | None
+    marks: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action.notation,
+            "chance": None if self.chance is None else round(self.chance, 4),
+            "points": None if self.points is None else round(self.points, 2),
+            "marks": None if self.marks is None else round(self.marks, 3),
+        }
+
+
+def hints(view: View, *, samples: int = 32, seed: int = 0) -> list[Hint]:
+    """The seat's legal actions, best first, judged from its view alone."""
+    if not view.legal:
+        raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
+    bot = PimcBot(
+        PimcSettings.expert().with_options(
+            {"samples": str(samples), "bid_samples": str(samples), "value_samples": str(samples)}
+        ),
+        seed,
+    )
+    if view.phase == Phase.PLAY:
+        return _play_hints(bot, view)
+    chances = bot.contract_chances(view)
+    if view.phase == Phase.DECLARE:
+        return _declare_hints(bot, view, chances)
+    return _call_hints(bot, view, chances)
+
+
+def _play_hints(bot: PimcBot, view: View) -> list[Hint]:
+    rng = random.Random(f"{bot.seed}:{view.position()}")
+    worlds = bot.worlds(view, bot.settings.samples, rng)
+    scores = bot.play_scores(view, worlds)
+    assert view.bidder is not None and view.contract is not None
+    defending = view.seat & 1 != view.bidder & 1
+    points_game = view.rules.game == "points"
+    found = []
+    for action in view.legal:
+        assert isinstance(action, Play)
+        first, second = scores[action.tile]
+        if points_game:
+            found.append((scores[action.tile], Hint(action, None, None)))
+            continue
+        chance = -first if defending else first
+        nello = view.contract.kind == "nello"
+        total = second if defending == nello else -second
+        found.append((scores[action.tile], Hint(action, chance, total)))
+    found.sort(key=lambda pair: pair[0], reverse=True)
+    return [hint for _, hint in found]
+
+
+def _call_hints(bot: PimcBot, view: View, chances: dict[Any, Any]) -> list[Hint]:
+    found = []
+    for action in view.legal:
+        if isinstance(action, Pass):
+            found.append(Hint(action, None, None, bot.pass_value(view)))
+        elif isinstance(action, Bid) and not action.special:
+            chance = bot.bid_chance(chances, action, view.rules)
+            found.append(Hint(action, chance, None, (action.marks or 1) * (2 * chance - 1)))
+        else:
+            found.append(Hint(action, None, None, None))
+    found.sort(key=lambda h: -1e9 if h.marks is None else h.marks, reverse=True)
+    return found
+
+
+def _declare_hints(bot: PimcBot, view: View, chances: dict[Any, Any]) -> list[Hint]:
+    need = bot.contract_need(view)
+    found = []
+    for action in view.legal:
+        assert isinstance(action, Declare)
+        values = chances.get(action.contract)
+        if not values:
+            found.append(Hint(action, None, None))
+            continue
+        share, mean = bot.contract_score(action.contract, values, need)
+        found.append(Hint(action, share, mean))
+    found.sort(key=lambda h: (-1.0, 0.0) if h.chance is None else (h.chance, h.points or 0.0),
+               reverse=True)  # fmt: skip
+    return found

@@ -1,0 +1,62 @@
+"""Hints rank every legal action of the seat from its view alone."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from helpers import EX14_DEAL, contract_hand, hidden_swaps
+
+from texas42 import Hand, Rules
+from texas42.errors import IllegalActionError
+from texas42.hints import hints
+
+
+def test_play_hints_cover_every_legal_tile_best_first() -> None:
+    """Ex 14: South must not drop 1-1 on North's trick; it is ranked last."""
+    hand = contract_hand("sixes", EX14_DEAL, bid="34")
+    for word in "6-6 6-3 6-1 6-0 6-5 0-0".split():
+        hand.apply(hand.parse_action(word))
+    found = hints(hand.view(2), samples=12)
+    assert {h.action for h in found} == set(hand.view(2).legal)
+    assert found[-1].action.notation == "1-1"
+    assert all(h.chance is not None and 0.0 <= h.chance <= 1.0 for h in found)
+    chances = [h.chance for h in found]
+    assert chances == sorted(chances, reverse=True)  # type: ignore[type-var]
+
+
+def test_call_and_declaration_hints() -> None:
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    calls = hints(hand.view(0), samples=8)
+    assert {h.action for h in calls} == set(hand.view(0).legal)
+    by_name = {h.action.notation: h for h in calls}
+    assert by_name["30"].chance == 1.0 and by_name["30"].marks == 1.0
+    assert by_name["pass"].marks == 0.0
+    marks = [h.marks for h in calls]
+    assert marks == sorted(marks, reverse=True)  # type: ignore[type-var]
+    for word in ("34", "pass", "pass", "pass"):
+        hand.apply(hand.parse_action(word))
+    contracts = hints(hand.view(0), samples=8)
+    assert {h.action for h in contracts} == set(hand.view(0).legal)
+    assert contracts[0].chance is not None and contracts[0].chance >= 0.5
+    assert contracts[0].to_dict()["action"] in ("sixes", "doubles")
+
+
+def test_hints_see_only_the_view() -> None:
+    rng = random.Random(5)
+    hand = contract_hand("fives", EX14_DEAL, bid="31")
+    for word in "5-5 5-4 5-3".split():
+        hand.apply(hand.parse_action(word))
+    seat = hand.seat_to_act()
+    assert seat is not None
+    expected = hints(hand.view(seat), samples=6, seed=3)
+    worlds = hidden_swaps(hand, seat, rng, 3)
+    assert worlds
+    for world in worlds:
+        assert hints(world.view(seat), samples=6, seed=3) == expected
+
+
+def test_no_hint_when_it_is_not_the_seats_turn() -> None:
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    with pytest.raises(IllegalActionError):
+        hints(hand.view(2))
