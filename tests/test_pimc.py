@@ -133,11 +133,11 @@ def test_simulation_declares_the_contract_most_likely_to_make() -> None:
         hand.apply(hand.parse_action(word))
     bot = PimcBot(PimcSettings(bid_samples=8), seed=2)
     named = bot.choose(hand.view(0))
-    chances = bot.contract_chances(hand.view(0))
-    margin = bot.settings.bid_margin
-    share = {str(c): sum(w for v, w in values if v >= 34 + margin) for c, values in chances.items()}
-    assert named.notation in share and share[named.notation] == max(share.values())
-    assert share["sixes"] >= 0.5
+    view = hand.view(0)
+    chances = bot.contract_chances(view)
+    score = {str(c): bot.contract_score(view, c, values, 34) for c, values in chances.items()}
+    assert named.notation in score and score[named.notation] == max(score.values())
+    assert score["sixes"][0] >= 0.5
 
 
 def test_pimc_defender_and_bidder_play_to_the_contract() -> None:

@@ -5,8 +5,8 @@ The numbers come from the PIMC bot's own evaluation (`texas42.bots.pimc`), so a 
 
 - a play: the chance the contract is made (for the bidding side) or set (for the defenders)
   over deals that fit the view, and the bidders' expected total at the end of the hand;
-- a call: the chance of making the bid double dummy with the best contract, less the margin the
-  bot bids with (a pass has none), and the expected marks of the call;
+- a call: the bot's calibrated chance of making the bid with its best contract (a pass has
+  none), and the expected marks of the call;
 - a contract: the chance of making the bid with it and the expected total.
 """
 
@@ -89,7 +89,7 @@ def _call_hints(bot: PimcBot, view: View, chances: dict[Any, Any]) -> list[Hint]
         if isinstance(action, Pass):
             found.append(Hint(action, None, None, bot.pass_value(view)))
         elif isinstance(action, Bid) and not action.special:
-            chance = bot.bid_chance(chances, action, view.rules)
+            chance = bot.bid_chance(chances, action, view)
             found.append(Hint(action, chance, None, (action.marks or 1) * (2 * chance - 1)))
         else:
             found.append(Hint(action, None, None, None))
@@ -106,7 +106,7 @@ def _declare_hints(bot: PimcBot, view: View, chances: dict[Any, Any]) -> list[Hi
         if not values:
             found.append(Hint(action, None, None))
             continue
-        share, mean = bot.contract_score(action.contract, values, need)
+        share, mean = bot.contract_score(view, action.contract, values, need)
         found.append(Hint(action, share, mean))
     found.sort(key=lambda h: (-1.0, 0.0) if h.chance is None else (h.chance, h.points or 0.0),
                reverse=True)  # fmt: skip
