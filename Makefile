@@ -24,6 +24,7 @@ test-slow: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_solver.py
+	$(BIN)/python benchmarks/bench_bots.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis

@@ -23,7 +23,12 @@ from texas42.tally import score_line
 from texas42.tiles import hand_name, tile_name
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from rich.console import Console
+    from rich.progress import Progress
+
+    from texas42.arena.match import MatchResult
 
 app = typer.Typer(
     name="texas42",
@@ -368,6 +373,259 @@ def solve(
     for move in solution.moves:
         mark = "  best" if move.best else f"  -{abs(solution.value - move.value)}"
         print(f"  {tile_name(move.tile)}  {move.value:>2}{mark}")
+
+
+def _arena_fail(message: str) -> typer.Exit:
+    """One line on stderr; the caller raises the returned exit (status 2)."""
+    print(message, file=sys.stderr)
+    return typer.Exit(UNREADABLE)
+
+
+def _arena_checks(
+    rules: str, bots: Sequence[tuple[str, str]], option: str, count: int, workers: int,
+    ray: str | None,
+) -> tuple[Rules, int]:  # fmt: skip
+    """What arena and ladder check before playing: the rules and the number of pairs."""
+    from texas42.arena.run import check_bot, import_ray
+
+    try:
+        parsed = Rules.parse(rules)
+    except Texas42Error as exc:
+        raise _arena_fail(f"--rules: {exc}") from None
+    for label, spec in bots:
+        try:
+            check_bot(spec)
+        except Texas42Error as exc:
+            raise _arena_fail(f"{label}: {exc}") from None
+    if count < 1:
+        raise _arena_fail(f"{option}: at least 1, not {count}")
+    if workers < 1:
+        raise _arena_fail(f"--workers: at least 1, not {workers}")
+    if ray is not None:
+        try:
+            import_ray()
+        except Texas42Error as exc:
+            raise _arena_fail(str(exc)) from None
+    pairs = (count + 1) // 2
+    if count % 2:
+        print(f"{option} {count}: playing {2 * pairs}, two on each deal", file=sys.stderr)
+    return parsed, pairs
+
+
+def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchResult], None]]:
+    """A progress bar on stderr counting games (or hands), and the callback that moves it;
+    shown only on a terminal, so logs and pipes get the result alone."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True,
+        disable=not console.is_terminal,
+    )  # fmt: skip
+    task = bar.add_task(unit, total=total)
+    return bar, lambda result: bar.advance(task, len(result.games))
+
+
+@app.command()
+def arena(
+    bot_a: Annotated[
+        str,
+        typer.Argument(help="Bot A: random, rules, easy, medium, hard, pimc or expert, with "
+                            "options as in pimc:samples=8."),
+    ],  # fmt: skip
+    bot_b: Annotated[str, typer.Argument(help="Bot B, named the same way.")],
+    games: Annotated[
+        int | None, typer.Option(help="Games to play, two on each deal (default 100).")
+    ] = None,
+    hands: Annotated[
+        int | None, typer.Option(help="Play this many single hands instead of whole games.")
+    ] = None,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the deals: the same seed, the same deals.")
+    ] = 0,
+    rules: Annotated[
+        str, typer.Option(help="A preset or rules string, e.g. standard,nello.")
+    ] = "standard",
+    workers: Annotated[
+        int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
+    ] = 1,
+    sprt: Annotated[
+        bool, typer.Option("--sprt", help="Stop as soon as the SPRT decides whether A is stronger.")
+    ] = False,
+    sprt_p0: Annotated[float, typer.Option(help="SPRT: A's win chance under H0.")] = 0.5,
+    sprt_p1: Annotated[float, typer.Option(help="SPRT: A's win chance under H1.")] = 0.55,
+    sprt_alpha: Annotated[float, typer.Option(help="SPRT: chance of a false H1.")] = 0.05,
+    sprt_beta: Annotated[float, typer.Option(help="SPRT: chance of a false H0.")] = 0.05,
+    records: Annotated[
+        str | None, typer.Option(help="Save every game's record (JSON) in this folder.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as one JSON document.")
+    ] = False,
+    plot: Annotated[
+        str | None, typer.Option(help="Chart the margin as pairs were played (PNG; matplotlib).")
+    ] = None,
+    ray: Annotated[
+        str | None, typer.Option(help="Play on the Ray cluster at this address (local: here).")
+    ] = None,
+) -> None:
+    """Play two bots against each other on duplicate deals: every deal twice, teams swapped.
+
+    Shows A's margin over B per game (or per hand with --hands) with its 95% interval over the
+    pairs, A's win rate and each side's make rate. Exit status 2 for bad input.
+    """
+    from texas42.arena.run import play_match
+    from texas42.arena.stats import Sprt
+
+    if games is not None and hands is not None:
+        raise _arena_fail("--games and --hands: choose one")
+    option, count = ("--hands", hands) if hands is not None else ("--games", games)
+    count = 100 if count is None else count
+    sides = [("bot A", bot_a), ("bot B", bot_b)]
+    parsed, pairs = _arena_checks(rules, sides, option, count, workers, ray)
+    test = None
+    if sprt:
+        try:
+            test = Sprt(sprt_p0, sprt_p1, sprt_alpha, sprt_beta)
+        except Texas42Error as exc:
+            raise _arena_fail(f"--sprt: {exc}") from None
+    folder = Path(records) if records is not None else None
+    if folder is not None:
+        if folder.exists() and not folder.is_dir():
+            raise _arena_fail(f"--records: {folder} is not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _arena_fail(f"--records: cannot make {folder}: {exc.strerror}") from None
+    if plot is not None:
+        from texas42.arena.plot import import_pyplot
+
+        try:
+            import_pyplot()
+        except Texas42Error as exc:
+            raise _arena_fail(str(exc)) from None
+        if not Path(plot).parent.is_dir():
+            raise _arena_fail(f"--plot: no folder {Path(plot).parent}")
+    bar, advance = _arena_progress(2 * pairs, option[2:])
+    try:
+        with bar:
+            summary, results = play_match(
+                bot_a, bot_b, parsed, pairs, seed, hands=hands is not None,
+                records=folder is not None, workers=workers, ray_address=ray, sprt=test,
+                progress=advance,
+            )  # fmt: skip
+    except Texas42Error as exc:
+        raise _arena_fail(f"texas42 arena: {exc}") from None
+    from texas42.arena.report import match_table, print_tables, save_records, sprt_line
+
+    if folder is not None:
+        save_records(results, folder)
+    if plot is not None:
+        from texas42.arena.plot import plot_match
+
+        plot_match(summary, results, Path(plot))
+    if as_json:
+        print(json.dumps(summary.to_dict()))
+        return
+    line = sprt_line(summary)
+    print_tables([match_table(summary)], [line] if line else [])
+
+
+@app.command()
+def ladder(
+    bots: Annotated[list[str], typer.Argument(help="Two bots or more, e.g. random rules easy.")],
+    games: Annotated[int, typer.Option(help="Games per pairing, two on each deal.")] = 100,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the deals, the same for every pairing.")
+    ] = 0,
+    rules: Annotated[
+        str, typer.Option(help="A preset or rules string, e.g. standard,nello.")
+    ] = "standard",
+    workers: Annotated[
+        int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
+    ] = 1,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as one JSON document.")
+    ] = False,
+    ray: Annotated[
+        str | None, typer.Option(help="Play on the Ray cluster at this address (local: here).")
+    ] = None,
+) -> None:
+    """Play every two bots on the same duplicate deals and rate them: a Bradley-Terry fit to
+    the game wins, on an Elo scale with the first bot at 0. Exit status 2 for bad input."""
+    from texas42.arena.report import ladder_tables, print_tables
+    from texas42.arena.run import play_ladder
+
+    if len(bots) < 2:
+        raise _arena_fail("a ladder needs at least two bots")
+    sides = [(f"bot {spec}", spec) for spec in bots]
+    parsed, pairs = _arena_checks(rules, sides, "--games", games, workers, ray)
+    bar, advance = _arena_progress(len(bots) * (len(bots) - 1) * pairs, "games")
+    try:
+        with bar:
+            summary = play_ladder(
+                bots, parsed, pairs, seed, workers=workers, ray_address=ray, progress=advance
+            )
+    except Texas42Error as exc:
+        raise _arena_fail(f"texas42 ladder: {exc}") from None
+    if as_json:
+        print(json.dumps(summary.to_dict()))
+        return
+    print_tables(ladder_tables(summary))
+
+
+@app.command()
+def hint(
+    position: Annotated[
+        str, typer.Argument(help="A full or seat-view position string (see docs/rules.md).")
+    ],
+    seat: Annotated[
+        int | None,
+        typer.Option(help="The seat asking (0 North .. 3 West); default: the seat to act."),
+    ] = None,
+    samples: Annotated[int, typer.Option(help="Deals drawn to judge each action.", min=1)] = 32,
+    seed: Annotated[int, typer.Option(help="Seed for the deals drawn.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hints as JSON.")] = False,
+) -> None:
+    """Rank a seat's legal actions, judged from what that seat can see: the chance to make (or,
+    defending, to set) and the bidders' expected points, or for a call its expected marks."""
+    from texas42.hints import hints
+    from texas42.notation import parse_hand_position, parse_view_position
+
+    try:
+        if "@" in position.split()[-1]:
+            view = parse_view_position(position)
+            if seat is not None and seat != view.seat:
+                raise Texas42Error(f"this seat view is seat {view.seat}'s, not seat {seat}'s")
+        else:
+            hand, score, number = parse_hand_position(position)
+            asking = hand.seat_to_act() if seat is None else seat
+            if asking is None or not 0 <= asking < SEATS:
+                raise Texas42Error(f"no seat {asking} to ask for: a seat is 0..3")
+            view = hand.view(asking, score, number)
+        found = hints(view, samples=samples, seed=seed)
+    except Texas42Error as exc:
+        print(f"texas42 hint: {exc}", file=sys.stderr)
+        raise typer.Exit(UNREADABLE) from None
+    if as_json:
+        print(json.dumps({"seat": view.seat, "hints": [h.to_dict() for h in found]}))
+        return
+    defending = view.bidder is not None and view.bidder & 1 != view.seat & 1
+    goal = "set" if defending and view.phase == 2 else "make"
+    print(f"{SEAT_NAMES[view.seat]} to act; best first:")
+    for h in found:
+        parts = [f"  {h.action.notation:<10}"]
+        if h.chance is not None:
+            parts.append(f"{goal} {h.chance:.0%}")
+        if h.points is not None:
+            team = TEAM_NAMES[view.bidder & 1] if view.bidder is not None else "bidders"
+            parts.append(f"{team} expect {h.points:.1f} points")
+        if h.marks is not None:
+            parts.append(f"{h.marks:+.2f} marks expected")
+        print("  ".join(parts))
 
 
 @app.command("rules")

@@ -82,7 +82,7 @@ def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
 
         settings = PimcSettings.expert() if kind == "expert" else PimcSettings()
         return PimcBot(settings.with_options(options), seed, name or spec.strip())
-    known = ", ".join(BOT_NAMES + tuple(LEVELS))
+    known = ", ".join(dict.fromkeys(BOT_NAMES + tuple(LEVELS)))
     raise Texas42Error(f"no bot called {kind!r}: choose from {known}")
 
 
