@@ -40,6 +40,14 @@ app = typer.Typer(
 
 Players = tuple[str, ...] | None
 
+RulesOption = Annotated[str, typer.Option(help="A preset or rules string, e.g. standard,nello.")]
+WorkersOption = Annotated[
+    int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
+]
+RayOption = Annotated[
+    str | None, typer.Option(help="Play on the Ray cluster at this address (local: here).")
+]
+
 
 def _load(path: str) -> Record:
     """Read a record file (``-`` for standard input); a file that cannot be read is status 2."""
@@ -253,9 +261,7 @@ def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Play
 
 @app.command()
 def play(
-    rules: Annotated[
-        str, typer.Option(help="A preset or rules string, e.g. standard,nello.")
-    ] = "standard",
+    rules: RulesOption = "standard",
     seed: Annotated[
         int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
     ] = None,
@@ -446,12 +452,8 @@ def arena(
     seed: Annotated[
         int, typer.Option(help="Seed of the deals: the same seed, the same deals.")
     ] = 0,
-    rules: Annotated[
-        str, typer.Option(help="A preset or rules string, e.g. standard,nello.")
-    ] = "standard",
-    workers: Annotated[
-        int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
-    ] = 1,
+    rules: RulesOption = "standard",
+    workers: WorkersOption = 1,
     sprt: Annotated[
         bool, typer.Option("--sprt", help="Stop as soon as the SPRT decides whether A is stronger.")
     ] = False,
@@ -468,9 +470,7 @@ def arena(
     plot: Annotated[
         str | None, typer.Option(help="Chart the margin as pairs were played (PNG; matplotlib).")
     ] = None,
-    ray: Annotated[
-        str | None, typer.Option(help="Play on the Ray cluster at this address (local: here).")
-    ] = None,
+    ray: RayOption = None,
 ) -> None:
     """Play two bots against each other on duplicate deals: every deal twice, teams swapped.
 
@@ -541,18 +541,12 @@ def ladder(
     seed: Annotated[
         int, typer.Option(help="Seed of the deals, the same for every pairing.")
     ] = 0,
-    rules: Annotated[
-        str, typer.Option(help="A preset or rules string, e.g. standard,nello.")
-    ] = "standard",
-    workers: Annotated[
-        int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
-    ] = 1,
+    rules: RulesOption = "standard",
+    workers: WorkersOption = 1,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print the result as one JSON document.")
     ] = False,
-    ray: Annotated[
-        str | None, typer.Option(help="Play on the Ray cluster at this address (local: here).")
-    ] = None,
+    ray: RayOption = None,
 ) -> None:
     """Play every two bots on the same duplicate deals and rate them: a Bradley-Terry fit to
     the game wins, on an Elo scale with the first bot at 0. Exit status 2 for bad input."""
