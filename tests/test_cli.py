@@ -189,8 +189,10 @@ def fake_play(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     """Stand in for the terminal game, recording how the command calls it."""
     calls: list[tuple[Any, ...]] = []
 
-    def run_play(rules: Rules, seed: int | None, seat: int, save: str | None, name: str) -> int:
-        calls.append((rules, seed, seat, save, name))
+    def run_play(
+        rules: Rules, seed: int | None, seat: int, save: str | None, name: str, *, bots: str
+    ) -> int:
+        calls.append((rules, seed, seat, save, name, bots))
         if name == "Boom":
             raise RulesError("the bots are off today")
         return 3
@@ -208,7 +210,11 @@ def test_play_calls_the_terminal_game(fake_play: list[tuple[Any, ...]]) -> None:
             "--name", "Ann"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 3
-    assert fake_play == [(Rules.parse("standard,nello"), 5, 1, "g.json", "Ann")]
+    assert fake_play == [(Rules.parse("standard,nello"), 5, 1, "g.json", "Ann", "medium")]
+    result = CliRunner().invoke(app, ["play", "--bots", "expert:samples=8"])
+    assert result.exit_code == 3 and fake_play[-1][-1] == "expert:samples=8"
+    result = CliRunner().invoke(app, ["play", "--bots", "wizard"])
+    assert result.exit_code == 2 and "--bots: no bot called 'wizard'" in result.stderr
 
 
 def test_main_turns_errors_into_one_line(

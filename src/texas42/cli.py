@@ -268,6 +268,9 @@ def play(
     seat: Annotated[int, typer.Option(help="Your seat: 0 North, 1 East, 2 South, 3 West.")] = 2,
     save: Annotated[str | None, typer.Option(help="Write the game record to this file.")] = None,
     name: Annotated[str, typer.Option(help="Your name in the saved record.")] = "You",
+    bots: Annotated[
+        str, typer.Option(help="The bots' level (easy, medium, hard, expert) or a bot spec.")
+    ] = "medium",
 ) -> None:
     """Play a game in the terminal against three bots."""
     try:
@@ -279,9 +282,15 @@ def play(
         print(f"--seat: a seat is 0..3 (0 North, 1 East, 2 South, 3 West), not {seat}",
               file=sys.stderr)  # fmt: skip
         raise typer.Exit(UNREADABLE)
+    from texas42.bots import make_bot
     from texas42.tui.play import run_play
 
-    raise typer.Exit(run_play(parsed, seed, seat, save, name))
+    try:
+        make_bot(bots)
+    except Texas42Error as exc:
+        print(f"--bots: {exc}", file=sys.stderr)
+        raise typer.Exit(UNREADABLE) from None
+    raise typer.Exit(run_play(parsed, seed, seat, save, name, bots=bots))
 
 
 @app.command()

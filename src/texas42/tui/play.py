@@ -1,4 +1,4 @@
-"""The terminal game: a human at one seat and a `RulesBot` at each of the other three.
+"""The terminal game: a human at one seat and a bot (`RulesBot` unless asked) at each other.
 
 Everything shown comes from the human's `View` and from public events (the calls, the contract,
 tiles as they are played, who took each trick), never from another seat's hand. Input is read a
@@ -20,7 +20,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from texas42.actions import Action, Bid, Declare, Play
-from texas42.bots import Bot, RulesBot
+from texas42.bots import Bot, make_bot
 from texas42.game import Game
 from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Hand, HandResult, Phase
 from texas42.record import record_from_game
@@ -52,10 +52,12 @@ def run_play(
     save: str | None,
     name: str,
     *,
+    bots: str = "rules",
     input_stream: TextIO | None = None,
     console: Console | None = None,
 ) -> int:
-    """Play one game at ``seat`` against three RulesBots; the exit status is returned.
+    """Play one game at ``seat`` against three bots (``bots``: a spec or level for
+    `texas42.bots.make_bot`); the exit status is returned.
 
     ``seed`` makes the shakes (and so the bots' play) repeat; ``save`` names the file the game
     record is written to when the game ends or the player quits.
@@ -70,7 +72,7 @@ def run_play(
         if problem is not None:
             console.print(f"--save: {problem}", markup=False, highlight=False)
             return BAD_SAVE_PATH
-    session = _Session(rules, seed, seat, save, name, input_stream, console)
+    session = _Session(rules, seed, seat, save, name, input_stream, console, bots)
     try:
         return session.run()
     except KeyboardInterrupt:
@@ -156,6 +158,7 @@ class _Session:
         name: str,
         stream: TextIO,
         console: Console,
+        bots: str,
     ) -> None:
         self.game = Game(rules, seed)
         self.rules = rules
@@ -168,7 +171,9 @@ class _Session:
             for s in range(SEATS)
         ]
         self.bots: dict[int, Bot] = {
-            s: RulesBot(self.players[s]) for s in range(SEATS) if s != seat
+            s: make_bot(bots, (seed or 0) * SEATS + s, self.players[s])
+            for s in range(SEATS)
+            if s != seat
         }
         self.news: list[str] = []
         """What happened since the human last acted, as it would be seen at the table."""
