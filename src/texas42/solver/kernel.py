@@ -70,6 +70,36 @@ def _lowest(m: int) -> int:
 
 
 @njit(cache=True)
+def _count(mask: int, fives: int, tens: int) -> int:
+    """The count in a set of tiles."""
+    return 5 * _popcount(mask & fives) + 10 * _popcount(mask & tens)
+
+
+@njit(cache=True)
+def _trick_value(
+    table: int, winner: int, bid_team: int, count_on: int, trick_base: int, fives: int, tens: int
+) -> int:
+    """What a finished trick adds to the value: its point, and its count when counted, if the
+    bidders took it."""
+    if (winner & 1) != bid_team:
+        return 0
+    if count_on:
+        return trick_base + _count(table, fives, tens)
+    return trick_base
+
+
+@njit(cache=True)
+def _better(maximizing: int, best: int, alpha: int, beta: int, v: int) -> tuple[int, int, int]:
+    """A level of the two-trick loop takes a line's value ``v``: (best, alpha, beta) after it."""
+    if maximizing:
+        if v > best:
+            return v, max(alpha, v), beta
+    elif v < best:
+        return v, alpha, min(beta, v)
+    return best, alpha, beta
+
+
+@njit(cache=True)
 def _next_seat(seat: int, out_seat: int) -> int:
     seat = (seat + 1) & 3
     if seat == out_seat:
@@ -120,11 +150,7 @@ def _one_trick(
         if power[suit, t] > best:
             winner = o
             best = power[suit, t]
-    if (winner & 1) != bid_team:
-        return 0
-    if count_on:
-        return trick_base + 5 * _popcount(table & fives) + 10 * _popcount(table & tens)
-    return trick_base
+    return _trick_value(table, winner, bid_team, count_on, trick_base, fives, tens)
 
 
 @njit(cache=True)
@@ -202,45 +228,17 @@ def _two_tricks(
                         if power[suit, e] > wp:
                             w = s3
                         table |= 1 << e
-                    v = 0
-                    if (w & 1) == bid_team:
-                        v = trick_base
-                        if count_on:
-                            v += 5 * _popcount(table & fives) + 10 * _popcount(table & tens)
+                    v = _trick_value(table, w, bid_team, count_on, trick_base, fives, tens)
                     # the last trick plays itself
                     for o in range(4):
                         rest[o] = hands[o] & ~table
                     v += _one_trick(
                         rest, w, out_seat, bid_team, count_on, trick_base, fives, tens, led, power
                     )
-                    if max3:
-                        if v > best3:
-                            best3 = v
-                            a3 = max(a3, v)
-                    elif v < best3:
-                        best3 = v
-                        b3 = min(b3, v)
-                if max2:
-                    if best3 > best2:
-                        best2 = best3
-                        a2 = max(a2, best3)
-                elif best3 < best2:
-                    best2 = best3
-                    b2 = min(b2, best3)
-            if max1:
-                if best2 > best1:
-                    best1 = best2
-                    a1 = max(a1, best2)
-            elif best2 < best1:
-                best1 = best2
-                b1 = min(b1, best2)
-        if max0:
-            if best1 > best0:
-                best0 = best1
-                a0 = max(a0, best1)
-        elif best1 < best0:
-            best0 = best1
-            b0 = min(b0, best1)
+                    best3, a3, b3 = _better(max3, best3, a3, b3, v)
+                best2, a2, b2 = _better(max2, best2, a2, b2, best3)
+            best1, a1, b1 = _better(max1, best1, a1, b1, best2)
+        best0, a0, b0 = _better(max0, best0, a0, b0, best1)
     return best0
 
 
@@ -412,7 +410,7 @@ def search(
                     lo = 0
                     hi = tricks_left * trick_base
                     if count_on:
-                        hi += 5 * _popcount(left & fives) + 10 * _popcount(left & tens)
+                        hi += _count(left, fives, tens)
                     key = left | (mover << 28)
                     if d > 0 or first_lead_mask == 0:
                         slot = _slot(key, tt_mask)
@@ -561,11 +559,7 @@ def search(
                     w_power = p
             table = on_table[d] | (1 << t)
             if pos[d] == trick_size - 1:
-                gain = 0
-                if ((w_seat & 1) == bid_team) and (minimize == 0 or w_seat != out_seat):
-                    gain = trick_base
-                    if count_on:
-                        gain += 5 * _popcount(table & fives) + 10 * _popcount(table & tens)
+                gain = _trick_value(table, w_seat, bid_team, count_on, trick_base, fives, tens)
                 shift[d] = gain
                 seat[c] = w_seat
                 pos[c] = 0
