@@ -97,3 +97,24 @@ def test_hint_cli_full_and_seat_view_positions() -> None:
     ):
         result = runner.invoke(app, ["hint", *bad])
         assert result.exit_code == 2 and words in result.stderr, (bad, result.stderr)
+
+
+def test_a_defenders_chance_is_the_chance_to_set() -> None:
+    """East defends North's 34 in sixes: its hint gives the share of deals in which the bid is
+    set, the complement of the bot's own chance that it is made."""
+    from texas42.bots.pimc import PimcBot, PimcSettings
+
+    hand = contract_hand("sixes", EX14_DEAL, bid="34")
+    for word in "6-6 6-3 6-1 6-0 6-5".split():
+        hand.apply(hand.parse_action(word))
+    view = hand.view(1)
+    found = hints(view, samples=8, seed=2)
+    bot = PimcBot(
+        PimcSettings.expert().with_options(
+            {"samples": "8", "bid_samples": "8", "value_samples": "8"}
+        ),
+        2,
+    )
+    estimates = bot.play_estimates(view, bot.worlds(view, 8, random.Random(f"2:{view.position()}")))
+    for h in found:
+        assert h.chance == pytest.approx(1.0 - estimates[h.action.tile].make)  # type: ignore[attr-defined]

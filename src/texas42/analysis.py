@@ -19,8 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from texas42.actions import ACTIONS, PASS_ID, Declare
-from texas42.contracts import SUIT_NAMES, Contract
-from texas42.hand import SEATS, Hand, Phase, legal_declarations
+from texas42.hand import SEATS, Hand, Phase, plain_contracts
 from texas42.record import Record, check_record
 from texas42.solver import PlayPosition, Solver
 from texas42.tiles import tile_name
@@ -221,19 +220,6 @@ def _start_of_play(hand: Hand) -> Hand:
     return start
 
 
-def _candidate_contracts(hand: Hand, call_id: int, marks: int) -> list[Contract]:
-    """What a bidder could name after winning with ``call_id``: trumps, doubles, follow-me, and
-    Nel-O or Sevens where the rules and the bid allow them."""
-    mask = legal_declarations(hand.rules, call_id, marks)
-    wanted = set(SUIT_NAMES) | {"doubles", "follow-me", "nello", "sevens"}
-    contracts = []
-    for aid in range(len(ACTIONS)):
-        action = ACTIONS[aid]
-        if mask >> aid & 1 and isinstance(action, Declare) and str(action.contract) in wanted:
-            contracts.append(action.contract)
-    return contracts
-
-
 def review_bids(
     hand: Hand, solver: Solver, samples: int, rng: random.Random
 ) -> list[BidReview]:
@@ -269,7 +255,7 @@ def _review_bid(
     candidates = (
         [hand.contract]
         if won and hand.contract is not None and hand.contract.kind != "by-lead"
-        else _candidate_contracts(probe, call, probe.bid_marks)
+        else plain_contracts(probe.rules, call, probe.bid_marks)
     )
     made = {str(c): 0 for c in candidates}
     for world in worlds:

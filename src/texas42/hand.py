@@ -696,6 +696,21 @@ def legal_declarations(rules: Rules, high_id: int, bid_marks: int) -> int:
     return mask
 
 
+
+def plain_contracts(rules: Rules, high_id: int, bid_marks: int) -> list[Contract]:
+    """The contracts the winner of ``high_id`` may name, each once under the rules' default
+    doubles treatment: the seven suits, doubles, follow-me, Nel-O and Sevens (by-lead aside)."""
+    mask = legal_declarations(rules, high_id, bid_marks)
+    kinds = ("suit", "doubles", "follow-me", "nello", "sevens")
+    return [
+        a.contract
+        for a in ACTIONS[DECLARE_BASE:]
+        if mask >> a.id & 1
+        and isinstance(a, Declare)
+        and a.contract.kind in kinds
+        and a.contract.treatment is None
+    ]
+
 def legal_plays(
     rules: Rules, tables: PlayTables | None, hand: int, trick: Sequence[int], first_trick: bool
 ) -> int:

@@ -17,9 +17,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from texas42.actions import Action, Bid, Declare, Pass, Play
-from texas42.bots.pimc import PimcBot, PimcSettings
+from texas42.bots.pimc import Chances, PimcBot, PimcSettings
+from texas42.contracts import Contract
 from texas42.errors import IllegalActionError
 from texas42.hand import Phase
+from texas42.solver import points_needed
 from texas42.view import View
 
 
@@ -63,42 +65,41 @@ def hints(view: View, *, samples: int = 32, seed: int = 0) -> list[Hint]:
 
 def _play_hints(bot: PimcBot, view: View) -> list[Hint]:
     rng = random.Random(f"{bot.seed}:{view.position()}")
-    worlds = bot.worlds(view, bot.settings.samples, rng)
-    scores = bot.play_scores(view, worlds)
-    assert view.bidder is not None and view.contract is not None
+    estimates = bot.play_estimates(view, bot.worlds(view, bot.settings.samples, rng))
+    scores = bot.play_scores(view, estimates)
+    assert view.bidder is not None
     defending = view.seat & 1 != view.bidder & 1
     points_game = view.rules.game == "points"
     found = []
     for action in view.legal:
         assert isinstance(action, Play)
-        first, second = scores[action.tile]
+        estimate = estimates[action.tile]
         if points_game:
-            found.append((scores[action.tile], Hint(action, None, None)))
-            continue
-        chance = -first if defending else first
-        nello = view.contract.kind == "nello"
-        total = second if defending == nello else -second
-        found.append((scores[action.tile], Hint(action, chance, total)))
+            hint = Hint(action, None, None)
+        else:
+            chance = 1.0 - estimate.make if defending else estimate.make
+            hint = Hint(action, chance, estimate.total)
+        found.append((scores[action.tile], hint))
     found.sort(key=lambda pair: pair[0], reverse=True)
     return [hint for _, hint in found]
 
 
-def _call_hints(bot: PimcBot, view: View, chances: dict[Any, Any]) -> list[Hint]:
+def _call_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -> list[Hint]:
     found = []
     for action in view.legal:
         if isinstance(action, Pass):
             found.append(Hint(action, None, None, bot.pass_value(view)))
         elif isinstance(action, Bid) and not action.special:
-            chance = bot.bid_chance(chances, action, view)
-            found.append(Hint(action, chance, None, (action.marks or 1) * (2 * chance - 1)))
+            chance, marks = bot.call_value(chances, action, view)
+            found.append(Hint(action, chance, None, marks))
         else:
             found.append(Hint(action, None, None, None))
     found.sort(key=lambda h: -1e9 if h.marks is None else h.marks, reverse=True)
     return found
 
 
-def _declare_hints(bot: PimcBot, view: View, chances: dict[Any, Any]) -> list[Hint]:
-    need = bot.contract_need(view)
+def _declare_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -> list[Hint]:
+    need = points_needed(view)
     found = []
     for action in view.legal:
         assert isinstance(action, Declare)

@@ -39,11 +39,11 @@ from texas42.actions import ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid,
 from texas42.bots.rules_bot import RulesBot, best_contract, estimate
 from texas42.contracts import Contract, PlayTables, tables_for
 from texas42.errors import IllegalActionError, Texas42Error
-from texas42.hand import SEATS, Hand, Phase, legal_declarations, partner
+from texas42.hand import SEATS, Phase, partner, plain_contracts
 from texas42.rules import Rules
 from texas42.sampler import DealSampler, World
-from texas42.solver import PlayPosition, Solver
-from texas42.view import View
+from texas42.solver import PlayPosition, Solver, points_needed
+from texas42.view import View, build_view
 
 Weighted = list[tuple[World, float]]
 
@@ -123,6 +123,17 @@ class PimcSettings:
         return replace(self, **changes)  # type: ignore[arg-type]
 
 
+@dataclass(frozen=True, slots=True)
+class PlayEstimate:
+    """What the bidders can expect after one tile, over the deals: the chance the contract is
+    made, their expected total (Nel-O: the bidder's tricks), and in a points game the expected
+    score difference."""
+
+    make: float
+    total: float
+    difference: float
+
+
 class PimcBot:
     """A search player; see the module docstring. Deterministic for a seed and a view."""
 
@@ -180,7 +191,7 @@ class PimcBot:
 
     def _play(self, view: View, rng: random.Random) -> Action:
         worlds = self.worlds(view, self.settings.samples, rng)
-        scores = self.play_scores(view, worlds)
+        scores = self.play_scores(view, self.play_estimates(view, worlds))
         top, second = max(scores.values())
         tied = [t for t, (a, b) in scores.items() if a >= top - 1e-9 and b >= second - 1e-9]
         if len(tied) > 1:
@@ -193,14 +204,8 @@ class PimcBot:
                 return Play(min(tied, key=lambda t: (_rank(tables, suit, t), t)))
         return Play(tied[0])
 
-    def play_scores(self, view: View, worlds: Weighted) -> dict[int, tuple[float, float]]:
-        """For each legal tile: (how good for this seat's side, the tie-break), higher better.
-
-        Marks game: the chance the contract is made (the defenders' score is the chance it is
-        set), then the bidders' expected total (negated for the defenders). Points game: the
-        expected score difference, then nothing.
-        """
-        seat = view.seat
+    def play_estimates(self, view: View, worlds: Weighted) -> dict[int, PlayEstimate]:
+        """For each legal tile, what the bidders can expect after it over the deals."""
         tiles = [a.tile for a in view.legal if isinstance(a, Play)]
         made = dict.fromkeys(tiles, 0.0)
         total = dict.fromkeys(tiles, 0.0)
@@ -229,21 +234,32 @@ class PimcBot:
                 else:
                     makes = self.solver.makes(child)
                 made[t] += weight * makes
+        return {
+            t: PlayEstimate(
+                make=made[t] / used if used else 0.0,
+                total=total[t] / weight_valued if weight_valued else 0.0,
+                difference=margin[t] / weight_valued if points_game and weight_valued else 0.0,
+            )
+            for t in tiles
+        }
+
+    def play_scores(
+        self, view: View, estimates: dict[int, PlayEstimate]
+    ) -> dict[int, tuple[float, float]]:
+        """For each tile: (how good for this seat's side, the tie-break), higher better.
+
+        Marks game: the chance the contract is made (the defenders' score is the chance it is
+        set), then the bidders' expected total (the other way round for the defenders, and for
+        Nel-O, whose total counts the bidder's tricks). Points game: the expected score
+        difference, then nothing.
+        """
         assert view.bidder is not None
-        wants_make = (seat & 1) == (view.bidder & 1)
+        sign = 1.0 if (view.seat & 1) == (view.bidder & 1) else -1.0
         nello = view.contract is not None and view.contract.kind == "nello"
-        scores = {}
-        for t in tiles:
-            chance = made[t] / used if used else 0.0
-            mean = total[t] / weight_valued if weight_valued else 0.0
-            if points_game:
-                diff = margin[t] / weight_valued
-                scores[t] = (diff if wants_make else -diff, 0.0)
-            else:
-                sign = 1.0 if wants_make else -1.0
-                value_sign = -sign if nello else sign
-                scores[t] = (sign * chance, value_sign * mean)
-        return scores
+        if view.rules.game == "points":
+            return {t: (sign * e.difference, 0.0) for t, e in estimates.items()}
+        value_sign = -sign if nello else sign
+        return {t: (sign * e.make, value_sign * e.total) for t, e in estimates.items()}
 
     # -- the auction -----------------------------------------------------------------------
 
@@ -286,16 +302,23 @@ class PimcBot:
         legal = view.legal
         bids = [a for a in legal if isinstance(a, Bid) and not a.special]
         if Pass() not in legal:
-            return min(bids, key=_bid_scale)
+            return min(bids, key=lambda bid: bid.points)
         if view.bidder is not None and view.bidder == partner(view.seat):
             return Pass()
         chances = self.contract_chances(view)
         best: tuple[float, Action] = (self.pass_value(view), Pass())
-        for bid in sorted(bids, key=_bid_scale):
-            value = (bid.marks or 1) * (2 * self.bid_chance(chances, bid, view) - 1)
+        for bid in sorted(bids, key=lambda bid: bid.points):
+            _, value = self.call_value(chances, bid, view)
             if value > best[0] + 1e-9:
                 best = (value, bid)
         return best[1]
+
+    def call_value(
+        self, chances: dict[Contract, Chances], bid: Bid, view: View
+    ) -> tuple[float, float]:
+        """A bid's chance of being made and its expected marks: ``marks * (2 * chance - 1)``."""
+        chance = self.bid_chance(chances, bid, view)
+        return chance, (bid.marks or 1) * (2 * chance - 1)
 
     def bid_chance(self, chances: dict[Contract, Chances], bid: Bid, view: View) -> float:
         """The best chance over the contracts of making ``bid``: see the module docstring."""
@@ -341,13 +364,6 @@ class PimcBot:
             return value + 0.1
         return value
 
-    def contract_need(self, view: View) -> int:
-        """The total the declarer needs: the bid, or all 42 for a mark bid."""
-        bid = view.bid
-        if view.bid_marks:
-            return 42
-        return bid.points if isinstance(bid, Bid) else view.rules.min_bid
-
     def contract_score(
         self, view: View, contract: Contract, values: Chances, need: int
     ) -> tuple[float, float]:
@@ -363,7 +379,7 @@ class PimcBot:
 
     def _declare(self, view: View, rng: random.Random) -> Action:
         chances = self.contract_chances(view)
-        need = self.contract_need(view)
+        need = points_needed(view)
         best: tuple[float, float, int] | None = None
         choice: Action | None = None
         for action in view.legal:
@@ -403,12 +419,6 @@ def _rank(tables: PlayTables, suit: int | None, t: int) -> int:
     return tables.power[tables.led[t] if suit is None else suit][t]
 
 
-def _bid_scale(action: Action) -> int:
-    if not isinstance(action, Bid):
-        return 0
-    return action.marks * 42 if action.marks else action.points
-
-
 def _score_difference(position: PlayPosition, value: int, makes: bool) -> float:
     """Points game: the bidders' score minus the defenders' for a hand ending at ``value``."""
     bid = position.goal
@@ -421,26 +431,15 @@ def _candidates(rules: Rules, hand: int) -> list[Contract]:
     """The trumps RulesBot rates best for ``hand`` (three of them), and Nel-O and Sevens when
     the rules offer them at some bid."""
     marks = rules.max_bid_marks
-    mask = legal_declarations(rules, Bid(f"{marks}m").id, marks)
-    trumps: list[Contract] = []
-    special: list[Contract] = []
-    for aid in range(len(ACTIONS)):
-        action = ACTIONS[aid]
-        if not (mask >> aid & 1 and isinstance(action, Declare)):
-            continue
-        contract = action.contract
-        if contract.kind in ("suit", "doubles") or contract == Contract("follow-me"):
-            trumps.append(contract)
-        elif contract in (Contract("nello"), Contract("sevens")):
-            special.append(contract)
+    contracts = plain_contracts(rules, Bid(f"{marks}m").id, marks)
+    trumps = [c for c in contracts if c.kind in ("suit", "doubles", "follow-me")]
+    special = [c for c in contracts if c.kind in ("nello", "sevens")]
     trumps.sort(key=lambda c: -_worth_in(hand, rules, c))
     return trumps[:3] + special
 
 
 def _opening_view(view: View) -> View:
     """The seat's view before any call: its tiles and nothing else."""
-    from texas42.view import build_view
-
     return build_view(
         view.rules, view.seat, view.hand_number, view.score, view.shaker, view.first_bidder,
         view.dealt, (), None, (), view.first_bidder,
@@ -536,9 +535,10 @@ def _weigher(view: View) -> Callable[[World], float]:
 
 
 def _call_points(aid: int) -> int:
+    """A bid on the auction's one scale (`Bid.points` counts a mark as 42)."""
     action = ACTIONS[aid]
     assert isinstance(action, Bid)
-    return action.marks * 42 if action.marks else action.points
+    return action.points
 
 
 def _log_sigmoid(x: float) -> float:

@@ -226,10 +226,8 @@ class RulesBot:
 
 
 def _bid_value(bid: Action | None) -> int:
-    """What a call is worth on the auction's one scale: points, 42 a mark."""
-    if not isinstance(bid, Bid):
-        return 0
-    return bid.marks * 42 if bid.marks else bid.points
+    """What a call is worth on the auction's one scale (`Bid.points` counts a mark as 42)."""
+    return bid.points if isinstance(bid, Bid) else 0
 
 
 def _worth(value: Estimate) -> int:

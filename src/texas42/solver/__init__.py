@@ -29,7 +29,7 @@ from texas42.solver import kernel
 from texas42.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of
 from texas42.view import View
 
-__all__ = ["PlayPosition", "Solver", "KernelTables", "kernel_tables"]
+__all__ = ["PlayPosition", "Solver", "KernelTables", "kernel_tables", "points_needed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +124,6 @@ class PlayPosition:
             leader = view.trick[0][0]
         else:
             leader = tricks[-1].winner if tricks else view.declarer
-        goal = 0
-        if contract.kind != "nello":
-            goal = 42 if view.bid_marks else view.bid.points if isinstance(view.bid, Bid) else 0
         return cls(
             rules=rules,
             contract=contract,
@@ -138,7 +135,7 @@ class PlayPosition:
             declarer=view.declarer,
             out_seat=view.out_seat if view.out_seat is not None else -1,
             taken=taken,
-            goal=goal,
+            goal=0 if contract.kind == "nello" else points_needed(view),
             tricks_played=len(tricks),
         )
 
@@ -203,10 +200,7 @@ class PlayPosition:
         if self.nello:
             gain = 1 if winner == self.bidder else 0
         elif winner & 1 == self.bidders:
-            mask = 0
-            for t in trick:
-                mask |= 1 << t
-            gain = 1 + count_points(mask)
+            gain = 1 + count_points(mask_of(trick))
         return replace(
             self,
             tables=tables,
@@ -225,9 +219,15 @@ class PlayPosition:
         live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
         if self.out_seat >= 0:
             live &= ~self.hands[self.out_seat]
-        for t in self.trick:
-            live |= 1 << t
-        return tricks_left + count_points(live)
+        return tricks_left + count_points(live | mask_of(self.trick))
+
+
+def points_needed(view: View) -> int:
+    """The total the bidding team needs to make its bid: the points bid, or all 42 for a mark
+    bid (the minimum bid while no bid is known)."""
+    if view.bid_marks:
+        return 42
+    return view.bid.points if isinstance(view.bid, Bid) else view.rules.min_bid
 
 
 def _four(hands: list[int]) -> tuple[int, int, int, int]:
@@ -441,8 +441,5 @@ class Solver:
 
     def _over_first_leads(self, position: PlayPosition) -> int:
         """A by-lead hand before its first lead: the leader picks trump by what it leads."""
-        values = [
-            position.play(t).taken - position.taken + self.value(position.play(t))
-            for t in tiles_of(position.legal())
-        ]
+        values = self.move_values(position).values()
         return max(values) if position.maximizing(position.turn) else min(values)
