@@ -76,6 +76,12 @@ def _replayed(path: str, as_json: bool = False) -> CheckReport:
         raise typer.Exit(exc.status) from None
 
 
+def _refused(message: str) -> typer.Exit:
+    """Bad input: one line on stderr; the caller raises the returned exit (status 2)."""
+    print(message, file=sys.stderr)
+    return typer.Exit(UNREADABLE)
+
+
 # -- words shared by check and replay ------------------------------------------------------
 
 
@@ -276,20 +282,16 @@ def play(
     try:
         parsed = Rules.parse(rules)
     except Texas42Error as exc:
-        print(f"--rules: {exc}", file=sys.stderr)
-        raise typer.Exit(UNREADABLE) from None
+        raise _refused(f"--rules: {exc}") from None
     if not 0 <= seat < SEATS:
-        print(f"--seat: a seat is 0..3 (0 North, 1 East, 2 South, 3 West), not {seat}",
-              file=sys.stderr)  # fmt: skip
-        raise typer.Exit(UNREADABLE)
+        raise _refused(f"--seat: a seat is 0..3 (0 North, 1 East, 2 South, 3 West), not {seat}")
     from texas42.bots import make_bot
     from texas42.tui.play import run_play
 
     try:
         make_bot(bots)
     except Texas42Error as exc:
-        print(f"--bots: {exc}", file=sys.stderr)
-        raise typer.Exit(UNREADABLE) from None
+        raise _refused(f"--bots: {exc}") from None
     raise typer.Exit(run_play(parsed, seed, seat, save, name, bots=bots))
 
 
@@ -373,8 +375,7 @@ def solve(
         hand, _, _ = parse_hand_position(position)
         solution = solve_position(hand)
     except (Texas42Error, ValueError) as exc:
-        print(f"texas42 solve: {exc}", file=sys.stderr)
-        raise typer.Exit(UNREADABLE) from None
+        raise _refused(f"texas42 solve: {exc}") from None
     if as_json:
         print(json.dumps(solution.to_dict()))
         return
@@ -390,12 +391,6 @@ def solve(
         print(f"  {tile_name(move.tile)}  {move.value:>2}{mark}")
 
 
-def _arena_fail(message: str) -> typer.Exit:
-    """One line on stderr; the caller raises the returned exit (status 2)."""
-    print(message, file=sys.stderr)
-    return typer.Exit(UNREADABLE)
-
-
 def _arena_checks(
     rules: str, bots: Sequence[tuple[str, str]], option: str, count: int, workers: int,
     ray: str | None,
@@ -406,21 +401,21 @@ def _arena_checks(
     try:
         parsed = Rules.parse(rules)
     except Texas42Error as exc:
-        raise _arena_fail(f"--rules: {exc}") from None
+        raise _refused(f"--rules: {exc}") from None
     for label, spec in bots:
         try:
             check_bot(spec)
         except Texas42Error as exc:
-            raise _arena_fail(f"{label}: {exc}") from None
+            raise _refused(f"{label}: {exc}") from None
     if count < 1:
-        raise _arena_fail(f"{option}: at least 1, not {count}")
+        raise _refused(f"{option}: at least 1, not {count}")
     if workers < 1:
-        raise _arena_fail(f"--workers: at least 1, not {workers}")
+        raise _refused(f"--workers: at least 1, not {workers}")
     if ray is not None:
         try:
             import_ray()
         except Texas42Error as exc:
-            raise _arena_fail(str(exc)) from None
+            raise _refused(str(exc)) from None
     pairs = (count + 1) // 2
     if count % 2:
         print(f"{option} {count}: playing {2 * pairs}, two on each deal", file=sys.stderr)
@@ -490,7 +485,7 @@ def arena(
     from texas42.arena.stats import Sprt
 
     if games is not None and hands is not None:
-        raise _arena_fail("--games and --hands: choose one")
+        raise _refused("--games and --hands: choose one")
     option, count = ("--hands", hands) if hands is not None else ("--games", games)
     count = 100 if count is None else count
     sides = [("bot A", bot_a), ("bot B", bot_b)]
@@ -500,24 +495,24 @@ def arena(
         try:
             test = Sprt(sprt_p0, sprt_p1, sprt_alpha, sprt_beta)
         except Texas42Error as exc:
-            raise _arena_fail(f"--sprt: {exc}") from None
+            raise _refused(f"--sprt: {exc}") from None
     folder = Path(records) if records is not None else None
     if folder is not None:
         if folder.exists() and not folder.is_dir():
-            raise _arena_fail(f"--records: {folder} is not a folder")
+            raise _refused(f"--records: {folder} is not a folder")
         try:
             folder.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise _arena_fail(f"--records: cannot make {folder}: {exc.strerror}") from None
+            raise _refused(f"--records: cannot make {folder}: {exc.strerror}") from None
     if plot is not None:
         from texas42.arena.plot import import_pyplot
 
         try:
             import_pyplot()
         except Texas42Error as exc:
-            raise _arena_fail(str(exc)) from None
+            raise _refused(str(exc)) from None
         if not Path(plot).parent.is_dir():
-            raise _arena_fail(f"--plot: no folder {Path(plot).parent}")
+            raise _refused(f"--plot: no folder {Path(plot).parent}")
     bar, advance = _arena_progress(2 * pairs, option[2:])
     try:
         with bar:
@@ -527,7 +522,7 @@ def arena(
                 progress=advance,
             )  # fmt: skip
     except Texas42Error as exc:
-        raise _arena_fail(f"texas42 arena: {exc}") from None
+        raise _refused(f"texas42 arena: {exc}") from None
     from texas42.arena.report import match_table, print_tables, save_records, sprt_line
 
     if folder is not None:
@@ -563,7 +558,7 @@ def ladder(
     from texas42.arena.run import play_ladder
 
     if len(bots) < 2:
-        raise _arena_fail("a ladder needs at least two bots")
+        raise _refused("a ladder needs at least two bots")
     sides = [(f"bot {spec}", spec) for spec in bots]
     parsed, pairs = _arena_checks(rules, sides, "--games", games, workers, ray)
     bar, advance = _arena_progress(len(bots) * (len(bots) - 1) * pairs, "games")
@@ -573,7 +568,7 @@ def ladder(
                 bots, parsed, pairs, seed, workers=workers, ray_address=ray, progress=advance
             )
     except Texas42Error as exc:
-        raise _arena_fail(f"texas42 ladder: {exc}") from None
+        raise _refused(f"texas42 ladder: {exc}") from None
     if as_json:
         print(json.dumps(summary.to_dict()))
         return
@@ -611,8 +606,7 @@ def hint(
             view = hand.view(asking, score, number)
         found = hints(view, samples=samples, seed=seed)
     except Texas42Error as exc:
-        print(f"texas42 hint: {exc}", file=sys.stderr)
-        raise typer.Exit(UNREADABLE) from None
+        raise _refused(f"texas42 hint: {exc}") from None
     if as_json:
         print(json.dumps({"seat": view.seat, "hints": [h.to_dict() for h in found]}))
         return
@@ -641,8 +635,7 @@ def show_rules(
     try:
         rules = Rules.parse(preset)
     except Texas42Error as exc:
-        print(str(exc), file=sys.stderr)
-        raise typer.Exit(UNREADABLE) from None
+        raise _refused(str(exc)) from None
     print(rules)
     for line in rules.describe():
         print(f"  {line}")
