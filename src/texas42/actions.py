@@ -219,3 +219,32 @@ def parse_action(text: str) -> Action:
         return Declare(word)
     except NotationError:
         raise NotationError(f"not an action: {text!r}") from None
+
+
+_VERBS = {Play: "play", Bid: "bid", Declare: "declare"}
+
+
+def action_words(action: Action) -> str:
+    """An action with its verb, as a table or an engine says it: ``"play 6-4"``, ``"bid 31"``,
+    ``"declare fives"``, ``"pass"``."""
+    verb = _VERBS.get(type(action))
+    return f"{verb} {action.notation}" if verb else action.notation
+
+
+def parse_action_words(text: str) -> Action:
+    """Read ``"play 6-4"``, ``"bid 31"``, ``"bid 2m"``, ``"declare fives"`` or ``"pass"``."""
+    if not isinstance(text, str):
+        raise NotationError(f"an action is text such as 'play 6-4', not {text!r}")
+    verb, _, rest = text.strip().lower().partition(" ")
+    rest = rest.strip()
+    if verb == "pass" and not rest:
+        return _PASS
+    if verb == "play" and rest:
+        return ACTIONS[PLAY_BASE + parse_tile(rest)]
+    if verb == "bid" and rest:
+        return Bid(rest)
+    if verb == "declare" and rest:
+        return Declare(rest)
+    raise NotationError(
+        f"not an action: {text!r} (say 'play 6-4', 'bid 31', 'bid 2m', 'declare fives' or 'pass')"
+    )

@@ -651,6 +651,43 @@ def show_rules(
         print(f"{option:<{width}}  {shown}{mark}")
 
 
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 4242,
+    db: Annotated[
+        str | None,
+        typer.Option(help="SQLite file or database URL (postgresql://...); "
+                     "default: texas42.sqlite in your data folder."),  # fmt: skip
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it acts, so people can follow.")
+    ] = 0.7,
+    allow_origin: Annotated[
+        list[str] | None, typer.Option(help="Another origin allowed to open WebSockets.")
+    ] = None,
+) -> None:
+    """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
+    if not 0 < port < 65536:
+        raise _refused(f"--port: a port is 1..65535, not {port}")
+    if not 0 <= bot_delay <= 60:
+        raise _refused(f"--bot-delay: seconds from 0 to 60, not {bot_delay}")
+    import uvicorn
+
+    from texas42.server import ServerSettings, create_app
+    from texas42.server.storage import database_url, default_db_path
+
+    settings = ServerSettings(db=db, bot_delay=bot_delay, allowed_origins=tuple(allow_origin or ()))
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    where = db if db is not None else str(default_db_path())
+    print(f"texas42 table: open http://{shown}:{port}/  (games in {where}; Ctrl-C stops)",
+          flush=True)  # fmt: skip
+    database_url(db)
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level="warning", ws_max_size=1 << 16
+    )
+
+
 def main() -> None:
     """The console entry point: every bad input ends as one line on stderr and status 2."""
     try:

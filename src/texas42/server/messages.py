@@ -1,0 +1,134 @@
+"""Messages from browsers: size limit, schema and rate limit, checked before anything acts.
+
+Each message is one JSON object of a known ``type`` with exactly its fields (pydantic models
+that forbid extras); anything else is a `BadMessage` whose text tells the sender what was wrong.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+MAX_MESSAGE_BYTES = 4096
+RATE_PER_SECOND = 10.0
+RATE_BURST = 20.0
+
+Seat = Annotated[int, Field(ge=0, le=3, strict=True)]
+Level = Literal["easy", "medium", "hard", "expert"]
+
+
+class _Message(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class Hello(_Message):
+    type: Literal["hello"]
+    token: Annotated[str, Field(max_length=128)] | None = None
+
+
+class Sit(_Message):
+    type: Literal["sit"]
+    seat: Seat
+    name: Annotated[str, Field(min_length=1, max_length=24)]
+
+
+class AddBot(_Message):
+    type: Literal["bot"]
+    seat: Seat
+    level: Level
+
+
+class Leave(_Message):
+    type: Literal["leave"]
+    seat: Seat
+
+
+class Start(_Message):
+    type: Literal["start"]
+
+
+class Act(_Message):
+    type: Literal["act"]
+    action: Annotated[str, Field(min_length=1, max_length=40)]
+    seq: Annotated[int, Field(ge=0)]
+
+
+class AskHint(_Message):
+    type: Literal["hint"]
+
+
+class AskReview(_Message):
+    type: Literal["review"]
+    hand: Annotated[int, Field(ge=1, le=1000)]
+
+
+class Rematch(_Message):
+    type: Literal["rematch"]
+
+
+class Ping(_Message):
+    type: Literal["ping"]
+
+
+Message = Annotated[
+    Hello | Sit | AddBot | Leave | Start | Act | AskHint | AskReview | Rematch | Ping,
+    Field(discriminator="type"),
+]
+_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
+
+
+class BadMessage(ValueError):
+    """A message refused before it reached a table; the text is for the sender."""
+
+    def __init__(self, message: str, code: str = "bad-message") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse_message(raw: str | bytes) -> Message:
+    """A message checked against its size limit and schema."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"message too long: {len(raw)} bytes, the limit is {MAX_MESSAGE_BYTES}")
+    try:
+        obj = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise BadMessage(f"not JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise BadMessage("a message is a JSON object with a type")
+    try:
+        return _ADAPTER.validate_python(obj)
+    except ValidationError as exc:
+        raise BadMessage(_explain(exc)) from None
+
+
+def _explain(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error["loc"])
+    text = str(error["msg"])
+    if error["type"] == "union_tag_invalid":
+        return "unknown message type: " + str(error.get("input", {}).get("type", "?"))[:32]
+    if error["type"] == "union_tag_not_found":
+        return "a message needs a type"
+    return f"{where}: {text}" if where else text
+
+
+class RateLimit:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once."""
+
+    def __init__(self, rate: float = RATE_PER_SECOND, burst: float = RATE_BURST) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.tokens = burst
+        self.stamp = time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False

@@ -1,0 +1,22 @@
+/* The texas42 web table: one page, routed on the path the server answered with index.html. */
+
+import { h, mount } from "./dom.js";
+import { showLobby } from "./lobby.js";
+import { showReplay } from "./replay.js";
+import { showTable } from "./table.js";
+
+function route() {
+  const root = document.getElementById("app");
+  const path = decodeURIComponent(location.pathname).replace(/\/+$/, "") || "/";
+  let m;
+  if (path === "/") return showLobby(root);
+  if ((m = /^\/t\/([^/]+)$/.exec(path))) return showTable(root, m[1]);
+  if (path === "/replay") return showReplay(root, null, null);
+  if ((m = /^\/replay\/([^/]+)\/([^/]+)$/.exec(path))) return showReplay(root, m[1], m[2]);
+  mount(root, h("section", { class: "card narrow" }, h("h2", {}, "Nothing here"),
+    h("p", {}, h("a", { href: "/" }, "Go to the lobby"))));
+  return null;
+}
+
+window.addEventListener("error", (event) => console.error("texas42:", event.message));
+route();

@@ -1,0 +1,274 @@
+/* The lobby: start a table with a preset and house rules, find your tables again, open a
+   finished game's replay, or import a record. */
+
+import { h, mount, setTitle, toast } from "./dom.js";
+import { getJson, postJson } from "./net.js";
+import { forgetTable, myTables } from "./store.js";
+import { SEAT_NAMES } from "./board.js";
+import { tileSvg } from "./tiles.js";
+
+/* The options most tables argue about come first; every other option goes under "More". */
+const COMMON = ["all_pass", "nello", "plunge", "splash", "sevens", "follow_me_doubles", "game", "target"];
+
+/** The options a preset sets, read from its rules string ("house,nello=true") or object. */
+export function presetValues(options, preset) {
+  const values = {};
+  for (const o of options) values[o.name] = o.default;
+  if (preset && typeof preset === "object") {
+    for (const [k, v] of Object.entries(preset)) if (k in values) values[k] = v;
+    return values;
+  }
+  const words = String(preset || "").split(",").map((w) => w.trim()).filter(Boolean);
+  for (const word of words) {
+    const [name, raw] = word.includes("=") ? word.split("=", 2) : [word, null];
+    const key = name.replace(/-/g, "_");
+    if (!(key in values)) continue;
+    const option = options.find((o) => o.name === key);
+    values[key] = raw === null ? true : coerce(option, raw);
+  }
+  return values;
+}
+
+function coerce(option, raw) {
+  if (!option) return raw;
+  if (option.kind === "bool") return ["true", "yes", "on", "1"].includes(String(raw).toLowerCase());
+  if (option.kind === "int") return raw === "default" || raw === "" ? null : Number(raw);
+  return raw;
+}
+
+function formatValue(value) {
+  if (value === true) return "true";
+  if (value === false) return "false";
+  if (value === null || value === undefined || value === "") return "default";
+  return String(value);
+}
+
+/** The rules string for the form: the preset name and each option that differs from it. */
+export function rulesString(presetName, base, chosen) {
+  const parts = [presetName];
+  for (const [name, value] of Object.entries(chosen)) {
+    if (formatValue(value) !== formatValue(base[name])) parts.push(`${name}=${formatValue(value)}`);
+  }
+  return parts.join(",");
+}
+
+function optionField(option, value, onChange) {
+  const id = `opt-${option.name}`;
+  const label = option.label || option.name.replace(/_/g, " ");
+  const testid = `option-${option.name}`;
+  if (option.kind === "bool") {
+    const box = h("input", { type: "checkbox", id, name: option.name, "data-testid": testid,
+      onchange: () => onChange(option.name, box.checked) });
+    box.checked = Boolean(value);
+    return h("label", { class: "option option-bool", for: id }, box, h("span", {}, label));
+  }
+  if (option.kind === "choice" && Array.isArray(option.choices)) {
+    const select = h("select", { id, name: option.name, "data-testid": testid,
+      onchange: () => onChange(option.name, select.value) },
+    option.choices.map((c) => h("option", { value: String(c) }, String(c))));
+    select.value = String(value);
+    return h("label", { class: "option option-choice", for: id }, h("span", {}, label), select);
+  }
+  const input = h("input", { type: "number", id, name: option.name, inputmode: "numeric",
+    "data-testid": testid, placeholder: "default",
+    onchange: () => onChange(option.name, input.value === "" ? null : Number(input.value)) });
+  input.value = value === null || value === undefined ? "" : String(value);
+  return h("label", { class: "option option-int", for: id }, h("span", {}, label), input);
+}
+
+function createForm(api) {
+  const options = Array.isArray(api.options) ? api.options : [];
+  const presets = api.presets && typeof api.presets === "object" ? api.presets : { standard: "standard" };
+  const names = Object.keys(presets);
+  let preset = names.includes("standard") ? "standard" : names[0];
+  let base = presetValues(options, presets[preset]);
+  let chosen = { ...base };
+
+  const common = options.filter((o) => COMMON.includes(o.name))
+    .sort((a, b) => COMMON.indexOf(a.name) - COMMON.indexOf(b.name));
+  const more = options.filter((o) => !COMMON.includes(o.name));
+  const commonBox = h("div", { class: "options-grid" });
+  const moreBox = h("div", { class: "options-grid" });
+  const summary = h("p", { class: "rules-string muted", "data-testid": "rules-string" });
+
+  const onChange = (name, value) => {
+    chosen[name] = value;
+    summary.textContent = `Rules: ${rulesString(preset, base, chosen)}`;
+  };
+  const draw = () => {
+    mount(commonBox, common.map((o) => optionField(o, chosen[o.name], onChange)));
+    mount(moreBox, more.map((o) => optionField(o, chosen[o.name], onChange)));
+    summary.textContent = `Rules: ${rulesString(preset, base, chosen)}`;
+  };
+
+  const presetSelect = h("select", { id: "preset", name: "preset", "data-testid": "preset",
+    onchange: () => {
+      preset = presetSelect.value;
+      base = presetValues(options, presets[preset]);
+      chosen = { ...base };
+      draw();
+    } }, names.map((n) => h("option", { value: n }, n)));
+  presetSelect.value = preset;
+  const nameInput = h("input", { id: "table-name", name: "name", maxlength: 40,
+    placeholder: "Friday night", autocomplete: "off", "data-testid": "table-name" });
+  const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" },
+    "Create table");
+
+  const form = h("form", { class: "card create", "data-testid": "create-form",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      submit.disabled = true;
+      try {
+        const body = { rules: rulesString(preset, base, chosen), name: nameInput.value.trim() };
+        const made = await postJson("/api/tables", body);
+        location.assign(made.url || `/t/${encodeURIComponent(made.id)}`);
+      } catch (err) {
+        toast(`Could not create the table: ${err.message}`, "error");
+        submit.disabled = false;
+      }
+    } },
+  h("h2", {}, "Start a table"),
+  h("div", { class: "form-row" },
+    h("label", { for: "table-name" }, "Table name"), nameInput),
+  h("div", { class: "form-row" },
+    h("label", { for: "preset" }, "Rules"), presetSelect),
+  h("fieldset", { class: "options" }, h("legend", {}, "House rules"), commonBox),
+  more.length ? h("details", { class: "more-options" },
+    h("summary", {}, "More house rules"), moreBox) : null,
+  summary,
+  h("div", { class: "form-actions" }, submit));
+  draw();
+  return form;
+}
+
+function myTablesCard() {
+  const list = h("ul", { class: "link-list", "data-testid": "my-tables" });
+  const tables = myTables();
+  const card = h("section", { class: "card" }, h("h2", {}, "My tables"), list);
+  if (!tables.length) {
+    mount(list, h("li", { class: "muted" }, "Tables where you take a seat appear here."));
+    return card;
+  }
+  for (const t of tables) {
+    const status = h("span", { class: "muted status-word" });
+    const item = h("li", {},
+      h("a", { href: `/t/${encodeURIComponent(t.id)}` }, t.name || `Table ${t.id}`),
+      Number.isInteger(t.seat) ? h("span", { class: "muted" }, ` · ${SEAT_NAMES[t.seat]}`) : null,
+      " ", status,
+      h("button", { type: "button", class: "link-button", "aria-label": `forget table ${t.name || t.id}`,
+        onclick: () => { forgetTable(t.id); item.remove(); } }, "forget"));
+    list.append(item);
+    getJson(`/api/tables/${encodeURIComponent(t.id)}`)
+      .then((info) => { status.textContent = info && info.status ? `(${info.status})` : ""; })
+      .catch(() => { status.textContent = "(gone)"; });
+  }
+  return card;
+}
+
+/** Read the fields of one history entry, whatever the server calls them. */
+export function historyEntry(g) {
+  const table = g.table ?? g.table_id ?? g.id;
+  const game = g.game ?? g.game_number ?? g.number ?? 1;
+  const players = Array.isArray(g.players) ? g.players
+    : Array.isArray(g.seats) ? g.seats.map((x) => (x && typeof x === "object" ? x.name : x)) : [];
+  return { table, game, name: g.name || g.table_name || "", players, score: g.score, winner: g.winner,
+    when: g.finished || g.ended || g.finished_at || g.when || "" };
+}
+
+function historyCard() {
+  const list = h("ul", { class: "link-list", "data-testid": "history-list" },
+    h("li", { class: "muted" }, "Loading…"));
+  getJson("/api/history?limit=20").then((data) => {
+    const games = Array.isArray(data) ? data : data && Array.isArray(data.games) ? data.games : [];
+    if (!games.length) {
+      mount(list, h("li", { class: "muted" }, "No finished games yet."));
+      return;
+    }
+    mount(list, games.map((raw) => {
+      const g = historyEntry(raw);
+      const teams = g.players.length === 4
+        ? `${g.players[0]} & ${g.players[2]} vs ${g.players[1]} & ${g.players[3]}` : "";
+      const score = Array.isArray(g.score) ? ` · ${g.score[0]}–${g.score[1]}` : "";
+      const stamp = typeof g.when === "number" && g.when < 1e12 ? g.when * 1000 : g.when;
+      const date = stamp ? new Date(stamp) : null;
+      const when = date && !Number.isNaN(date.getTime()) ? ` · ${date.toLocaleString()}` : "";
+      return h("li", {},
+        h("a", { href: `/replay/${encodeURIComponent(g.table)}/${encodeURIComponent(g.game)}`,
+          "data-testid": "history-link" },
+        `${g.name || `Table ${g.table}`}, game ${g.game}`),
+        h("span", { class: "muted" }, `${teams ? ` · ${teams}` : ""}${score}${when}`));
+    }));
+  }).catch((err) => mount(list, h("li", { class: "muted" }, `Could not load the games: ${err.message}`)));
+  return h("section", { class: "card" }, h("h2", {}, "Recent games"), list);
+}
+
+function importCard() {
+  const text = h("textarea", { id: "import-text", rows: 5, spellcheck: "false",
+    placeholder: '{"format": "texas42", "version": 1, ...}', "data-testid": "import-text" });
+  const file = h("input", { type: "file", id: "import-file", accept: ".json,application/json",
+    "data-testid": "import-file",
+    onchange: async () => {
+      const chosen = file.files && file.files[0];
+      if (chosen) text.value = await chosen.text();
+    } });
+  const problem = h("p", { class: "form-error", role: "alert", "data-testid": "import-error" });
+  const button = h("button", { type: "submit", "data-testid": "import-button" }, "Open in the replay viewer");
+  return h("form", { class: "card", "data-testid": "import-form",
+    onsubmit: async (event) => {
+      event.preventDefault();
+      problem.textContent = "";
+      let record;
+      try {
+        record = JSON.parse(text.value);
+      } catch (err) {
+        problem.textContent = `That is not JSON: ${err.message}`;
+        return;
+      }
+      button.disabled = true;
+      try {
+        const replay = await postJson("/api/replay", record);
+        try {
+          sessionStorage.setItem("texas42:import", JSON.stringify(replay));
+        } catch {
+          problem.textContent = "The record is too large to keep in this tab.";
+          return;
+        }
+        location.assign("/replay");
+      } catch (err) {
+        problem.textContent = err.message;
+      } finally {
+        button.disabled = false;
+      }
+    } },
+  h("h2", {}, "Import a record"),
+  h("label", { for: "import-text" }, "Paste a game record (JSON) or choose a file"),
+  text,
+  h("div", { class: "form-row" }, file),
+  problem,
+  h("div", { class: "form-actions" }, button));
+}
+
+function hero() {
+  return h("section", { class: "hero" },
+    h("div", { class: "hero-tiles", "aria-hidden": "true" },
+      ["6-6", "5-5", "6-4", "5-0"].map((t, i) => tileSvg(t, { vertical: i % 2 === 0 }))),
+    h("div", {},
+      h("h1", {}, "Texas 42"),
+      h("p", {}, "Bid, name trump and take the count. Start a table, send the link to your partner, and fill the empty chairs with bots.")));
+}
+
+export async function showLobby(root) {
+  setTitle("", "Lobby");
+  mount(root, h("p", { class: "loading" }, "Loading…"));
+  let api;
+  try {
+    api = await getJson("/api/options");
+  } catch (err) {
+    mount(root, h("section", { class: "card" }, h("h2", {}, "The server did not answer"),
+      h("p", {}, err.message), h("button", { type: "button", onclick: () => location.reload() }, "Try again")));
+    return;
+  }
+  mount(root, h("div", { class: "lobby", "data-testid": "lobby" },
+    h("div", { class: "lobby-main" }, hero(), createForm(api)),
+    h("div", { class: "lobby-side" }, myTablesCard(), historyCard(), importCard())));
+}

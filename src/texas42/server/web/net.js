@@ -1,0 +1,148 @@
+/* Talking to the server: JSON over HTTP, and one WebSocket per table that reconnects by itself. */
+
+/** An HTTP error with the server's own message (its JSON "error" or "detail"), when it gave one. */
+export class ApiError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function parse(response) {
+  const text = await response.text();
+  let body = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = null;
+  }
+  if (!response.ok) {
+    let message = `${response.status} ${response.statusText}`.trim();
+    if (body && typeof body.error === "string") message = body.error;
+    else if (body && typeof body.detail === "string") message = body.detail;
+    else if (body && Array.isArray(body.detail)) {
+      message = body.detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
+    }
+    throw new ApiError(response.status, message);
+  }
+  return body;
+}
+
+export async function getJson(path) {
+  return parse(await fetch(path, { headers: { Accept: "application/json" } }));
+}
+
+export async function postJson(path, body) {
+  return parse(await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json" },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  }));
+}
+
+/**
+ * The table's WebSocket. Sends hello on every (re)connection, so the server answers with the
+ * whole state and the page is right again; on close it waits 0.5 s, 1 s, 2 s ... up to 10 s and
+ * tries again, until stop() is called.
+ */
+export class TableSocket {
+  constructor(tableId, { hello, onMessage, onStatus }) {
+    this.tableId = tableId;
+    this.hello = hello;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.stopped = false;
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.queue = [];
+  }
+
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+  }
+
+  start() {
+    this.stopped = false;
+    this.connect();
+    window.addEventListener("online", this.onOnline);
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    window.removeEventListener("online", this.onOnline);
+    if (this.ws) this.ws.close(1000);
+    this.ws = null;
+  }
+
+  onOnline = () => {
+    if (!this.stopped && (!this.ws || this.ws.readyState === WebSocket.CLOSED)) {
+      clearTimeout(this.retryTimer);
+      this.connect();
+    }
+  };
+
+  connect() {
+    this.onStatus(this.attempt ? "reconnecting" : "connecting");
+    let ws;
+    try {
+      ws = new WebSocket(this.url());
+    } catch {
+      this.retry();
+      return;
+    }
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "hello", ...this.hello() }));
+      this.onStatus("open");
+      for (const message of this.queue.splice(0)) ws.send(JSON.stringify(message));
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    ws.addEventListener("message", (event) => {
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      if (message && typeof message === "object" && typeof message.type === "string") {
+        if (message.type === "welcome") this.attempt = 0;
+        try {
+          this.onMessage(message);
+        } catch (err) {
+          console.error("texas42: could not show a message", message, err);
+        }
+      }
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pingTimer);
+      if (this.ws === ws) this.ws = null;
+      if (!this.stopped) this.retry();
+    });
+  }
+
+  retry() {
+    this.onStatus("closed");
+    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.8 + 0.4 * Math.random());
+    this.attempt += 1;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.connect(), delay);
+  }
+
+  /** Send a message now, or as soon as the connection is back (a hello comes first). */
+  send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    if (message.type !== "ping" && message.type !== "act" && message.type !== "hint") {
+      this.queue.push(message);
+    }
+    return false;
+  }
+}

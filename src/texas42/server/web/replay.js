@@ -1,0 +1,166 @@
+/* The replay viewer: a finished game (or an imported record) frame by frame, every hand face up. */
+
+import { h, mount, setTitle, typingInField } from "./dom.js";
+import { getJson } from "./net.js";
+import {
+  SEAT_NAMES, callsList, contractLine, phaseOf, piles, placeOf, rolesOf, scorePad, seatLabel,
+  teamLabels, teamOf, tilePicture, trickArea, trickPoints,
+} from "./board.js";
+
+const BOTTOM = 2; // South at the bottom, North at the top, as on a diagram
+
+function unitOf(record) {
+  const rules = record && record.rules;
+  return rules && typeof rules === "object" && rules.game === "points" ? "points" : "marks";
+}
+
+/** The score after each finished hand up to frame i: the score as each new hand begins. */
+function historyUpTo(frames, i) {
+  const out = [];
+  for (let k = 1; k <= i; k++) {
+    if (frames[k].hand_number !== frames[k - 1].hand_number && Array.isArray(frames[k].score)) {
+      out.push(frames[k].score);
+    }
+  }
+  return out;
+}
+
+export async function showReplay(root, tableId, gameNumber) {
+  setTitle("Replay");
+  let replay;
+  if (tableId) {
+    mount(root, h("p", { class: "loading" }, "Loading the replay…"));
+    try {
+      replay = await getJson(`/api/tables/${encodeURIComponent(tableId)}/games/${encodeURIComponent(gameNumber)}/replay`);
+    } catch (err) {
+      mount(root, h("section", { class: "card narrow", "data-testid": "replay-error" },
+        h("h2", {}, "No replay"), h("p", {}, err.message), h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      return;
+    }
+  } else {
+    try {
+      replay = JSON.parse(sessionStorage.getItem("texas42:import") || "null");
+    } catch {
+      replay = null;
+    }
+    if (!replay) {
+      mount(root, h("section", { class: "card narrow", "data-testid": "replay-error" },
+        h("h2", {}, "Nothing to replay"),
+        h("p", {}, "Import a game record in the lobby to watch it here."),
+        h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+      return;
+    }
+  }
+  const frames = Array.isArray(replay && replay.frames) ? replay.frames.filter((f) => f && typeof f === "object") : [];
+  if (!frames.length) {
+    mount(root, h("section", { class: "card narrow" }, h("h2", {}, "This game has no frames to show")));
+    return;
+  }
+  const viewer = new ReplayViewer(root, replay.record || {}, frames, tableId ? `Table ${tableId}, game ${gameNumber}` : "Imported record");
+  viewer.start();
+}
+
+class ReplayViewer {
+  constructor(root, record, frames, title) {
+    this.root = root;
+    this.record = record;
+    this.frames = frames;
+    this.title = title;
+    this.i = 0;
+    const players = Array.isArray(record.players) ? record.players : [];
+    this.seats = [0, 1, 2, 3].map((s) => ({ name: typeof players[s] === "string" ? players[s] : SEAT_NAMES[s], kind: "human" }));
+  }
+
+  start() {
+    setTitle(this.title, `Replay · ${this.title}`);
+    const hashFrame = Number(new URLSearchParams(location.hash.replace(/^#/, "")).get("frame"));
+    if (Number.isInteger(hashFrame) && hashFrame > 0) this.i = Math.min(hashFrame, this.frames.length) - 1;
+    this.el = {
+      caption: h("p", { class: "caption", "data-testid": "replay-caption", "aria-live": "polite" }),
+      felt: h("div", { class: "felt replay-felt", "data-testid": "replay-felt" }),
+      controls: h("div", { class: "replay-controls", "data-testid": "replay-controls" }),
+      side: h("aside", { class: "table-side" }),
+    };
+    mount(this.root, h("div", { class: "table-page replay", "data-testid": "replay" },
+      h("div", { class: "table-main" }, this.el.caption, this.el.felt, this.el.controls),
+      this.el.side));
+    document.addEventListener("keydown", (event) => {
+      if (typingInField(event)) return;
+      const moves = { ArrowLeft: this.i - 1, ArrowRight: this.i + 1, Home: 0, End: this.frames.length - 1,
+        ArrowUp: this.i - 1, ArrowDown: this.i + 1 };
+      if (event.key in moves && !(event.target instanceof HTMLInputElement)) {
+        event.preventDefault();
+        this.go(moves[event.key]);
+      }
+    });
+    this.render();
+  }
+
+  go(i) {
+    const next = Math.max(0, Math.min(this.frames.length - 1, i));
+    if (next === this.i) return;
+    this.i = next;
+    history.replaceState(null, "", `${location.pathname}#frame=${this.i + 1}`);
+    this.render();
+  }
+
+  seatPanel(seat, frame) {
+    const hand = frame.hand || {};
+    const place = placeOf(seat, BOTTOM);
+    const tiles = Array.isArray(frame.hands) && Array.isArray(frame.hands[seat]) ? frame.hands[seat] : [];
+    const toAct = phaseOf(hand) !== "done" && hand.turn === seat;
+    const roles = rolesOf(hand, seat);
+    return h("section", {
+      class: `seat-panel place-${place} team-${teamOf(seat)}${toAct ? " to-act" : ""}${hand.out_seat === seat ? " out" : ""}`,
+      "data-testid": `replay-seat-${seat}`, "data-seat": seat,
+    },
+    h("div", { class: "seat-head" },
+      h("span", { class: "seat-name" }, this.seats[seat].name),
+      h("span", { class: "seat-compass" }, SEAT_NAMES[seat])),
+    roles.length ? h("div", { class: "roles" }, roles.join(" · ")) : null,
+    h("div", { class: `open-hand ${place === "left" || place === "right" ? "side" : ""}`,
+      "aria-label": `${seatLabel(this.seats, seat)}'s tiles` },
+    tiles.map((t) => tilePicture(t, { vertical: true, cls: "small" }))));
+  }
+
+  render() {
+    const frame = this.frames[this.i];
+    const hand = frame.hand || {};
+    const n = this.frames.length;
+    this.el.caption.textContent = frame.caption || "";
+    const trick = Array.isArray(hand.trick) ? hand.trick : [];
+    const tricks = Array.isArray(hand.tricks) ? hand.tricks : [];
+    let center;
+    if (!trick.length && tricks.length) {
+      const last = tricks[tricks.length - 1];
+      const pts = trickPoints(last);
+      center = trickArea(last.plays, BOTTOM, this.seats,
+        { won: last.winner, note: `${seatLabel(this.seats, last.winner)} took it${pts !== null ? ` (${pts})` : ""}` });
+    } else {
+      center = trickArea(trick, BOTTOM, this.seats);
+    }
+    mount(this.el.felt,
+      [0, 1, 2, 3].map((seat) => this.seatPanel(seat, frame)),
+      h("div", { class: "felt-center" },
+        h("div", { class: "center-stack" },
+          h("div", { class: "center-note" }, `Hand ${frame.hand_number ?? ""} · ${contractLine(hand, this.seats)}`),
+          center)));
+    const slider = h("input", { type: "range", min: 1, max: n, value: this.i + 1, "aria-label": "frame",
+      "data-testid": "replay-slider", oninput: () => this.go(Number(slider.value) - 1) });
+    const button = (label, text, to, testid) => h("button", { type: "button", "aria-label": label, "data-testid": testid,
+      disabled: to < 0 || to >= n || to === this.i ? true : null, onclick: () => this.go(to) }, text);
+    mount(this.el.controls,
+      button("first frame", "⏮ First", 0, "replay-first"),
+      button("previous frame", "◀ Prev", this.i - 1, "replay-prev"),
+      h("span", { class: "frame-count", "data-testid": "replay-position" }, `${this.i + 1} / ${n}`),
+      button("next frame", "Next ▶", this.i + 1, "replay-next"),
+      button("last frame", "Last ⏭", n - 1, "replay-last"),
+      slider);
+    const game = { score: frame.score || [0, 0], unit: unitOf(this.record), history: historyUpTo(this.frames, this.i) };
+    mount(this.el.side,
+      scorePad(game, this.seats, null),
+      h("section", { class: "card side-card" }, h("h2", {}, "Bidding"), callsList(hand, this.seats, "replay-calls")),
+      h("section", { class: "card side-card" }, h("h2", {}, "Tricks"), piles(hand, this.seats, teamLabels(this.seats))),
+      h("p", { class: "side-links" }, h("a", { href: "/" }, "← Lobby")));
+  }
+}

@@ -1,0 +1,60 @@
+/* What the browser remembers between visits: the player's name, a seat token per table, and the
+   tables where this browser holds a seat ("my tables"). Storage can be full or switched off;
+   every call then quietly does nothing. */
+
+const PREFIX = "texas42:";
+
+function read(key) {
+  try {
+    return localStorage.getItem(PREFIX + key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key, value) {
+  try {
+    if (value === null) localStorage.removeItem(PREFIX + key);
+    else localStorage.setItem(PREFIX + key, value);
+  } catch {
+    /* storage off or full: the seat lasts as long as the tab */
+  }
+}
+
+export function playerName() {
+  return read("name") || "";
+}
+
+export function setPlayerName(name) {
+  write("name", name);
+}
+
+export function tokenFor(table) {
+  return read(`token:${table}`);
+}
+
+export function setToken(table, token) {
+  write(`token:${table}`, token);
+}
+
+export function myTables() {
+  try {
+    const list = JSON.parse(read("tables") || "[]");
+    return Array.isArray(list) ? list.filter((t) => t && typeof t.id === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Remember (or refresh) a table where this browser holds a seat, newest first. */
+export function rememberTable(entry) {
+  const rest = myTables().filter((t) => t.id !== entry.id);
+  const old = myTables().find((t) => t.id === entry.id) || {};
+  const list = [{ ...old, ...entry, when: Date.now() }, ...rest].slice(0, 30);
+  write("tables", JSON.stringify(list));
+}
+
+export function forgetTable(id) {
+  write("tables", JSON.stringify(myTables().filter((t) => t.id !== id)));
+  write(`token:${id}`, null);
+}

@@ -1,0 +1,752 @@
+/* The live table: seats around the felt, your hand, the bidding box, the trick, the score pad,
+   hints and hand reviews. The server sends the whole table after every change; `render` rebuilds
+   the page from the newest state alone, so a missed message can never leave it wrong. */
+
+import { copyText, h, mount, setTitle, toast, typingInField } from "./dom.js";
+import { getJson, TableSocket } from "./net.js";
+import { playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
+import {
+  SEAT_NAMES, TEAM_NAMES, backsRow, callsList, contractLine, lastCallOf, phaseOf, piles,
+  placeOf, resultWords, rolesOf, scorePad, seatLabel, teamLabels, teamOf, tilePicture, trickArea,
+  trickPoints, trickRow,
+} from "./board.js";
+import { tileSvg } from "./tiles.js";
+
+const SHORTCUTS = [
+  ["1 – 7", "play the 1st … 7th tile of your hand"],
+  ["p", "pass in the bidding"],
+  ["h", "ask for a hint (on your turn)"],
+  ["l", "show or hide the last trick"],
+  ["?", "show these shortcuts"],
+  ["Esc", "close a panel"],
+];
+
+const isSeat = (x) => Number.isInteger(x) && x >= 0 && x < 4;
+
+/** The tile a legal action plays ("6-4" or "play 6-4"), or null for a call or a contract. */
+export function playedTile(action) {
+  const m = /^(?:play\s+)?([0-6]-[0-6])$/.exec(String(action || "").trim());
+  return m ? m[1] : null;
+}
+
+/** Words for a play review: the plays that cost something, and how the bids stood up. */
+export function reviewWords(review, seats, you) {
+  const plays = Array.isArray(review.plays) ? review.plays : [];
+  const unit = review.unit === "tricks" ? "trick" : "point";
+  const perTrick = String(review.contract || "").startsWith("nello") ? 3 : 4;
+  const lines = [];
+  for (const p of plays) {
+    if (!(Number(p.cost) > 0)) continue;
+    const who = p.seat === you ? "your" : `${seatLabel(seats, p.seat)}'s`;
+    const best = Array.isArray(p.best) && p.best.length ? p.best.join(" or ") : "another tile";
+    const trick = Number.isInteger(p.index) ? `Trick ${Math.floor(p.index / perTrick) + 1}: ` : "";
+    lines.push({
+      seat: p.seat,
+      text: `${trick}best play here was ${best}; ${who} ${p.tile} cost ${p.cost} ${unit}${p.cost === 1 ? "" : "s"}.`,
+    });
+  }
+  const bids = (Array.isArray(review.bids) ? review.bids : []).map((b) => {
+    const who = b.seat === you ? "Your" : `${seatLabel(seats, b.seat)}'s`;
+    const share = Math.round(Number(b.make_share) * 100);
+    return {
+      seat: b.seat,
+      text: `${who} bid ${b.bid}${b.contract ? ` (${b.contract})` : ""} makes in ${share}% of the deals ${b.seat === you ? "you" : "they"} could have held.`,
+    };
+  });
+  return { mistakes: lines, bids, reviewed: plays.length };
+}
+
+export function showTable(root, tableId) {
+  const page = new TablePage(root, tableId);
+  page.start();
+  return page;
+}
+
+class TablePage {
+  constructor(root, id) {
+    this.root = root;
+    this.id = id;
+    this.state = null;
+    this.you = null;
+    this.levels = ["easy", "medium", "hard", "expert"];
+    this.botLevel = {};
+    this.hints = null;
+    this.hintsWaiting = false;
+    this.review = null;
+    this.reviewWaiting = null;
+    this.summary = null;
+    this.lastTrickOpen = false;
+    this.shortcutsOpen = false;
+    this.overDismissed = null;
+    this.illegal = "";
+    this.pending = false;
+    this.seatLink = null;
+    this.prevHand = null;
+    this.prevStatus = null;
+  }
+
+  start() {
+    const fragment = new URLSearchParams(location.hash.replace(/^#/, ""));
+    const given = fragment.get("token");
+    if (given) {
+      setToken(this.id, given);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+    setTitle(`Table ${this.id}`);
+    this.build();
+    getJson(`/api/tables/${encodeURIComponent(this.id)}`).then(
+      () => this.connect(),
+      (err) => {
+        if (err.status === 404) this.notFound();
+        else this.connect();
+      });
+    getJson("/api/options").then((api) => {
+      if (api && Array.isArray(api.levels) && api.levels.length) {
+        this.levels = api.levels.map(String);
+        this.render();
+      }
+    }).catch(() => {});
+    document.addEventListener("keydown", (event) => this.onKey(event));
+  }
+
+  notFound() {
+    mount(this.root, h("section", { class: "card narrow", "data-testid": "not-found" },
+      h("h2", {}, "No such table"),
+      h("p", {}, `There is no table ${this.id} on this server.`),
+      h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+  }
+
+  connect() {
+    this.socket = new TableSocket(this.id, {
+      hello: () => {
+        const token = tokenFor(this.id);
+        return token ? { token } : {};
+      },
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (status) => this.onStatus(status),
+    });
+    this.socket.start();
+  }
+
+  onStatus(status) {
+    const badge = document.getElementById("connection");
+    if (!badge) return;
+    badge.hidden = status === "open";
+    badge.dataset.status = status;
+    badge.textContent = status === "connecting" ? "connecting…" : "reconnecting…";
+  }
+
+  send(message) {
+    if (!this.socket || !this.socket.send(message)) toast("Not connected: trying again…", "error");
+  }
+
+  onMessage(m) {
+    switch (m.type) {
+      case "welcome":
+        this.you = isSeat(m.seat) ? m.seat : null;
+        break;
+      case "seated":
+        if (typeof m.token === "string") setToken(this.id, m.token);
+        if (isSeat(m.seat)) this.you = m.seat;
+        this.seatLink = typeof m.link === "string" ? m.link : null;
+        rememberTable({ id: this.id, name: this.state && this.state.table && this.state.table.name, seat: this.you });
+        break;
+      case "state":
+        this.onState(m);
+        return;
+      case "hints":
+        this.hintsWaiting = false;
+        this.hints = m;
+        break;
+      case "review":
+        this.reviewWaiting = null;
+        this.review = m;
+        break;
+      case "error":
+        this.pending = false;
+        this.hintsWaiting = false;
+        if (this.reviewWaiting !== null) this.reviewWaiting = null;
+        if (m.code !== "stale") toast(m.message || "The server refused that.", "error");
+        break;
+      default:
+        return;
+    }
+    this.render();
+  }
+
+  onState(state) {
+    if (!state || typeof state !== "object") return;
+    const game = state.game || null;
+    const handNumber = game && Number.isInteger(game.hand_number) ? game.hand_number : null;
+    const status = state.table && state.table.status;
+    if (state.you && "seat" in state.you) this.you = isSeat(state.you.seat) ? state.you.seat : null;
+    if (this.you !== null && tokenFor(this.id)) {
+      rememberTable({ id: this.id, name: state.table && state.table.name, seat: this.you });
+    }
+    // a new hand began: the one just finished is summed up
+    if (this.prevHand !== null && handNumber !== null && handNumber > this.prevHand && game.last_hand) {
+      this.openSummary(game.last_hand, this.prevHand);
+    }
+    if (status === "over" && this.prevStatus !== null && this.prevStatus !== "over") {
+      this.overDismissed = null;
+    }
+    if (this.state && this.state.seq !== state.seq) this.illegal = "";
+    if (this.hints && this.hints.seq !== state.seq) this.hints = null;
+    const hand = game && game.hand;
+    if (this.summary && !this.review && hand && phaseOf(hand) === "play" && hand.trick && hand.trick.length) {
+      this.summary = null; // the next hand is under way
+    }
+    this.prevHand = handNumber;
+    this.prevStatus = status;
+    this.state = state;
+    this.pending = false;
+    this.render();
+  }
+
+  openSummary(lastHand, number) {
+    const n = lastHand.number ?? lastHand.hand_number ?? number;
+    this.summary = { hand: lastHand, number: n, seats: this.state && this.state.table.seats };
+    this.review = null;
+    this.reviewWaiting = null;
+  }
+
+  // ---- actions -------------------------------------------------------------------------------
+
+  get hand() {
+    return this.state && this.state.game ? this.state.game.hand : null;
+  }
+
+  legal() {
+    const hand = this.hand;
+    return hand && Array.isArray(hand.legal) ? hand.legal : [];
+  }
+
+  /** The legal action a hint names: hints use record notation ("31", "6-4"), acts use words
+      ("bid 31", "play 6-4"). */
+  legalFor(notation) {
+    const want = String(notation);
+    return this.legal().find((a) => a.action === want || a.action.split(" ").slice(1).join(" ") === want) || null;
+  }
+
+  myTurn() {
+    const hand = this.hand;
+    return Boolean(hand && this.you !== null && hand.turn === this.you && this.legal().length &&
+      this.state.table.status === "playing");
+  }
+
+  act(action) {
+    if (this.pending) return;
+    this.pending = true;
+    this.illegal = "";
+    this.send({ type: "act", action, seq: this.state.seq });
+    this.render();
+  }
+
+  clickTile(tile) {
+    const legal = this.legal().find((a) => playedTile(a.action) === tile);
+    if (legal && this.myTurn()) {
+      this.act(legal.action);
+      return;
+    }
+    const hand = this.hand;
+    const reasons = hand && hand.illegal && typeof hand.illegal === "object" ? hand.illegal : {};
+    let reason = reasons[tile] || reasons[`play ${tile}`];
+    if (!reason) {
+      const phase = phaseOf(hand);
+      if (!this.myTurn()) reason = "It is not your turn.";
+      else if (phase !== "play") reason = "Tiles are played once the bidding is over.";
+      else reason = `You cannot play ${tile} now.`;
+    }
+    this.illegal = `${tile}: ${reason}`;
+    this.render();
+  }
+
+  askHint() {
+    if (!this.myTurn()) {
+      toast("A hint is for your turn.");
+      return;
+    }
+    this.hintsWaiting = true;
+    this.hints = null;
+    this.send({ type: "hint" });
+    this.render();
+  }
+
+  askReview(number) {
+    this.reviewWaiting = number;
+    this.review = null;
+    this.send({ type: "review", hand: number });
+    this.render();
+  }
+
+  sit(seat) {
+    const input = this.root.querySelector("[data-testid=player-name]");
+    const name = (input ? input.value : playerName()).trim();
+    if (!name) {
+      toast("Type your name first, then take a seat.");
+      if (input) input.focus();
+      return;
+    }
+    setPlayerName(name);
+    this.send({ type: "sit", seat, name });
+  }
+
+  onKey(event) {
+    if (typingInField(event) || !this.state) return;
+    const key = event.key;
+    if (key === "Escape") {
+      if (this.shortcutsOpen || this.lastTrickOpen || this.summary) {
+        this.shortcutsOpen = false;
+        this.lastTrickOpen = false;
+        this.summary = null;
+        this.render();
+      }
+      return;
+    }
+    if (key === "?") {
+      this.shortcutsOpen = !this.shortcutsOpen;
+    } else if (key === "l" || key === "L") {
+      this.lastTrickOpen = !this.lastTrickOpen;
+    } else if (key === "h" || key === "H") {
+      this.askHint();
+      event.preventDefault();
+      return;
+    } else if (key === "p" || key === "P") {
+      const pass = this.legal().find((a) => a.action === "pass");
+      if (pass && this.myTurn()) this.act(pass.action);
+      else toast("You cannot pass now.");
+      event.preventDefault();
+      return;
+    } else if (/^[1-7]$/.test(key)) {
+      const tiles = this.hand && Array.isArray(this.hand.tiles) ? this.hand.tiles : [];
+      const tile = tiles[Number(key) - 1];
+      if (tile) this.clickTile(tile);
+      event.preventDefault();
+      return;
+    } else {
+      return;
+    }
+    event.preventDefault();
+    this.render();
+  }
+
+  // ---- drawing -------------------------------------------------------------------------------
+
+  build() {
+    this.el = {
+      info: h("div", { class: "info-bar", "data-testid": "info" }),
+      felt: h("div", { class: "felt", "data-testid": "felt" }),
+      hand: h("div", { class: "my-hand", "data-testid": "hand" }),
+      illegal: h("p", { class: "illegal-reason", role: "alert", "data-testid": "illegal-reason" }),
+      actions: h("div", { class: "action-bar", "data-testid": "action-bar" }),
+      hints: h("div", { class: "hints-area" }),
+      side: h("aside", { class: "table-side" }),
+    };
+    this.el.page = h("div", { class: "table-page", "data-testid": "table-page" },
+      h("div", { class: "table-main" }, this.el.info, this.el.felt, this.el.hand, this.el.illegal,
+        this.el.actions, this.el.hints),
+      this.el.side);
+    mount(this.root, this.el.page);
+    mount(this.el.felt, h("p", { class: "felt-wait" }, "Joining the table…"));
+  }
+
+  render() {
+    if (!this.state || !this.el) return;
+    const focusKey = document.activeElement && document.activeElement.dataset
+      ? document.activeElement.dataset.focus : null;
+    const { table } = this.state;
+    this.el.page.dataset.seq = String(this.state.seq);
+    this.el.page.dataset.status = table.status;
+    this.el.page.dataset.seat = this.you === null ? "" : String(this.you);
+    setTitle(table.name || `Table ${table.id}`, `${table.name || `Table ${table.id}`}${table.rules ? ` · ${table.rules}` : ""}`);
+    this.renderInfo();
+    this.renderFelt();
+    this.renderHand();
+    this.el.illegal.textContent = this.illegal;
+    this.renderActions();
+    this.renderHints();
+    this.renderSide();
+    if (focusKey) {
+      const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
+      if (again) again.focus();
+    }
+  }
+
+  bottomSeat() {
+    return this.you !== null ? this.you : 2;
+  }
+
+  statusLine() {
+    const { table, game } = this.state;
+    const seats = table.seats || [];
+    if (table.status === "lobby") {
+      const empty = seats.filter((x) => !x || x.kind === "empty").length;
+      return empty ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}` : "All seats filled: ready to start";
+    }
+    if (table.status === "over") {
+      const outcome = game && game.outcome;
+      return outcome && Number.isInteger(outcome.winner)
+        ? `Game over: ${teamLabels(seats)[outcome.winner]} won` : "Game over";
+    }
+    const hand = game && game.hand;
+    if (!hand) return "";
+    const phase = phaseOf(hand);
+    if (phase === "done" || !isSeat(hand.turn)) return "Hand over";
+    const verb = phase === "auction" ? "bid" : phase === "declare" ? "name trump" : "play";
+    if (hand.turn === this.you) return `Your turn to ${verb}`;
+    return `${seatLabel(seats, hand.turn)} to ${verb}`;
+  }
+
+  renderInfo() {
+    const { table, game } = this.state;
+    const hand = game && game.hand;
+    const myTurn = this.myTurn();
+    mount(this.el.info,
+      h("span", { class: `turn-line${myTurn ? " mine" : ""}`, "data-testid": "status" }, this.statusLine()),
+      game ? h("span", { class: "hand-number", "data-testid": "hand-number" }, `Hand ${game.hand_number}`) : null,
+      hand ? h("span", { class: "contract-line", "data-testid": "contract" }, contractLine(hand, table.seats)) : null);
+  }
+
+  seatPanel(seat) {
+    const { table, game } = this.state;
+    const info = (table.seats || [])[seat] || { kind: "empty" };
+    const hand = game && game.hand;
+    const bottom = this.bottomSeat();
+    const place = placeOf(seat, bottom);
+    const lobby = table.status === "lobby";
+    const kind = info.kind || "empty";
+    const toAct = hand && phaseOf(hand) !== "done" && hand.turn === seat && table.status === "playing";
+    const badges = [];
+    if (seat === this.you) badges.push(h("span", { class: "badge you" }, "you"));
+    if (kind === "bot") badges.push(h("span", { class: "badge bot" }, `bot${info.level ? ` · ${info.level}` : ""}`));
+    if (kind === "human" && info.connected === false) badges.push(h("span", { class: "badge away" }, "away"));
+    const roles = rolesOf(hand, seat);
+    const call = hand && phaseOf(hand) === "auction" ? lastCallOf(hand, seat) : null;
+    const controls = [];
+    if (lobby) {
+      if (kind === "empty" && this.you === null) {
+        controls.push(h("button", { type: "button", class: "primary small", "data-testid": `sit-${seat}`,
+          "data-focus": `sit-${seat}`, onclick: () => this.sit(seat) }, "Sit here"));
+      }
+      if (kind === "empty" && this.you !== null) {
+        const level = this.botLevel[seat] || (this.levels.includes("medium") ? "medium" : this.levels[0]);
+        const select = h("select", { "data-testid": `bot-level-${seat}`, "data-focus": `bot-level-${seat}`,
+          "aria-label": `bot level for ${SEAT_NAMES[seat]}`,
+          onchange: () => { this.botLevel[seat] = select.value; } },
+        this.levels.map((l) => h("option", { value: l }, l)));
+        select.value = level;
+        controls.push(h("span", { class: "bot-controls" }, select,
+          h("button", { type: "button", class: "small", "data-testid": `add-bot-${seat}`, "data-focus": `add-bot-${seat}`,
+            onclick: () => this.send({ type: "bot", seat, level: select.value }) }, "Add bot")));
+      }
+      if (this.you !== null && (kind === "bot" || seat === this.you)) {
+        controls.push(h("button", { type: "button", class: "small quiet", "data-testid": `remove-${seat}`,
+          "data-focus": `remove-${seat}`, onclick: () => this.send({ type: "leave", seat }) },
+        seat === this.you ? "Stand up" : "Remove"));
+      }
+    }
+    let tiles = null;
+    if (hand && !(seat === this.you) && phaseOf(hand) !== "done") {
+      const left = Array.isArray(hand.tiles_left) ? hand.tiles_left[seat] : 0;
+      tiles = backsRow(left, place === "left" || place === "right" ? "side" : "");
+    }
+    return h("section", {
+      class: `seat-panel place-${place} team-${teamOf(seat)}${toAct ? " to-act" : ""}${hand && hand.out_seat === seat ? " out" : ""}${kind === "empty" ? " empty" : ""}`,
+      "data-testid": `seat-${seat}`, "data-seat": seat, "data-kind": kind,
+      "aria-label": `${SEAT_NAMES[seat]}: ${kind === "empty" ? "empty seat" : seatLabel(table.seats, seat)}${toAct ? ", to act" : ""}`,
+    },
+    h("div", { class: "seat-head" },
+      h("span", { class: "seat-name" }, kind === "empty" ? "Empty seat" : info.name || SEAT_NAMES[seat]),
+      h("span", { class: "seat-compass" }, SEAT_NAMES[seat])),
+    badges.length ? h("div", { class: "badges" }, badges) : null,
+    roles.length ? h("div", { class: "roles" }, roles.join(" · ")) : null,
+    call ? h("div", { class: `call-bubble${call === "pass" ? " pass" : ""}`, "data-testid": `call-${seat}` }, call) : null,
+    tiles,
+    controls.length ? h("div", { class: "seat-controls" }, controls) : null);
+  }
+
+  renderFelt() {
+    const { table, game } = this.state;
+    const bottom = this.bottomSeat();
+    const seats = [0, 1, 2, 3].sort((a, b) => ((a - bottom + 4) % 4) - ((b - bottom + 4) % 4));
+    mount(this.el.felt,
+      seats.map((seat) => this.seatPanel(seat)),
+      h("div", { class: "felt-center" }, this.centerContent()),
+      this.overlay());
+    this.el.felt.dataset.status = table.status;
+    this.el.felt.classList.toggle("my-turn", this.myTurn());
+    void game;
+  }
+
+  centerContent() {
+    const { table, game } = this.state;
+    if (table.status === "lobby" || !game) return this.pregame();
+    const hand = game.hand;
+    const bottom = this.bottomSeat();
+    if (!hand) return null;
+    const phase = phaseOf(hand);
+    const trick = Array.isArray(hand.trick) ? hand.trick : [];
+    const tricks = Array.isArray(hand.tricks) ? hand.tricks : [];
+    if (trick.length || phase === "play" || phase === "done") {
+      if (!trick.length && tricks.length) {
+        const last = tricks[tricks.length - 1];
+        const pts = trickPoints(last);
+        const note = `${seatLabel(table.seats, last.winner)} took it${pts !== null ? ` (${pts})` : ""}`;
+        return trickArea(last.plays, bottom, table.seats, { won: last.winner, note });
+      }
+      return trickArea(trick, bottom, table.seats);
+    }
+    // the bidding: show the draw for the first shake before the first call
+    const draw = Array.isArray(game.draw) ? game.draw : [];
+    if (game.hand_number === 1 && draw.length && !(hand.calls || []).length) {
+      return h("div", { class: "draw", "data-testid": "draw" },
+        h("h3", {}, "Draw for the first shake"),
+        draw.map((round) => h("div", { class: "draw-round" },
+          (Array.isArray(round) ? round : []).map((pair) => h("span", { class: "draw-pick" },
+            h("span", { class: "draw-seat" }, seatLabel(table.seats, pair[0])),
+            tilePicture(pair[1], { vertical: true, cls: "small" }))))),
+        isSeat(hand.shaker) ? h("p", {}, `${seatLabel(table.seats, hand.shaker)} shakes.`) : null);
+    }
+    return h("div", { class: "center-note" },
+      phase === "auction" ? "Bidding" : phase === "declare" ? `${seatLabel(table.seats, hand.declarer ?? hand.bidder)} names trump` : "");
+  }
+
+  inviteBox() {
+    const link = `${location.origin}/t/${encodeURIComponent(this.id)}`;
+    const input = h("input", { class: "invite-input", readonly: true, value: link, "data-testid": "invite-link",
+      "aria-label": "invite link", onfocus: () => input.select() });
+    return h("div", { class: "invite" },
+      h("label", {}, "Invite link"),
+      h("div", { class: "invite-row" }, input,
+        h("button", { type: "button", class: "small", "data-testid": "copy-invite", "data-focus": "copy-invite",
+          onclick: () => copyText(link, input) }, "Copy")));
+  }
+
+  pregame() {
+    const { table } = this.state;
+    const seats = table.seats || [];
+    const full = seats.length === 4 && seats.every((x) => x && x.kind !== "empty");
+    const nameInput = h("input", { class: "name-input", "data-testid": "player-name", maxlength: 24,
+      placeholder: "Your name", autocomplete: "nickname", value: playerName(),
+      "aria-label": "your name", "data-focus": "player-name" });
+    return h("div", { class: "pregame", "data-testid": "pregame" },
+      h("h2", {}, table.name || `Table ${table.id}`),
+      this.you === null
+        ? h("div", { class: "name-row" }, h("label", {}, "Your name ", nameInput),
+          h("span", { class: "muted" }, "then choose “Sit here”."))
+        : h("p", {}, full ? "Everyone is here." : "Fill the empty seats with friends or bots."),
+      this.you !== null
+        ? h("button", { type: "button", class: "primary", "data-testid": "start", "data-focus": "start",
+          disabled: !full, onclick: () => this.send({ type: "start" }) }, "Start the game")
+        : null,
+      this.inviteBox());
+  }
+
+  overlay() {
+    const { table, game } = this.state;
+    if (this.shortcutsOpen) return this.shortcutsPanel();
+    if (table.status === "over" && game && this.overDismissed !== table.game_number) return this.gameOverPanel();
+    if (this.lastTrickOpen) return this.lastTrickPanel();
+    if (this.summary) return this.summaryPanel();
+    return null;
+  }
+
+  closeButton(onclick, label = "Close") {
+    return h("button", { type: "button", class: "small quiet close", "data-focus": `close-${label}`, onclick }, label);
+  }
+
+  shortcutsPanel() {
+    return h("div", { class: "panel", role: "dialog", "aria-label": "keyboard shortcuts", "data-testid": "shortcuts" },
+      h("h2", {}, "Keyboard shortcuts"),
+      h("dl", { class: "shortcuts" }, SHORTCUTS.map(([k, v]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, v)])),
+      this.closeButton(() => { this.shortcutsOpen = false; this.render(); }));
+  }
+
+  lastTrick() {
+    const { game } = this.state;
+    const hand = game && game.hand;
+    const tricks = hand && Array.isArray(hand.tricks) ? hand.tricks : [];
+    if (tricks.length) return tricks[tricks.length - 1];
+    const prev = game && game.last_hand;
+    const old = prev && Array.isArray(prev.tricks) ? prev.tricks : [];
+    return old.length ? old[old.length - 1] : null;
+  }
+
+  lastTrickPanel() {
+    const trick = this.lastTrick();
+    const seats = this.state.table.seats;
+    return h("div", { class: "panel", role: "dialog", "aria-label": "last trick", "data-testid": "last-trick" },
+      h("h2", {}, "Last trick"),
+      trick
+        ? [trickRow(trick, seats, { withSeats: true }),
+          h("p", {}, `${seatLabel(seats, trick.winner)} won it${trickPoints(trick) !== null ? ` (${trickPoints(trick)} points)` : ""}.`)]
+        : h("p", {}, "No trick has been played yet."),
+      this.closeButton(() => { this.lastTrickOpen = false; this.render(); }));
+  }
+
+  reviewBlock(number) {
+    if (this.reviewWaiting === number) return h("p", { class: "muted", "data-testid": "review" }, "Reviewing the hand…");
+    if (!this.review || (this.review.hand !== undefined && this.review.hand !== number)) {
+      return h("button", { type: "button", "data-testid": "review-button", "data-focus": "review",
+        onclick: () => this.askReview(number) }, "Review this hand");
+    }
+    const words = reviewWords(this.review, this.state.table.seats, this.you);
+    return h("div", { class: "review", "data-testid": "review" },
+      h("h3", {}, "Review (double dummy)"),
+      words.mistakes.length
+        ? h("ul", {}, words.mistakes.map((m) => h("li", { class: m.seat === this.you ? "mine" : "" }, m.text)))
+        : h("p", {}, words.reviewed ? "No costly plays: every play reviewed was as good as the best." : "No plays to review."),
+      words.bids.length ? h("ul", { class: "bids" }, words.bids.map((b) => h("li", {}, b.text))) : null);
+  }
+
+  summaryPanel() {
+    const { hand, number } = this.summary;
+    const seats = this.state.table.seats;
+    const words = resultWords(hand, seats, this.state.game);
+    return h("div", { class: "panel summary", role: "dialog", "aria-label": `hand ${number} summary`, "data-testid": "summary" },
+      h("h2", { class: words.made === false ? "set" : words.made ? "made" : "" }, `Hand ${number}: ${words.headline}`),
+      words.lines.map((line) => h("p", {}, line)),
+      this.reviewBlock(number),
+      this.closeButton(() => { this.summary = null; this.render(); }, "Continue"));
+  }
+
+  gameOverPanel() {
+    const { table, game } = this.state;
+    const outcome = game.outcome || {};
+    const labels = teamLabels(table.seats);
+    const score = Array.isArray(outcome.score) ? outcome.score : game.score || [0, 0];
+    const n = table.game_number || 1;
+    const finalHand = game.hand && phaseOf(game.hand) === "done" ? game.hand : game.last_hand;
+    const handNumber = finalHand && (finalHand.number ?? finalHand.hand_number) || game.hand_number;
+    const won = Number.isInteger(outcome.winner) ? outcome.winner : null;
+    const mine = this.you !== null && won !== null ? teamOf(this.you) === won : null;
+    const base = `/api/tables/${encodeURIComponent(table.id)}/games/${n}`;
+    return h("div", { class: "panel game-over", role: "dialog", "aria-label": "game over", "data-testid": "game-over" },
+      h("h2", {}, won !== null ? `${labels[won]} win${mine === true ? " — well played!" : ""}` : "Game over"),
+      h("p", { class: "final-score" }, `${TEAM_NAMES[0]} ${score[0]} · ${TEAM_NAMES[1]} ${score[1]} ${game.unit || "marks"}`),
+      finalHand && finalHand.result ? resultWords(finalHand, table.seats, game).lines.map((l) => h("p", { class: "muted" }, l)) : null,
+      this.reviewBlock(handNumber),
+      h("div", { class: "panel-actions" },
+        this.you !== null ? h("button", { type: "button", class: "primary", "data-testid": "rematch", "data-focus": "rematch",
+          onclick: () => this.send({ type: "rematch" }) }, "Rematch") : null,
+        h("a", { class: "button", href: `${base}/record`, download: `texas42-${table.id}-game${n}.json`, "data-testid": "export-record" }, "Download the record"),
+        h("a", { class: "button", href: `/replay/${encodeURIComponent(table.id)}/${n}`, "data-testid": "replay-link" }, "Watch the replay"),
+        this.closeButton(() => { this.overDismissed = table.game_number; this.render(); })));
+  }
+
+  renderHand() {
+    const hand = this.hand;
+    const tiles = hand && Array.isArray(hand.tiles) ? hand.tiles : [];
+    if (this.you === null || !hand || !tiles.length) {
+      this.el.hand.hidden = !(this.you !== null && hand);
+      mount(this.el.hand);
+      return;
+    }
+    this.el.hand.hidden = false;
+    const myTurn = this.myTurn();
+    const playable = new Set(this.legal().map((a) => playedTile(a.action)).filter(Boolean));
+    mount(this.el.hand, tiles.map((tile, i) => {
+      const legal = myTurn && playable.has(tile);
+      return h("button", {
+        type: "button", class: `tile-button${legal ? " legal" : ""}`, "data-tile": tile,
+        "data-legal": legal ? "true" : "false", "data-focus": `tile-${tile}`,
+        "aria-label": `tile ${tile}`, title: `${tile}${legal ? "" : " (not playable now)"} — key ${i + 1}`,
+        disabled: this.pending && legal ? true : null,
+        onclick: () => this.clickTile(tile),
+      }, tileSvg(tile, { vertical: true }), h("span", { class: "tile-key", "aria-hidden": "true" }, String(i + 1)));
+    }));
+  }
+
+  renderActions() {
+    const { table } = this.state;
+    const hand = this.hand;
+    const phase = phaseOf(hand);
+    const myTurn = this.myTurn();
+    const calls = this.legal().filter((a) => !playedTile(a.action));
+    const parts = [];
+    if (myTurn && calls.length && (phase === "auction" || phase === "declare")) {
+      const title = phase === "auction" ? "Your bid" : "Name the contract";
+      const pass = calls.filter((a) => a.action === "pass");
+      const rest = calls.filter((a) => a.action !== "pass");
+      parts.push(h("div", { class: `call-box ${phase}`, "data-testid": phase === "auction" ? "bidding-box" : "trump-box",
+        role: "group", "aria-label": title },
+      h("span", { class: "call-title" }, title),
+      h("div", { class: "call-buttons" },
+        pass.concat(rest).map((a) => h("button", {
+          type: "button", class: `call-button${a.action === "pass" ? " pass" : ""}`, "data-action": a.action,
+          "data-focus": `action-${a.action}`, disabled: this.pending ? true : null,
+          onclick: () => this.act(a.action),
+        }, a.label || a.action)))));
+    }
+    const tools = [];
+    if (table.status === "playing" && this.you !== null) {
+      tools.push(h("button", { type: "button", class: "small", "data-testid": "hint-button", "data-focus": "hint",
+        disabled: myTurn ? null : true, onclick: () => this.askHint() }, "Hint"));
+    }
+    if (table.status !== "lobby") {
+      tools.push(h("button", { type: "button", class: "small", "data-testid": "last-trick-button", "data-focus": "last-trick",
+        "aria-pressed": this.lastTrickOpen ? "true" : "false",
+        onclick: () => { this.lastTrickOpen = !this.lastTrickOpen; this.render(); } }, "Last trick"));
+    }
+    tools.push(h("button", { type: "button", class: "small quiet", "data-testid": "shortcuts-button", "data-focus": "shortcuts",
+      "aria-label": "keyboard shortcuts", onclick: () => { this.shortcutsOpen = !this.shortcutsOpen; this.render(); } }, "Keys ?"));
+    parts.push(h("div", { class: "tools" }, tools));
+    mount(this.el.actions, parts);
+  }
+
+  renderHints() {
+    if (this.hintsWaiting) {
+      mount(this.el.hints, h("div", { class: "hints", "data-testid": "hints" }, h("p", { class: "muted" }, "Thinking…")));
+      return;
+    }
+    if (!this.hints || !this.state || this.hints.seq !== this.state.seq || !Array.isArray(this.hints.hints)) {
+      mount(this.el.hints);
+      return;
+    }
+    const hand = this.hand;
+    const defending = hand && isSeat(hand.bidder) && this.you !== null && teamOf(hand.bidder) !== teamOf(this.you);
+    const goal = phaseOf(hand) === "play" && defending ? "to set" : "to make";
+    mount(this.el.hints, h("div", { class: "hints", "data-testid": "hints" },
+      h("h3", {}, "Hints (best first)"),
+      h("ol", {}, this.hints.hints.map((hint, i) => {
+        const facts = [];
+        if (typeof hint.chance === "number") facts.push(`${Math.round(hint.chance * 100)}% ${goal}`);
+        if (typeof hint.points === "number") facts.push(`${hint.points.toFixed(1)} points expected`);
+        if (typeof hint.marks === "number") facts.push(`${hint.marks.toFixed(2)} marks expected`);
+        const legal = this.legalFor(hint.action);
+        return h("li", { class: i === 0 ? "best" : "" },
+          h("button", { type: "button", class: "small hint-do", "data-hint": hint.action,
+            disabled: this.myTurn() && legal ? null : true,
+            onclick: () => legal && this.act(legal.action) }, legal ? legal.label || legal.action : hint.action),
+          h("span", { class: "hint-facts" }, facts.length ? facts.join(" · ") : "no estimate"));
+      })),
+      this.closeButton(() => { this.hints = null; this.render(); }, "Hide")));
+  }
+
+  renderSide() {
+    const { table, game } = this.state;
+    const hand = game && game.hand;
+    const labels = teamLabels(table.seats);
+    const you = this.you === null ? null : teamOf(this.you);
+    const parts = [];
+    if (game) parts.push(scorePad(game, table.seats, you));
+    if (hand && (phaseOf(hand) === "play" || phaseOf(hand) === "done" || (hand.tricks || []).length)) {
+      parts.push(h("section", { class: "card side-card" }, h("h2", {}, "Tricks"), piles(hand, table.seats, labels)));
+    }
+    if (hand) {
+      parts.push(h("section", { class: "card side-card" }, h("h2", {}, "Bidding"), callsList(hand, table.seats)));
+    }
+    const rulesLines = Array.isArray(table.rules_text) ? table.rules_text : [];
+    parts.push(h("details", { class: "card side-card rules", open: table.status === "lobby" ? true : null },
+      h("summary", {}, `House rules: ${table.rules || "standard"}`),
+      rulesLines.length ? h("ul", {}, rulesLines.map((l) => h("li", {}, l))) : null));
+    if (table.status !== "lobby") parts.push(h("section", { class: "card side-card" }, this.inviteBox()));
+    if (this.seatLink) {
+      parts.push(h("details", { class: "card side-card" }, h("summary", {}, "Your seat on another device"),
+        h("p", { class: "muted" }, "This link gives your seat back: keep it to yourself."),
+        h("input", { class: "invite-input", readonly: true, value: this.seatLink, "aria-label": "your seat link" })));
+    }
+    parts.push(h("p", { class: "side-links" }, h("a", { href: "/" }, "← Lobby")));
+    mount(this.el.side, parts);
+  }
+}
