@@ -331,7 +331,7 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
     """Send a connection's outbox in order until it is closed."""
     while True:
         text = await connection.outbox.get()
-        if text is None or websocket.client_state != WebSocketState.CONNECTED:
+        if text is None or connection.closed or websocket.client_state != WebSocketState.CONNECTED:
             break
         try:
             await websocket.send_text(text)
