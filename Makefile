@@ -2,8 +2,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test test-slow bench clean
+.PHONY: run play test test-slow bench clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -11,10 +12,19 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[all,dev]'
 	touch $(STAMP)
 
+# The browser tests drive Debian's chromium; install it when it is missing.
+$(CHROMIUM):
+	if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	$$sudo apt-get update -qq && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+
 run: $(STAMP)
+	$(BIN)/texas42 serve
+
+play: $(STAMP)
 	$(BIN)/texas42 play
 
-test: $(STAMP)
+test: $(STAMP) $(CHROMIUM)
 	$(BIN)/mypy src/texas42
 	$(BIN)/pytest
 
@@ -25,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_solver.py
 	$(BIN)/python benchmarks/bench_bots.py
+	$(BIN)/python benchmarks/bench_server.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis
