@@ -55,6 +55,8 @@ log = logging.getLogger("texas42.server")
 
 OUTBOX_LIMIT = 512
 """Messages waiting for one slow connection before it is dropped (it resyncs on reconnect)."""
+BOT_RETRY_SECONDS = 2.0
+"""How long a bot waits to act again after its action could not be stored."""
 FAST_BOTS = ("easy", "medium")
 """Levels that answer in microseconds and so think on the event loop itself."""
 
@@ -83,6 +85,8 @@ class ServerSettings:
     review_samples: int = 12
     message_rate: float = RATE_PER_SECOND
     message_burst: float = RATE_BURST
+    freeze_gc: bool = False
+    """Freeze the objects alive after start-up out of the garbage collector (``serve`` does)."""
 
 
 class Connection:
@@ -336,7 +340,16 @@ class Room:
         if game.why_illegal(move.action) is not None:
             log.error("table %s: the bot at seat %d chose an illegal action", self.id, move.seat)
             move.action = RulesBot().choose(game.view(move.seat))
-        await self._play(move.seat, move.action)
+        try:
+            await self._play(move.seat, move.action)
+        except Exception:
+            # nothing changed; the bot tries again shortly rather than leaving the table stuck
+            self._spawn(self._retry_bot())
+            raise
+
+    async def _retry_bot(self) -> None:
+        await asyncio.sleep(BOT_RETRY_SECONDS)
+        self._schedule_bot()
 
     async def _play(self, seat: int, action: Action) -> None:
         """Apply an action in memory, commit it (with the finished game, if it ends one), and

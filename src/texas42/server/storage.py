@@ -63,6 +63,9 @@ games_table = sa.Table(
     sa.Column("record", sa.Text, nullable=False),
 )
 
+_INSERT_EVENT = events_table.insert()
+"""Built once: compiling the statement per event was most of a commit's cost."""
+
 sa.Index("games_by_finish", games_table.c.finished)
 sa.Index("tables_by_status", tables_table.c.status)
 
@@ -168,16 +171,15 @@ class Storage:
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
-                events_table.insert().values(
-                    table_id=table_id, seq=seq, kind=kind, data=json.dumps(data), at=now
-                )
+                _INSERT_EVENT,
+                {"table_id": table_id, "seq": seq, "kind": kind, "data": json.dumps(data), "at": now},
             )
-            values: dict[str, Any] = {"updated": now}
             if status is not None:
-                values["status"] = status
-            conn.execute(
-                tables_table.update().where(tables_table.c.id == table_id).values(**values)
-            )
+                conn.execute(
+                    tables_table.update()
+                    .where(tables_table.c.id == table_id)
+                    .values(status=status, updated=now)
+                )
             if finished is not None:
                 _insert_game(conn, finished)
 
@@ -212,12 +214,14 @@ class Storage:
             ).first()
         return _finished(row) if row is not None else None
 
-    def history(self, limit: int) -> list[FinishedGame]:
+    def history(self, limit: int) -> list[dict[str, Any]]:
+        """The latest finished games' summaries, newest first (without their records)."""
+        columns = [c for c in games_table.c if c.name != "record"]
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(games_table).order_by(games_table.c.finished.desc()).limit(limit)
+                sa.select(*columns).order_by(games_table.c.finished.desc()).limit(limit)
             ).all()
-        return [_finished(row) for row in rows]
+        return [_finished(row, record="").summary() for row in rows]
 
 
 def _engine(url: str) -> Engine:
@@ -271,7 +275,7 @@ def _stored(conn: Connection, row: Any) -> StoredTable:
     )
 
 
-def _finished(row: Any) -> FinishedGame:
+def _finished(row: Any, record: str | None = None) -> FinishedGame:
     score = json.loads(row.score)
     return FinishedGame(
         row.table_id,
@@ -281,5 +285,5 @@ def _finished(row: Any) -> FinishedGame:
         (int(score[0]), int(score[1])),
         row.winner,
         row.finished,
-        row.record,
+        row.record if record is None else record,
     )

@@ -2,7 +2,7 @@
    trick in the middle, the trick piles, the calls, the score pad and words for a hand's result.
    Every function reads plain state objects (the server's JSON) and returns DOM elements. */
 
-import { h, s } from "./dom.js";
+import { h } from "./dom.js";
 import { backSvg, tallySvg, tileSvg, tilePoints } from "./tiles.js";
 
 /* As in src/texas42/hand.py: seats 0..3 clockwise, teams 0 (seats 0, 2) and 1 (seats 1, 3). */
@@ -97,7 +97,6 @@ export function callsList(hand, seats, testid = "calls") {
   return h("ol", { class: "calls", "data-testid": testid },
     calls.map((c) => h("li", { class: String(c.call) === "pass" ? "call pass" : "call bid" },
       h("span", { class: "call-seat" }, seatLabel(seats, c.seat)),
-      " ",
       h("strong", {}, String(c.call)))));
 }
 
@@ -136,10 +135,10 @@ export function trickArea(plays, bottom, seats, { won = null, note = "" } = {}) 
       "data-seat": p.seat, "data-testid": `trick-${p.seat}`,
     }, tilePicture(p.tile, { vertical, label: text }));
   });
-  return h("div", { class: `trick${won !== null ? " done" : ""}`, "data-testid": "trick",
-    "aria-label": list.length ? "the trick" : "no tile played yet" },
-  PLACES.map((place) => slots[place] || h("div", { class: `trick-slot slot-${place} empty` })),
-  note ? h("div", { class: "trick-note" }, note) : null);
+  const trick = h("div", { class: `trick${won !== null ? " done" : ""}`, "data-testid": "trick", role: "group",
+    "aria-label": won !== null ? "the last trick" : list.length ? "the trick" : "no tile played yet" },
+  PLACES.map((place) => slots[place] || h("div", { class: `trick-slot slot-${place} empty` })));
+  return h("div", { class: "trick-box" }, trick, h("div", { class: "trick-note", "data-testid": "trick-note" }, note));
 }
 
 /** A trick as a small row of tiles, in play order, for piles and the last-trick view. */
@@ -198,10 +197,11 @@ export function scorePad(game, seats, you = null) {
   const columns = [0, 1].map((team) => h("div", { class: `pad-team team-${team}`, "data-testid": `pad-team-${team}` },
     h("div", { class: "pad-head" }, head(team)),
     h("div", { class: "pad-names" }, labels[team].replace(/^[A-Za-z-]+ \((.*)\)$/, "$1")),
-    unit === "marks"
-      ? tallySvg(numberOr(score[team]), `${labels[team]}: ${numberOr(score[team])} marks`)
-      : null,
-    h("div", { class: "pad-score", "data-testid": `score-${team}` }, String(numberOr(score[team])))));
+    h("div", { class: "pad-marks" },
+      unit === "marks"
+        ? tallySvg(numberOr(score[team]), `${labels[team]}: ${numberOr(score[team])} marks`)
+        : null,
+      h("div", { class: "pad-score", "data-testid": `score-${team}` }, String(numberOr(score[team]))))));
   const rows = history.map((entry, i) => {
     const now = Array.isArray(entry) ? entry : entry && entry.score;
     if (!Array.isArray(now)) return null;
@@ -217,7 +217,7 @@ export function scorePad(game, seats, you = null) {
   return h("section", { class: "score-pad", "data-testid": "score-pad", "aria-label": "score pad" },
     h("div", { class: "pad-top" },
       h("h2", {}, "Score"),
-      target ? h("span", { class: "pad-target" }, `game to ${target} ${unit}`) : null),
+      target ? h("span", { class: "pad-target" }, `game to ${target} ${target === 1 ? unit.slice(0, -1) : unit}`) : null),
     h("div", { class: "pad-columns" }, columns),
     rows.filter(Boolean).length
       ? h("table", { class: "pad-history", "data-testid": "score-history" },

@@ -29,6 +29,17 @@ export function presetValues(options, preset) {
   return values;
 }
 
+/**
+ * Whether the lobby knows every option a preset sets: from an object of values, or a rules
+ * string relative to the standard defaults the options list gives. A bare name such as "house"
+ * says nothing about its options, so the form cannot show them.
+ */
+export function presetKnown(name, preset) {
+  if (preset && typeof preset === "object") return true;
+  const first = String(preset || "").split(",")[0].trim();
+  return name === "standard" || first === "standard" || first.includes("=");
+}
+
 function coerce(option, raw) {
   if (!option) return raw;
   if (option.kind === "bool") return ["true", "yes", "on", "1"].includes(String(raw).toLowerCase());
@@ -95,10 +106,20 @@ function createForm(api) {
     chosen[name] = value;
     summary.textContent = `Rules: ${rulesString(preset, base, chosen)}`;
   };
+  const fieldset = h("fieldset", { class: "options" }, h("legend", {}, "House rules"), commonBox);
+  const moreDetails = more.length ? h("details", { class: "more-options" },
+    h("summary", {}, "More house rules"), moreBox) : null;
   const draw = () => {
-    mount(commonBox, common.map((o) => optionField(o, chosen[o.name], onChange)));
+    // a preset whose options the server does not list is taken as it is
+    const known = presetKnown(preset, presets[preset]);
+    fieldset.disabled = !known;
+    if (moreDetails) moreDetails.hidden = !known;
+    mount(commonBox, known
+      ? common.map((o) => optionField(o, chosen[o.name], onChange))
+      : h("p", { class: "muted", "data-testid": "preset-note" },
+        `The ${preset} preset as it stands; choose standard to set the options one by one.`));
     mount(moreBox, more.map((o) => optionField(o, chosen[o.name], onChange)));
-    summary.textContent = `Rules: ${rulesString(preset, base, chosen)}`;
+    summary.textContent = `Rules: ${rulesString(preset, base, known ? chosen : base)}`;
   };
 
   const presetSelect = h("select", { id: "preset", name: "preset", "data-testid": "preset",
@@ -119,7 +140,8 @@ function createForm(api) {
       event.preventDefault();
       submit.disabled = true;
       try {
-        const body = { rules: rulesString(preset, base, chosen), name: nameInput.value.trim() };
+        const known = presetKnown(preset, presets[preset]);
+        const body = { rules: rulesString(preset, base, known ? chosen : base), name: nameInput.value.trim() };
         const made = await postJson("/api/tables", body);
         location.assign(made.url || `/t/${encodeURIComponent(made.id)}`);
       } catch (err) {
@@ -132,9 +154,8 @@ function createForm(api) {
     h("label", { for: "table-name" }, "Table name"), nameInput),
   h("div", { class: "form-row" },
     h("label", { for: "preset" }, "Rules"), presetSelect),
-  h("fieldset", { class: "options" }, h("legend", {}, "House rules"), commonBox),
-  more.length ? h("details", { class: "more-options" },
-    h("summary", {}, "More house rules"), moreBox) : null,
+  fieldset,
+  moreDetails,
   summary,
   h("div", { class: "form-actions" }, submit));
   draw();

@@ -56,7 +56,6 @@ export class TableSocket {
     this.attempt = 0;
     this.retryTimer = null;
     this.pingTimer = null;
-    this.queue = [];
   }
 
   url() {
@@ -99,7 +98,6 @@ export class TableSocket {
     ws.addEventListener("open", () => {
       ws.send(JSON.stringify({ type: "hello", ...this.hello() }));
       this.onStatus("open");
-      for (const message of this.queue.splice(0)) ws.send(JSON.stringify(message));
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
     });
@@ -134,14 +132,12 @@ export class TableSocket {
     this.retryTimer = setTimeout(() => this.connect(), delay);
   }
 
-  /** Send a message now, or as soon as the connection is back (a hello comes first). */
+  /** Send a message if connected; false when it could not go (nothing is kept for later: the
+      page may look different once the table's state is back). */
   send(message) {
     if (this.ws && this.ws.readyState === WebSocket.OPEN) {
       this.ws.send(JSON.stringify(message));
       return true;
-    }
-    if (message.type !== "ping" && message.type !== "act" && message.type !== "hint") {
-      this.queue.push(message);
     }
     return false;
   }

@@ -150,11 +150,11 @@ class ReplayViewer {
     const button = (label, text, to, testid) => h("button", { type: "button", "aria-label": label, "data-testid": testid,
       disabled: to < 0 || to >= n || to === this.i ? true : null, onclick: () => this.go(to) }, text);
     mount(this.el.controls,
-      button("first frame", "⏮ First", 0, "replay-first"),
-      button("previous frame", "◀ Prev", this.i - 1, "replay-prev"),
+      button("first frame", "« First", 0, "replay-first"),
+      button("previous frame", "‹ Prev", this.i - 1, "replay-prev"),
       h("span", { class: "frame-count", "data-testid": "replay-position" }, `${this.i + 1} / ${n}`),
-      button("next frame", "Next ▶", this.i + 1, "replay-next"),
-      button("last frame", "Last ⏭", n - 1, "replay-last"),
+      button("next frame", "Next ›", this.i + 1, "replay-next"),
+      button("last frame", "Last »", n - 1, "replay-last"),
       slider);
     const game = { score: frame.score || [0, 0], unit: unitOf(this.record), history: historyUpTo(this.frames, this.i) };
     mount(this.el.side,

@@ -4,7 +4,7 @@
 
 import { copyText, h, mount, setTitle, toast, typingInField } from "./dom.js";
 import { getJson, TableSocket } from "./net.js";
-import { playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
+import { forgetTable, playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
 import {
   SEAT_NAMES, TEAM_NAMES, backsRow, callsList, contractLine, lastCallOf, phaseOf, piles,
   placeOf, resultWords, rolesOf, scorePad, seatLabel, teamLabels, teamOf, tilePicture, trickArea,
@@ -81,6 +81,8 @@ class TablePage {
     this.illegal = "";
     this.pending = false;
     this.seatLink = null;
+    this.sentToken = false;
+    this.nameDraft = null;
     this.prevHand = null;
     this.prevStatus = null;
   }
@@ -110,6 +112,7 @@ class TablePage {
   }
 
   notFound() {
+    this.onStatus("open");
     mount(this.root, h("section", { class: "card narrow", "data-testid": "not-found" },
       h("h2", {}, "No such table"),
       h("p", {}, `There is no table ${this.id} on this server.`),
@@ -120,6 +123,7 @@ class TablePage {
     this.socket = new TableSocket(this.id, {
       hello: () => {
         const token = tokenFor(this.id);
+        this.sentToken = Boolean(token);
         return token ? { token } : {};
       },
       onMessage: (m) => this.onMessage(m),
@@ -137,13 +141,20 @@ class TablePage {
   }
 
   send(message) {
-    if (!this.socket || !this.socket.send(message)) toast("Not connected: trying again…", "error");
+    if (this.socket && this.socket.send(message)) return true;
+    toast("Not connected to the table: reconnecting…", "error");
+    this.pending = false;
+    this.hintsWaiting = false;
+    this.reviewWaiting = null;
+    return false;
   }
 
   onMessage(m) {
     switch (m.type) {
       case "welcome":
         this.you = isSeat(m.seat) ? m.seat : null;
+        // the server no longer knows our token (we stood up): stop offering it
+        if (this.you === null && this.sentToken) forgetTable(this.id);
         break;
       case "seated":
         if (typeof m.token === "string") setToken(this.id, m.token);
@@ -163,6 +174,11 @@ class TablePage {
         this.review = m;
         break;
       case "error":
+        if (m.code === "not-found") {
+          this.socket.stop();
+          this.notFound();
+          return;
+        }
         this.pending = false;
         this.hintsWaiting = false;
         if (this.reviewWaiting !== null) this.reviewWaiting = null;
@@ -205,7 +221,7 @@ class TablePage {
 
   openSummary(lastHand, number) {
     const n = lastHand.number ?? lastHand.hand_number ?? number;
-    this.summary = { hand: lastHand, number: n, seats: this.state && this.state.table.seats };
+    this.summary = { hand: lastHand, number: n };
     this.review = null;
     this.reviewWaiting = null;
   }
@@ -262,6 +278,7 @@ class TablePage {
   }
 
   askHint() {
+    if (this.hintsWaiting) return;
     if (!this.myTurn()) {
       toast("A hint is for your turn.");
       return;
@@ -292,7 +309,7 @@ class TablePage {
   }
 
   onKey(event) {
-    if (typingInField(event) || !this.state) return;
+    if (typingInField(event) || !this.state || event.repeat) return;
     const key = event.key;
     if (key === "Escape") {
       if (this.shortcutsOpen || this.lastTrickOpen || this.summary) {
@@ -336,7 +353,7 @@ class TablePage {
     this.el = {
       info: h("div", { class: "info-bar", "data-testid": "info" }),
       felt: h("div", { class: "felt", "data-testid": "felt" }),
-      hand: h("div", { class: "my-hand", "data-testid": "hand" }),
+      hand: h("div", { class: "my-hand", role: "group", "aria-label": "your hand", "data-testid": "hand" }),
       illegal: h("p", { class: "illegal-reason", role: "alert", "data-testid": "illegal-reason" }),
       actions: h("div", { class: "action-bar", "data-testid": "action-bar" }),
       hints: h("div", { class: "hints-area" }),
@@ -404,6 +421,8 @@ class TablePage {
     mount(this.el.info,
       h("span", { class: `turn-line${myTurn ? " mine" : ""}`, "data-testid": "status" }, this.statusLine()),
       game ? h("span", { class: "hand-number", "data-testid": "hand-number" }, `Hand ${game.hand_number}`) : null,
+      this.state.last && this.state.last.text
+        ? h("span", { class: "last-action", "data-testid": "last-action" }, this.state.last.text) : null,
       hand ? h("span", { class: "contract-line", "data-testid": "contract" }, contractLine(hand, table.seats)) : null);
   }
 
@@ -441,7 +460,10 @@ class TablePage {
       }
       if (this.you !== null && (kind === "bot" || seat === this.you)) {
         controls.push(h("button", { type: "button", class: "small quiet", "data-testid": `remove-${seat}`,
-          "data-focus": `remove-${seat}`, onclick: () => this.send({ type: "leave", seat }) },
+          "data-focus": `remove-${seat}`, onclick: () => {
+            if (seat === this.you) forgetTable(this.id);
+            this.send({ type: "leave", seat });
+          } },
         seat === this.you ? "Stand up" : "Remove"));
       }
     }
@@ -466,7 +488,7 @@ class TablePage {
   }
 
   renderFelt() {
-    const { table, game } = this.state;
+    const { table } = this.state;
     const bottom = this.bottomSeat();
     const seats = [0, 1, 2, 3].sort((a, b) => ((a - bottom + 4) % 4) - ((b - bottom + 4) % 4));
     mount(this.el.felt,
@@ -475,7 +497,6 @@ class TablePage {
       this.overlay());
     this.el.felt.dataset.status = table.status;
     this.el.felt.classList.toggle("my-turn", this.myTurn());
-    void game;
   }
 
   centerContent() {
@@ -526,9 +547,11 @@ class TablePage {
     const { table } = this.state;
     const seats = table.seats || [];
     const full = seats.length === 4 && seats.every((x) => x && x.kind !== "empty");
+    // what is typed survives the re-render of every state that arrives meanwhile
     const nameInput = h("input", { class: "name-input", "data-testid": "player-name", maxlength: 24,
-      placeholder: "Your name", autocomplete: "nickname", value: playerName(),
-      "aria-label": "your name", "data-focus": "player-name" });
+      placeholder: "Your name", autocomplete: "nickname", value: this.nameDraft ?? playerName(),
+      "aria-label": "your name", "data-focus": "player-name",
+      oninput: () => { this.nameDraft = nameInput.value; } });
     return h("div", { class: "pregame", "data-testid": "pregame" },
       h("h2", {}, table.name || `Table ${table.id}`),
       this.you === null
@@ -551,15 +574,19 @@ class TablePage {
     return null;
   }
 
+  /** A panel's title with its close button beside it, so closing never needs a scroll. */
+  panelHead(title, onclose, label = "Close", cls = "") {
+    return h("div", { class: "panel-head" }, h("h2", { class: cls }, title), this.closeButton(onclose, label));
+  }
+
   closeButton(onclick, label = "Close") {
     return h("button", { type: "button", class: "small quiet close", "data-focus": `close-${label}`, onclick }, label);
   }
 
   shortcutsPanel() {
     return h("div", { class: "panel", role: "dialog", "aria-label": "keyboard shortcuts", "data-testid": "shortcuts" },
-      h("h2", {}, "Keyboard shortcuts"),
-      h("dl", { class: "shortcuts" }, SHORTCUTS.map(([k, v]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, v)])),
-      this.closeButton(() => { this.shortcutsOpen = false; this.render(); }));
+      this.panelHead("Keyboard shortcuts", () => { this.shortcutsOpen = false; this.render(); }),
+      h("dl", { class: "shortcuts" }, SHORTCUTS.map(([k, v]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, v)])));
   }
 
   lastTrick() {
@@ -576,12 +603,11 @@ class TablePage {
     const trick = this.lastTrick();
     const seats = this.state.table.seats;
     return h("div", { class: "panel", role: "dialog", "aria-label": "last trick", "data-testid": "last-trick" },
-      h("h2", {}, "Last trick"),
+      this.panelHead("Last trick", () => { this.lastTrickOpen = false; this.render(); }),
       trick
         ? [trickRow(trick, seats, { withSeats: true }),
           h("p", {}, `${seatLabel(seats, trick.winner)} won it${trickPoints(trick) !== null ? ` (${trickPoints(trick)} points)` : ""}.`)]
-        : h("p", {}, "No trick has been played yet."),
-      this.closeButton(() => { this.lastTrickOpen = false; this.render(); }));
+        : h("p", {}, "No trick has been played yet."));
   }
 
   reviewBlock(number) {
@@ -599,15 +625,31 @@ class TablePage {
       words.bids.length ? h("ul", { class: "bids" }, words.bids.map((b) => h("li", {}, b.text))) : null);
   }
 
+  /** The hand's last trick, which the next hand's deal takes off the table at once. */
+  finalTrick(hand) {
+    const tricks = hand && Array.isArray(hand.tricks) ? hand.tricks : [];
+    if (!tricks.length) return null;
+    const last = tricks[tricks.length - 1];
+    return h("div", { class: "final-trick" },
+      h("span", { class: "muted" }, `Last trick, won by ${seatLabel(this.state.table.seats, last.winner)}:`),
+      trickRow(last, this.state.table.seats, { withSeats: true }));
+  }
+
   summaryPanel() {
     const { hand, number } = this.summary;
     const seats = this.state.table.seats;
     const words = resultWords(hand, seats, this.state.game);
     return h("div", { class: "panel summary", role: "dialog", "aria-label": `hand ${number} summary`, "data-testid": "summary" },
-      h("h2", { class: words.made === false ? "set" : words.made ? "made" : "" }, `Hand ${number}: ${words.headline}`),
+      this.panelHead(`Hand ${number}: ${words.headline}`, () => { this.summary = null; this.render(); }, "Continue",
+        words.made === false ? "set" : words.made ? "made" : ""),
       words.lines.map((line) => h("p", {}, line)),
-      this.reviewBlock(number),
-      this.closeButton(() => { this.summary = null; this.render(); }, "Continue"));
+      this.finalTrick(hand),
+      this.reviewBlock(number));
+  }
+
+  resultLines(hand) {
+    const words = resultWords(hand, this.state.table.seats, this.state.game);
+    return [`Last hand: ${words.headline}.`, ...words.lines].map((l) => h("p", { class: "muted" }, l));
   }
 
   gameOverPanel() {
@@ -622,23 +664,23 @@ class TablePage {
     const mine = this.you !== null && won !== null ? teamOf(this.you) === won : null;
     const base = `/api/tables/${encodeURIComponent(table.id)}/games/${n}`;
     return h("div", { class: "panel game-over", role: "dialog", "aria-label": "game over", "data-testid": "game-over" },
-      h("h2", {}, won !== null ? `${labels[won]} win${mine === true ? " — well played!" : ""}` : "Game over"),
+      this.panelHead(won !== null ? `${labels[won]} win${mine === true ? " — well played!" : ""}` : "Game over",
+        () => { this.overDismissed = table.game_number; this.render(); }),
       h("p", { class: "final-score" }, `${TEAM_NAMES[0]} ${score[0]} · ${TEAM_NAMES[1]} ${score[1]} ${game.unit || "marks"}`),
-      finalHand && finalHand.result ? resultWords(finalHand, table.seats, game).lines.map((l) => h("p", { class: "muted" }, l)) : null,
+      finalHand && finalHand.result ? this.resultLines(finalHand) : null,
       this.reviewBlock(handNumber),
       h("div", { class: "panel-actions" },
         this.you !== null ? h("button", { type: "button", class: "primary", "data-testid": "rematch", "data-focus": "rematch",
           onclick: () => this.send({ type: "rematch" }) }, "Rematch") : null,
         h("a", { class: "button", href: `${base}/record`, download: `texas42-${table.id}-game${n}.json`, "data-testid": "export-record" }, "Download the record"),
-        h("a", { class: "button", href: `/replay/${encodeURIComponent(table.id)}/${n}`, "data-testid": "replay-link" }, "Watch the replay"),
-        this.closeButton(() => { this.overDismissed = table.game_number; this.render(); })));
+        h("a", { class: "button", href: `/replay/${encodeURIComponent(table.id)}/${n}`, "data-testid": "replay-link" }, "Watch the replay")));
   }
 
   renderHand() {
     const hand = this.hand;
     const tiles = hand && Array.isArray(hand.tiles) ? hand.tiles : [];
     if (this.you === null || !hand || !tiles.length) {
-      this.el.hand.hidden = !(this.you !== null && hand);
+      this.el.hand.hidden = true;
       mount(this.el.hand);
       return;
     }
@@ -711,7 +753,7 @@ class TablePage {
       h("ol", {}, this.hints.hints.map((hint, i) => {
         const facts = [];
         if (typeof hint.chance === "number") facts.push(`${Math.round(hint.chance * 100)}% ${goal}`);
-        if (typeof hint.points === "number") facts.push(`${hint.points.toFixed(1)} points expected`);
+        if (typeof hint.points === "number") facts.push(`the bidders take ${hint.points.toFixed(1)} points on average`);
         if (typeof hint.marks === "number") facts.push(`${hint.marks.toFixed(2)} marks expected`);
         const legal = this.legalFor(hint.action);
         return h("li", { class: i === 0 ? "best" : "" },

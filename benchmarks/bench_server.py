@@ -1,0 +1,395 @@
+"""How many tables the web server carries: N tables of bots played over real WebSockets on loopback.
+
+    .venv/bin/python benchmarks/bench_server.py [--tables N] [--seconds S] [--bot-delay D]
+                                                [--spectators] [--no-compression]
+
+Starts ``texas42 serve`` as a process of its own (a fresh SQLite file, a free port), then opens
+``--tables`` tables (default 200). At each one a client of this benchmark sits at seat 0, puts
+``medium`` bots in the other three seats, starts the game and, whenever it is seat 0's turn, sends
+the first legal action at once; a finished game is followed by a rematch, so every table keeps
+playing. The bots wait ``--bot-delay`` seconds (default 0.7, what ``texas42 serve`` uses) before
+each action, as they do for people. With ``--spectators`` every table also has one spectator.
+
+Once every table is playing, ``--seconds`` (default 30) are measured. The latency is from the
+moment the client sends ``act`` to the moment it receives the ``state`` with the new ``seq``: the
+server's whole path from an action to its broadcast (checks, the SQLite commit, the payload,
+the socket), with no bot thinking in it. A spectator's latency is from that same ``act`` to the
+spectator's copy of the state. Also printed: actions, hands and games a second over all tables,
+and the server's resident memory and CPU. Both processes share the machine, so the client's own
+CPU is printed too, and so is what every other process used meanwhile: the latency tail is only
+the server's own when that is near 0. The clients keep to the server's rate limit (ten messages
+a second, bursts of twenty) by waiting before they send; a refused message is counted and
+printed, never hidden.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections import Counter
+from collections.abc import Coroutine
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import psutil
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from bench_engine import machine  # noqa: E402
+
+START_SECONDS = 30
+SETUP_AT_ONCE = 20
+"""Tables being set up at the same time, so the start is not one burst of hundreds of sockets."""
+RATE, BURST = 9.0, 18.0
+"""Every client keeps under the server's limit on one connection (``texas42.server.messages``:
+ten a second, bursts of twenty), with a margin for messages bunched on the way."""
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+@dataclass
+class Stats:
+    """What the clients saw while the window was open."""
+
+    measuring: bool = False
+    latencies: list[float] = field(default_factory=list)
+    spectator_latencies: list[float] = field(default_factory=list)
+    actions: int = 0
+    hands: int = 0
+    games: int = 0
+    own_actions: int = 0
+    paced: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    dropped: int = 0
+
+
+class Pace:
+    """The client's copy of the server's token bucket: it waits rather than be refused."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.tokens = BURST
+        self.stamp = time.monotonic()
+
+    async def send(self, ws: ClientConnection, message: dict[str, Any]) -> float:
+        """Send ``message`` once the bucket allows; the moment it went out."""
+        while True:
+            now = time.monotonic()
+            self.tokens = min(BURST, self.tokens + (now - self.stamp) * RATE)
+            self.stamp = now
+            if self.tokens >= 1:
+                break
+            self.stats.paced += 1
+            await asyncio.sleep((1 - self.tokens) / RATE)
+        self.tokens -= 1
+        sent = time.perf_counter()
+        await ws.send(json.dumps(message))
+        return sent
+
+
+@dataclass
+class Table:
+    id: str
+    sent: dict[tuple[int, int], float] = field(default_factory=dict)
+    """(game, seq) of each of seat 0's actions -> when it was sent, for the spectator."""
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start_server(folder: Path, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+    command = [sys.executable, "-m", "texas42", "serve", "--port", str(port),
+               "--db", str(folder / "bench.sqlite"), "--bot-delay", str(bot_delay)]  # fmt: skip
+    with open(folder / "server.log", "wb") as log:
+        process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + START_SECONDS
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/options", timeout=5):
+                return process
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                sys.exit("the server did not start:\n" + (folder / "server.log").read_text())
+            time.sleep(0.05)
+
+
+def create_table(base: str, number: int) -> str:
+    body = json.dumps({"rules": "standard", "name": f"Bench {number}"}).encode()
+    request = urllib.request.Request(
+        base + "/api/tables", body, {"Content-Type": "application/json"}, method="POST"
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        table: str = json.loads(response.read())["id"]
+        return table
+
+
+async def receive(ws: ClientConnection, kind: str, stats: Stats) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(await ws.recv())
+        if message["type"] == "error":
+            stats.errors[message["code"]] += 1
+        elif message["type"] == kind:
+            return message
+
+
+async def player(url: str, table: Table, stats: Stats, compression: str | None,
+                 setup: asyncio.Semaphore, ready: asyncio.Event) -> None:  # fmt: skip
+    """Seat 0: sets the table up, then acts at once on every turn and rematches every game."""
+    pace = Pace(stats)
+    async with connect(url, compression=compression, max_size=None, open_timeout=60) as ws:
+        async with setup:
+            await pace.send(ws, {"type": "hello"})
+            await receive(ws, "welcome", stats)
+            await pace.send(ws, {"type": "sit", "seat": 0, "name": "Bench"})
+            await receive(ws, "seated", stats)
+            for seat in (1, 2, 3):
+                await pace.send(ws, {"type": "bot", "seat": seat, "level": "medium"})
+            await pace.send(ws, {"type": "start"})
+            while (await receive(ws, "state", stats))["table"]["status"] != "playing":
+                pass
+        ready.set()
+        game_number, seq, hand_done, rematch = 1, 0, 0, 0
+        latest: dict[str, Any] | None = None
+        pending: tuple[int, int, float] | None = None
+
+        async def move(state: dict[str, Any]) -> None:
+            """Rematch a finished game, or act at once on seat 0's turn."""
+            nonlocal pending, rematch
+            number, game = state["table"]["game_number"], state["game"]
+            if game["outcome"] is not None:
+                if rematch < number:
+                    rematch = number
+                    await pace.send(ws, {"type": "rematch"})
+            elif game["hand"]["legal"] and pending is None:
+                action = game["hand"]["legal"][0]["action"]
+                sent = await pace.send(ws, {"type": "act", "action": action, "seq": state["seq"]})
+                pending = (number, state["seq"], sent)
+                table.sent[(number, state["seq"])] = sent
+                if stats.measuring:
+                    stats.own_actions += 1
+
+        async for raw in ws:
+            got = time.perf_counter()
+            message = json.loads(raw)
+            if message["type"] == "error":
+                # Only acts and rematches are sent now; a refused one changed nothing, so it
+                # is sent again from the last state (a rate refusal is followed by no state).
+                stats.errors[message["code"]] += 1
+                pending, rematch = None, 0
+                if latest is not None:
+                    await move(latest)
+                continue
+            if message["type"] != "state" or message["game"] is None:
+                continue
+            latest = message
+            number, now = message["table"]["game_number"], message["seq"]
+            if number != game_number:
+                game_number, seq, hand_done = number, 0, 0
+            if pending is not None and (number, now) > pending[:2]:
+                if stats.measuring:
+                    stats.latencies.append(got - pending[2])
+                pending = None
+            game = message["game"]
+            last = game["last_hand"]["number"] if game["last_hand"] is not None else 0
+            if stats.measuring:
+                stats.actions += max(0, now - seq)
+                stats.hands += max(0, last - hand_done)
+                stats.games += game["outcome"] is not None and now > seq
+            seq, hand_done = max(seq, now), max(hand_done, last)
+            await move(message)
+
+
+async def spectator(url: str, table: Table, stats: Stats, compression: str | None) -> None:
+    """Watches one table: how long seat 0's actions take to reach someone who only watches."""
+    async with connect(url, compression=compression, max_size=None, open_timeout=60) as ws:
+        await Pace(stats).send(ws, {"type": "hello"})
+        async for raw in ws:
+            got = time.perf_counter()
+            message = json.loads(raw)
+            if message["type"] != "state" or message["last"] is None:
+                continue
+            key = (message["table"]["game_number"], message["seq"] - 1)
+            sent = table.sent.pop(key, None)
+            if sent is not None and message["last"]["seat"] == 0 and stats.measuring:
+                stats.spectator_latencies.append(got - sent)
+
+
+async def counted(client: Coroutine[Any, Any, None], stats: Stats) -> None:
+    """A client to the end of its socket: one the server closes is counted, never hidden."""
+    try:
+        await client
+    except ConnectionClosed:
+        pass
+    stats.dropped += 1
+
+
+async def all_set(readies: list[asyncio.Event]) -> None:
+    """Every table is playing: the measured window may open."""
+    for ready in readies:
+        await ready.wait()
+
+
+async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> dict[str, Any]:
+    stats = Stats()
+    ws_base = base.replace("http://", "ws://")
+    compression = None if args.no_compression else "deflate"
+    began = time.perf_counter()
+    ids = [await asyncio.to_thread(create_table, base, n) for n in range(args.tables)]
+    tables = [Table(table_id) for table_id in ids]
+    setup = asyncio.Semaphore(SETUP_AT_ONCE)
+    readies = [asyncio.Event() for _ in tables]
+    tasks = [
+        asyncio.create_task(
+            counted(player(f"{ws_base}/ws/{t.id}", t, stats, compression, setup, ready), stats)
+        )
+        for t, ready in zip(tables, readies)
+    ]
+    if args.spectators:
+        tasks += [
+            asyncio.create_task(
+                counted(spectator(f"{ws_base}/ws/{t.id}", t, stats, compression), stats)
+            )
+            for t in tables
+        ]
+    waiting = asyncio.create_task(all_set(readies))
+    done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
+    if waiting not in done:
+        failed = next(iter(done))
+        why = failed.exception() or "the server closed its socket"
+        raise RuntimeError(f"a table could not be set up: {why!r}")
+    setup_seconds = time.perf_counter() - began
+    me = psutil.Process()
+    rss_start = server.memory_info().rss
+    server_cpu = sum(server.cpu_times()[:2])
+    client_cpu = sum(me.cpu_times()[:2])
+    machine_busy = busy_seconds()
+    rss_peak = rss_start
+    stats.measuring = True
+    start = time.perf_counter()
+    while (elapsed := time.perf_counter() - start) < args.seconds:
+        await asyncio.sleep(min(0.5, args.seconds - elapsed))
+        rss_peak = max(rss_peak, server.memory_info().rss)
+    stats.measuring = False
+    seconds = time.perf_counter() - start
+    server_cpu = sum(server.cpu_times()[:2]) - server_cpu
+    client_cpu = sum(me.cpu_times()[:2]) - client_cpu
+    machine_busy = busy_seconds() - machine_busy
+    rss_end = server.memory_info().rss
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return {
+        "stats": stats,
+        "seconds": seconds,
+        "setup": setup_seconds,
+        "rss": (rss_start, rss_peak, rss_end),
+        "server_cpu": server_cpu / seconds,
+        "client_cpu": client_cpu / seconds,
+        "others_cpu": max(0.0, machine_busy - server_cpu - client_cpu) / seconds,
+    }
+
+
+def busy_seconds() -> float:
+    """CPU seconds the whole machine has spent busy, over all cores."""
+    times = psutil.cpu_times()
+    return float(times.user + times.nice + times.system + getattr(times, "irq", 0.0)
+                 + getattr(times, "softirq", 0.0))  # fmt: skip
+
+
+def latency_row(name: str, values: list[float]) -> str:
+    if not values:
+        return f"| {name} | 0 | | | | |"
+    ms = [v * 1e3 for v in values]
+    return (
+        f"| {name} | {len(ms)} | {percentile(ms, 0.5):.1f} | {percentile(ms, 0.9):.1f} "
+        f"| {percentile(ms, 0.99):.1f} | {max(ms):.1f} |"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--tables", type=int, default=200, help="tables at once (default 200)")
+    parser.add_argument("--seconds", type=float, default=30.0, help="seconds measured (default 30)")
+    parser.add_argument("--bot-delay", type=float, default=0.7,
+                        help="seconds a bot waits before it acts (default 0.7)")  # fmt: skip
+    parser.add_argument("--spectators", action="store_true", help="one spectator at every table")
+    parser.add_argument("--no-compression", action="store_true",
+                        help="no permessage-deflate (browsers ask for it)")  # fmt: skip
+    args = parser.parse_args(argv)
+    if args.tables < 1 or args.seconds <= 0 or args.bot_delay < 0:
+        parser.error("--tables and --seconds must be positive, --bot-delay not negative")
+    print("texas42 server benchmark (server and client processes on one machine)")
+    for line in machine():
+        print(f"  {line}")
+    print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
+    print(f"  tables: {args.tables}, bots: medium at seats 1-3 with --bot-delay {args.bot_delay}, "
+          f"spectators: {'one a table' if args.spectators else 'none'}, "
+          f"compression: {'none' if args.no_compression else 'permessage-deflate'}")  # fmt: skip
+    print()
+    with tempfile.TemporaryDirectory(prefix="texas42-bench-") as folder:
+        port = free_port()
+        process = start_server(Path(folder), port, args.bot_delay)
+        try:
+            server = psutil.Process(process.pid)
+            rss_idle = server.memory_info().rss
+            result = asyncio.run(run(args, f"http://127.0.0.1:{port}", server))
+        finally:
+            process.terminate()
+            try:
+                process.wait(10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+    stats: Stats = result["stats"]
+    seconds: float = result["seconds"]
+    rss_start, rss_peak, rss_end = result["rss"]
+    mib = 1 << 20
+    print(f"set-up of {args.tables} tables: {result['setup']:.1f} s; measured {seconds:.1f} s")
+    print()
+    print("| latency, act to state | count | p50 ms | p90 ms | p99 ms | max ms |")
+    print("|---|---:|---:|---:|---:|---:|")
+    print(latency_row("player (its own state)", stats.latencies))
+    if args.spectators:
+        print(latency_row("spectator (the same state)", stats.spectator_latencies))
+    print()
+    print("| throughput | total | per second |")
+    print("|---|---:|---:|")
+    print(f"| actions (all seats) | {stats.actions} | {stats.actions / seconds:.1f} |")
+    print(f"| actions by seat 0 | {stats.own_actions} | {stats.own_actions / seconds:.1f} |")
+    print(f"| hands finished | {stats.hands} | {stats.hands / seconds:.2f} |")
+    print(f"| games finished | {stats.games} | {stats.games / seconds:.3f} |")
+    print()
+    print("| server process | |")
+    print("|---|---:|")
+    print(f"| RSS idle, before any table | {rss_idle / mib:.1f} MiB |")
+    print(f"| RSS with the tables playing: start, peak, end | {rss_start / mib:.1f}, "
+          f"{rss_peak / mib:.1f}, {rss_end / mib:.1f} MiB |")  # fmt: skip
+    print(f"| RSS per table | {(rss_end - rss_idle) / args.tables / 1024:.0f} KiB |")
+    print(f"| CPU (1.0 = one core busy) | {result['server_cpu']:.2f} |")
+    print(f"| the benchmark's own CPU | {result['client_cpu']:.2f} |")
+    print(f"| every other process's CPU (should be near 0) | {result['others_cpu']:.2f} |")
+    print()
+    refused = ", ".join(f"{code} {n}" for code, n in sorted(stats.errors.items())) or "none"
+    print(f"messages refused by the server: {refused}; sends held back to keep the rate limit: "
+          f"{stats.paced}; sockets closed by the server: {stats.dropped}")  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
