@@ -61,13 +61,16 @@ def test_tiles_js_pip_geometry_is_svg_py() -> None:
 
 def test_web_app_loads_nothing_from_elsewhere() -> None:
     """No CDN, no web font: every URL the app names is on its own server."""
+    imports = 0
     for path in WEB.iterdir():
         text = path.read_text()
         assert not re.search(r"""(?:src|href)\s*=\s*["']https?://""", text), path.name
         assert "@import" not in text and "@font-face" not in text, path.name
-        for spec in re.findall(r"""^import .*? from ["'](.+?)["'];""", text, re.MULTILINE):
+        for spec in re.findall(r"""^import\s[^;]*?\sfrom\s+["'](.+?)["'];""", text, re.MULTILINE):
             assert spec.startswith("./"), f"{path.name} imports {spec}"
             assert (WEB / spec[2:]).exists(), f"{path.name} imports a missing {spec}"
+            imports += 1
+    assert imports >= 15  # the modules' imports were all read
 
 
 # -- the server and the browser ------------------------------------------------------------------
@@ -91,22 +94,17 @@ def _get(url: str) -> Any:
         return json.loads(response.read())
 
 
-def _post(url: str, body: Any) -> Any:
-    request = urllib.request.Request(
-        url, json.dumps(body).encode(), {"Content-Type": "application/json"}, method="POST"
-    )
-    with urllib.request.urlopen(request, timeout=5) as response:
-        return json.loads(response.read())
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     if not (PLAYWRIGHT and os.path.exists(CHROMIUM)):
         pytest.skip("needs the playwright package and /usr/bin/chromium")
     port = _free_port()
-    db = tmp_path_factory.mktemp("web") / "t.sqlite"
-    command = [*_serve_command(), "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0"]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    folder = tmp_path_factory.mktemp("web")
+    command = [*_serve_command(), "serve", "--port", str(port), "--db", str(folder / "t.sqlite"),
+               "--bot-delay", "0"]  # fmt: skip
+    log = folder / "server.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     try:
@@ -116,8 +114,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
                 break
             except OSError:
                 if process.poll() is not None or time.monotonic() > deadline:
-                    output = process.stdout.read().decode() if process.stdout else ""
-                    pytest.fail(f"the server did not start: {output}")
+                    pytest.fail(f"the server did not start: {log.read_text()}")
                 time.sleep(0.1)
         yield base
     finally:
@@ -154,30 +151,42 @@ class Watch:
         assert not self.errors, self.errors
 
 
-ACTIONABLE = """() => {
-  const call = document.querySelector(
-    '[data-testid=bidding-box] button:not([disabled]), [data-testid=trump-box] button:not([disabled])');
+CALLS = (
+    "[data-testid=bidding-box] button:not([disabled]), "
+    "[data-testid=trump-box] button:not([disabled])"
+)
+ACTIONABLE = f"""() => {{
+  const call = document.querySelector('{CALLS}');
   if (call) return 'call';
   if (document.querySelector('[data-testid=hand] [data-legal=true]:not([disabled])')) return 'tile';
   return '';
-}"""
+}}"""
 
 
 def _seq(page: Any) -> str:
     return str(page.get_attribute("[data-testid=table-page]", "data-seq"))
 
 
-def _act_once(page: Any) -> bool:
-    """Click the first legal call or tile if it is this page's turn; wait for the table to move."""
-    what = page.evaluate(ACTIONABLE)
+def _act_once(page: Any, *, keys: bool = False) -> bool:
+    """Take the first legal call or tile if it is this page's turn, by a click or (``keys``) by
+    its shortcut; wait for the table to move. The page must say it is our turn."""
+    what, status = page.evaluate(
+        f"() => [({ACTIONABLE})(), document.querySelector('[data-testid=status]').textContent]"
+    )
     if not what:
         return False
+    assert status.startswith("Your turn"), status
     before = _seq(page)
     if what == "call":
-        page.click(
-            "[data-testid=bidding-box] button:not([disabled]), "
-            "[data-testid=trump-box] button:not([disabled])"
+        if keys and page.get_attribute(CALLS, "data-action") == "pass":
+            page.keyboard.press("p")
+        else:
+            page.click(CALLS)
+    elif keys:
+        legal = page.eval_on_selector_all(
+            "[data-testid=hand] [data-tile]", "tiles => tiles.map(t => t.dataset.legal)"
         )
+        page.keyboard.press(str(legal.index("true") + 1))
     else:
         page.click("[data-testid=hand] [data-legal=true]")
     page.wait_for_function(
@@ -249,6 +258,7 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
     first = page.locator("[data-testid=hand] [data-tile]").first
     assert first.get_attribute("aria-label") == f"tile {first.get_attribute('data-tile')}"
 
+    actions = 0  # every other action by its keyboard shortcut
     asked_hint = clicked_illegal = False
     screenshot_taken = False
     deadline = time.monotonic() + 30
@@ -256,11 +266,13 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
         assert time.monotonic() < deadline, "the hand did not finish"
         legal = page.locator("[data-testid=hand] [data-legal=true]")
         if legal.count() and not asked_hint:
+            # a hint ranks every legal tile, each with its chance and expected points
             page.click("[data-testid=hint-button]")
             page.wait_for_selector("[data-testid=hints] li", timeout=20_000)
-            assert "%" in page.text_content("[data-testid=hints]") or "expected" in (
-                page.text_content("[data-testid=hints]") or ""
-            )
+            hints = page.locator("[data-testid=hints] li")
+            assert hints.count() == legal.count()
+            facts = r"\d+% to (make|set) · the bidders take [\d.]+ points on average"
+            assert re.search(facts, hints.first.inner_text())
             asked_hint = True
         illegal = page.locator("[data-testid=hand] [data-legal=false]")
         if legal.count() and illegal.count() and not clicked_illegal:
@@ -272,7 +284,9 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
         if legal.count() and not screenshot_taken:
             page.screenshot(path=str(ARTIFACTS / "table-desktop.png"), full_page=True)
             screenshot_taken = True
-        if not _act_once(page):
+        if _act_once(page, keys=actions % 2 == 1):
+            actions += 1
+        else:
             page.wait_for_function(
                 f"() => ({ACTIONABLE})() || document.querySelector('[data-testid=summary]')"
             )
@@ -296,6 +310,7 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
     page.wait_for_selector("[data-testid=review] h3", timeout=30_000)
     review = page.text_content("[data-testid=review]") or ""
     assert "cost" in review or "No costly plays" in review
+    page.screenshot(path=str(ARTIFACTS / "review.png"), full_page=True)
     watch.close()
 
 
@@ -315,6 +330,14 @@ def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
     for watch in (north, east):
         watch.page.wait_for_selector("[data-testid=hand] [data-tile]")
     assert north.page.text_content("[data-testid=seat-1] .seat-name") == "Bob"
+    # a spectator sees the table and the seats, and no hand
+    spectator = Watch(browser)
+    spectator.page.goto(url)
+    spectator.page.wait_for_selector("[data-testid=seat-0] .backs")
+    assert spectator.page.locator("[data-testid=hand] [data-tile]").count() == 0
+    assert "place-bottom" in (spectator.page.get_attribute("[data-testid=seat-2]", "class") or "")
+    assert not spectator.page.locator("[data-testid=hint-button]").count()
+    spectator.close()
 
     deadline = time.monotonic() + 30
     acted = {0: 0, 1: 0}
@@ -324,9 +347,7 @@ def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
         for seat, watch in ((0, north), (1, east)):
             if watch.page.locator("[data-testid=game-over]").count():
                 continue
-            turn = watch.page.text_content("[data-testid=status]") or ""
             if _act_once(watch.page):
-                assert turn.startswith("Your turn"), turn
                 acted[seat] += 1
                 moved = True
         if not moved:
@@ -382,7 +403,9 @@ def test_phone_layout_and_the_seat_link(server: str, browser: Any) -> None:
     _sit(desk.page, 2, "Cat")
     for seat in (0, 1, 3):
         _add_bot(desk.page, seat, "easy")
-    token = desk.page.evaluate("() => Object.entries(localStorage).find(([k]) => k.includes('token:'))[1]")
+    token = desk.page.evaluate(
+        "() => Object.entries(localStorage).find(([k]) => k.includes('token:'))[1]"
+    )
     table = desk.page.url.rsplit("/", 1)[1]
     desk.close()
 
@@ -412,6 +435,70 @@ def test_phone_layout_and_the_seat_link(server: str, browser: Any) -> None:
     phone.close()
 
 
+@needs_browser
+def test_a_table_with_the_house_preset(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.select_option("[data-testid=preset]", "house")
+    note = page.locator("[data-testid=preset-note]").count() > 0
+    if not note:
+        # the server lists the preset's options: the form shows house's specials switched on
+        assert page.is_checked("[data-testid=option-nello]")
+        page.uncheck("[data-testid=option-sevens]")
+    rules = page.text_content("[data-testid=rules-string]") or ""
+    assert rules.startswith("Rules: house")
+    page.click("[data-testid=create-table]")
+    page.wait_for_selector("[data-testid=pregame]")
+    text = page.text_content(".rules") or ""
+    assert "Nel-O" in text and "Plunge" in text
+    assert ("Sevens" in text) == note
+    watch.close()
+
+
+@needs_browser
+def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
+    """The app's own helpers, run in the browser: a review in words, the rules string."""
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    review = {
+        "hand": 2, "contract": "fives", "unit": "points",
+        "plays": [
+            {"index": 0, "seat": 1, "tile": "5-5", "best": ["5-5"], "cost": 0},
+            {"index": 5, "seat": 0, "tile": "5-0", "best": ["6-4"], "cost": 10},
+            {"index": 9, "seat": 1, "tile": "3-3", "best": ["2-2", "1-1"], "cost": 1},
+        ],
+        "bids": [{"seat": 0, "bid": "31", "contract": "fives", "make_share": 0.724}],
+    }
+    seats = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
+    words = page.evaluate(
+        "([r, s]) => import('/static/table.js').then(m => m.reviewWords(r, s, 0))", [review, seats]
+    )
+    assert [m["text"] for m in words["mistakes"]] == [
+        "Trick 2: best play here was 6-4; your 5-0 cost 10 points.",
+        "Trick 3: best play here was 2-2 or 1-1; Bob's 3-3 cost 1 point.",
+    ]
+    assert words["bids"][0]["text"] == (
+        "Your bid 31 (fives) makes in 72% of the deals you could have held."
+    )
+    plays = page.evaluate(
+        "a => import('/static/table.js').then(m => a.map(m.playedTile))",
+        ["play 6-4", "6-4", "bid 31", "pass"],
+    )
+    assert plays == ["6-4", "6-4", None, None]
+    rules = page.evaluate(
+        """() => import('/static/lobby.js').then(m => {
+          const options = [{name: 'nello', kind: 'bool', default: false},
+                           {name: 'target', kind: 'int', default: null}];
+          const base = m.presetValues(options, 'standard,nello=true');
+          return [base, m.rulesString('house', base, {nello: false, target: 3})];
+        })"""
+    )
+    assert rules == [{"nello": True, "target": None}, "house,nello=false,target=3"]
+    watch.close()
+
+
 def _finished_record() -> str:
     game = Game(Rules(), 7)
     bot = RulesBot()
@@ -436,4 +523,7 @@ def test_import_a_record_into_the_replay_viewer(server: str, browser: Any) -> No
     _check_replay(page)
     assert "Ann" in (page.text_content("[data-testid=replay-seat-0]") or "")
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+    page.set_viewport_size({"width": 375, "height": 667})
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
     watch.close()

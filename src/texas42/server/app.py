@@ -12,7 +12,6 @@ import gc
 import logging
 import secrets
 from collections.abc import AsyncIterator
-from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from texas42.bots import LEVELS
 from texas42.errors import Texas42Error
 from texas42.record import Record, RecordError, check_record
-from texas42.rules import OPTION_CHOICES, PRESETS, Rules
+from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS, Rules
 from texas42.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
 from texas42.server.payload import replay_frames
 from texas42.server.room import Connection, Room, ServerSettings
@@ -123,7 +122,7 @@ def options_payload() -> dict[str, Any]:
     """What the lobby offers: presets, every option with its kind and default, bot levels."""
     base = Rules()
     options = []
-    names = [f.name for f in fields(Rules) if f.name != "preset_name"]
+    names = list(OPTION_NAMES)
     names.sort(key=lambda n: (n not in OPTION_LABELS, list(OPTION_LABELS).index(n)
                               if n in OPTION_LABELS else 0))  # fmt: skip
     for name in names:
@@ -145,7 +144,10 @@ def options_payload() -> dict[str, Any]:
             }
         )
     return {
-        "presets": {name: str(rules) for name, rules in PRESETS.items()},
+        "presets": {
+            name: {option: getattr(rules, option) for option in OPTION_NAMES}
+            for name, rules in PRESETS.items()
+        },
         "options": options,
         "levels": list(LEVELS),
     }

@@ -506,7 +506,8 @@ class Room:
 
             try:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
-                connection.post({"type": "hints", "seq": seq, "hints": [h.to_dict() for h in found]})
+                ranked = [{**h.to_dict(), "action": action_words(h.action)} for h in found]
+                connection.post({"type": "hints", "seq": seq, "hints": ranked})
             finally:
                 connection.busy = False
 

@@ -219,9 +219,12 @@ class Storage:
         columns = [c for c in games_table.c if c.name != "record"]
         with self.engine.connect() as conn:
             rows = conn.execute(
-                sa.select(*columns).order_by(games_table.c.finished.desc()).limit(limit)
+                sa.select(*columns, tables_table.c.name)
+                .join(tables_table, tables_table.c.id == games_table.c.table_id)
+                .order_by(games_table.c.finished.desc())
+                .limit(limit)
             ).all()
-        return [_finished(row, record="").summary() for row in rows]
+        return [{**_finished(row, record="").summary(), "name": row.name} for row in rows]
 
 
 def _engine(url: str) -> Engine:
