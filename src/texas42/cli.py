@@ -677,7 +677,9 @@ def serve(
     from texas42.server import ServerSettings, create_app
     from texas42.server.storage import database_url, default_db_path
 
-    settings = ServerSettings(db=db, bot_delay=bot_delay, allowed_origins=tuple(allow_origin or ()))
+    settings = ServerSettings(
+        db=db, bot_delay=bot_delay, allowed_origins=tuple(allow_origin or ()), freeze_gc=True
+    )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     where = db if db is not None else str(default_db_path())
     print(f"texas42 table: open http://{shown}:{port}/  (games in {where}; Ctrl-C stops)",
