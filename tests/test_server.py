@@ -512,3 +512,22 @@ def test_database_urls() -> None:
     assert database_url("/x/y.sqlite") == "sqlite:////x/y.sqlite"
     assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert database_url("sqlite:///z") == "sqlite:///z"
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--port", "0"], "--port: a port is 1..65535"),
+        (["--bot-delay", "-1"], "--bot-delay: seconds from 0 to 60"),
+        (["--db", "foo://x"], "--db: cannot use 'foo://x'"),
+        (["--db", "mysql://u@h/d"], "--db: mysql is not supported"),
+        (["--db", "/proc/nope/x.sqlite"], "--db: cannot open sqlite:////proc/nope/x.sqlite"),
+    ],
+)
+def test_serve_refuses_bad_arguments_before_starting(args: list[str], message: str) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "texas42", "serve", *args],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr

@@ -675,16 +675,19 @@ def serve(
     import uvicorn
 
     from texas42.server import ServerSettings, create_app
-    from texas42.server.storage import database_url, default_db_path
+    from texas42.server.storage import check_database, database_url, default_db_path
 
     settings = ServerSettings(
         db=db, bot_delay=bot_delay, allowed_origins=tuple(allow_origin or ()), freeze_gc=True
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     where = db if db is not None else str(default_db_path())
+    try:
+        check_database(database_url(db))
+    except Texas42Error as exc:
+        raise _refused(f"--db: {exc}") from None
     print(f"texas42 table: open http://{shown}:{port}/  (games in {where}; Ctrl-C stops)",
           flush=True)  # fmt: skip
-    database_url(db)
     uvicorn.run(
         create_app(settings), host=host, port=port, log_level="warning", ws_max_size=1 << 16
     )

@@ -25,6 +25,8 @@ from typing import Any, TypeVar
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from texas42.errors import Texas42Error
+
 T = TypeVar("T")
 
 metadata = sa.MetaData()
@@ -85,6 +87,32 @@ def database_url(db: str | None) -> str:
             return "postgresql+psycopg://" + db[len("postgresql://") :]
         return db
     return f"sqlite:///{Path(db).expanduser()}"
+
+
+def check_database(url: str) -> None:
+    """Refuse a database URL that cannot work before the server starts on it."""
+    try:
+        parsed = sa.engine.make_url(url)
+        parsed.get_dialect()
+    except Exception as exc:
+        raise Texas42Error(f"cannot use {url!r}: {exc}") from None
+    if parsed.get_backend_name() == "postgresql":
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise Texas42Error(
+                "PostgreSQL needs the postgres extra: pip install 'texas42[postgres]'"
+            ) from None
+    elif parsed.get_backend_name() != "sqlite":
+        raise Texas42Error(f"{parsed.get_backend_name()} is not supported: use SQLite or PostgreSQL")
+    try:
+        engine = _engine(url)
+        with engine.connect():
+            pass
+        engine.dispose()
+    except Exception as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise Texas42Error(f"cannot open {parsed.render_as_string()}: {reason}") from None
 
 
 @dataclass(frozen=True, slots=True)
