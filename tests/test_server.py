@@ -531,3 +531,39 @@ def test_serve_refuses_bad_arguments_before_starting(args: list[str], message: s
     done = subprocess.run([sys.executable, "-m", "texas42", "serve", *args],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+
+
+def test_outside_engines_sit_as_bots_and_a_failing_one_gives_way(tmp_path: Path) -> None:
+    import shlex
+    import sys
+
+    python = shlex.quote(sys.executable)
+    engines = (
+        ("Ours", f"{python} -m texas42.protocol.engine --bot rules"),
+        ("Broken", f"{python} -c 'import sys; sys.exit(3)'"),
+    )
+    with make_client(tmp_path / "e.sqlite", engines=engines) as c:
+        assert c.get("/api/options").json()["levels"][-2:] == ["Ours", "Broken"]
+        table = new_table(c)
+        me = Socket(c, table)
+        me.hello()
+        me.send(type="sit", seat=0, name="Tess")
+        me.until("seated")
+        me.send(type="bot", seat=1, level="Nobody")
+        assert "no bot level 'Nobody'" in me.until("error")["message"]
+        for seat, level in ((1, "Ours"), (2, "medium"), (3, "Broken")):
+            me.send(type="bot", seat=seat, level=level)
+            me.until("state", lambda m, s=seat: m["table"]["seats"][s]["kind"] == "bot")
+        assert [s["name"] for s in me.state["table"]["seats"]] == ["Tess", "Ours", "Medium bot", "Broken"]
+        me.send(type="start")
+        rng = random.Random(4)
+        while True:
+            m = me.next_turn()
+            if m["game"]["hand_number"] > 1 or m["game"]["outcome"]:
+                break
+            me.act(m, rng)
+        notices = [n["message"] for n in me.log if n["type"] == "notice"]
+        assert len(notices) == 1 and notices[0].startswith("Broken failed")
+        assert "a medium bot plays its seat now" in notices[0]
+        seats = [call["seat"] for call in m["game"]["last_hand"]["calls"]]
+        assert sorted(seats) == [0, 1, 2, 3]

@@ -278,7 +278,35 @@ def play(
         str, typer.Option(help="The bots' level (easy, medium, hard, expert) or a bot spec.")
     ] = "medium",
 ) -> None:
-    """Play a game in the terminal against three bots."""
+    """Play a game in the terminal against three bots, a line at a time."""
+    from texas42.tui.play import run_play
+
+    parsed = _checked_table(rules, seat, bots)
+    raise typer.Exit(run_play(parsed, seed, seat, save, name, bots=bots))
+
+
+@app.command()
+def tui(
+    rules: RulesOption = "standard",
+    seed: Annotated[
+        int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
+    ] = None,
+    seat: Annotated[int, typer.Option(help="Your seat: 0 North, 1 East, 2 South, 3 West.")] = 2,
+    save: Annotated[str | None, typer.Option(help="Write the game record to this file.")] = None,
+    name: Annotated[str, typer.Option(help="Your name in the saved record.")] = "You",
+    bots: Annotated[
+        str, typer.Option(help="The bots' level (easy, medium, hard, expert) or a bot spec.")
+    ] = "medium",
+) -> None:
+    """Play at the full-screen terminal table against three bots (mouse and keys)."""
+    from texas42.tui.app import run_tui
+
+    parsed = _checked_table(rules, seat, bots)
+    raise typer.Exit(run_tui(parsed, seed, seat, bots, name, save))
+
+
+def _checked_table(rules: str, seat: int, bots: str) -> Rules:
+    """The rules of a terminal game, its seat and bots checked before anything starts."""
     try:
         parsed = Rules.parse(rules)
     except Texas42Error as exc:
@@ -286,13 +314,30 @@ def play(
     if not 0 <= seat < SEATS:
         raise _refused(f"--seat: a seat is 0..3 (0 North, 1 East, 2 South, 3 West), not {seat}")
     from texas42.bots import make_bot
-    from texas42.tui.play import run_play
 
     try:
         make_bot(bots)
     except Texas42Error as exc:
         raise _refused(f"--bots: {exc}") from None
-    raise typer.Exit(run_play(parsed, seed, seat, save, name, bots=bots))
+    return parsed
+
+
+@app.command()
+def engine(
+    bot: Annotated[
+        str, typer.Option(help="The bot to serve: a level (easy ... expert) or a bot spec.")
+    ] = "expert",
+    seed: Annotated[int, typer.Option(help="Seed for the bot's sampling.")] = 0,
+) -> None:
+    """Serve one of our bots over the engine protocol on standard input and output
+    (docs/engine-protocol.md)."""
+    from texas42.protocol.engine import run_engine
+
+    try:
+        status = run_engine(bot, sys.stdin, sys.stdout, seed=seed)
+    except Texas42Error as exc:
+        raise _refused(f"--bot: {exc}") from None
+    raise typer.Exit(status)
 
 
 @app.command()
@@ -666,6 +711,10 @@ def serve(
     allow_origin: Annotated[
         list[str] | None, typer.Option(help="Another origin allowed to open WebSockets.")
     ] = None,
+    engine: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=CMD: offer an outside engine (docs/engine-protocol.md) as a bot."),
+    ] = None,
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
@@ -677,8 +726,18 @@ def serve(
     from texas42.server import ServerSettings, create_app
     from texas42.server.storage import check_database, database_url, default_db_path
 
+    engines = []
+    for item in engine or ():
+        label, sep, command = item.partition("=")
+        if not sep or not label.strip() or not command.strip():
+            raise _refused(f"--engine: give NAME=COMMAND, not {item!r}")
+        engines.append((label.strip(), command.strip()))
     settings = ServerSettings(
-        db=db, bot_delay=bot_delay, allowed_origins=tuple(allow_origin or ()), freeze_gc=True
+        db=db,
+        bot_delay=bot_delay,
+        allowed_origins=tuple(allow_origin or ()),
+        engines=tuple(engines),
+        freeze_gc=True,
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     where = db if db is not None else str(default_db_path())

@@ -118,7 +118,7 @@ class Tables:
             await room.stop()
 
 
-def options_payload() -> dict[str, Any]:
+def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
     """What the lobby offers: presets, every option with its kind and default, bot levels."""
     base = Rules()
     options = []
@@ -149,7 +149,7 @@ def options_payload() -> dict[str, Any]:
             for name, rules in PRESETS.items()
         },
         "options": options,
-        "levels": list(LEVELS),
+        "levels": [*LEVELS, *(name for name, _ in engines if name not in LEVELS)],
     }
 
 
@@ -215,7 +215,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     @app.get("/api/options")
     async def options() -> dict[str, Any]:
-        return options_payload()
+        return options_payload(settings.engines)
 
     @app.post("/api/tables")
     async def create_table(body: TableRequest, request: Request) -> dict[str, Any]:

@@ -17,7 +17,8 @@ RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
 
 Seat = Annotated[int, Field(ge=0, le=3, strict=True)]
-Level = Literal["easy", "medium", "hard", "expert"]
+Level = Annotated[str, Field(min_length=1, max_length=40)]
+"""A bot level (easy, medium, hard, expert) or the name of an engine the server offers."""
 
 
 class _Message(BaseModel):

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from texas42.actions import Action, action_words, parse_action_words
-from texas42.bots import Bot, RulesBot, make_bot
+from texas42.bots import LEVELS, Bot, RulesBot, make_bot
 from texas42.errors import Texas42Error
 from texas42.game import Game
 from texas42.hand import SEATS
@@ -85,6 +85,8 @@ class ServerSettings:
     review_samples: int = 12
     message_rate: float = RATE_PER_SECOND
     message_burst: float = RATE_BURST
+    engines: tuple[tuple[str, str], ...] = ()
+    """Outside engines offered as bot levels: (name, command) pairs (``serve --engine``)."""
     freeze_gc: bool = False
     """Freeze the objects alive after start-up out of the garbage collector (``serve`` does)."""
 
@@ -188,6 +190,7 @@ class Room:
             self._schedule_bot()
 
     async def stop(self) -> None:
+        await asyncio.to_thread(self._close_bots)
         for task in [self.task, *self.helpers]:
             if task is not None:
                 task.cancel()
@@ -235,7 +238,12 @@ class Room:
         elif isinstance(message, AddBot):
             self._seated(connection)
             self._lobby_seat(message.seat, empty=True)
-            name = f"{message.level.capitalize()} bot"
+            engines = dict(self.settings.engines)
+            if message.level not in LEVELS and message.level not in engines:
+                known = ", ".join([*LEVELS, *engines])
+                raise Refused(f"no bot level {message.level!r}: choose from {known}", "bad-message")
+            is_engine = message.level in engines and message.level not in LEVELS
+            name = message.level if is_engine else f"{message.level.capitalize()} bot"
             await self._commit("bot", {"seat": message.seat, "level": message.level, "name": name})
         elif isinstance(message, Leave):
             await self._leave(connection, message)
@@ -404,8 +412,9 @@ class Room:
             self.status = "playing"
             self.seq = 0
             self.last = None
+            self._close_bots()
             self.bots = {
-                seat: make_bot(state.level, seed=self.seed + seat, name=state.name)
+                seat: self._make_bot(state.level, self.seed + seat, state.name)
                 for seat, state in enumerate(self.seats)
                 if state.kind == "bot" and state.level is not None
             }
@@ -418,6 +427,7 @@ class Room:
                          "text": describe_action(data["seat"], action)}  # fmt: skip
             if game.is_over():
                 self.status = "over"
+                self._close_bots()
         else:
             raise Texas42Error(f"table {self.id}: unknown event {kind!r} in the log")
         if self.on_change is not None:
@@ -458,6 +468,20 @@ class Room:
 
     # -- bots -------------------------------------------------------------------------------
 
+    def _make_bot(self, level: str, seed: int, name: str) -> Bot:
+        command = dict(self.settings.engines).get(level)
+        if command is not None and level not in LEVELS:
+            return make_bot(f"engine:{command}", seed=seed, name=name)
+        return make_bot(level, seed=seed, name=name)
+
+    def _close_bots(self) -> None:
+        """Outside engines are processes: quit them when their game ends."""
+        for bot in self.bots.values():
+            close = getattr(bot, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    close()
+
     def _schedule_bot(self) -> None:
         game = self.game
         if game is None or self.status != "playing" or self.task is None:
@@ -472,10 +496,25 @@ class Room:
         bot = self.bots[seat]
         if self.settings.bot_delay > 0:
             await asyncio.sleep(self.settings.bot_delay)
-        if self.seats[seat].level in FAST_BOTS:
-            action = bot.choose(view)
-        else:
-            action = await asyncio.to_thread(bot.choose, view)
+        try:
+            if self.seats[seat].level in FAST_BOTS:
+                action = bot.choose(view)
+            else:
+                action = await asyncio.to_thread(bot.choose, view)
+        except Exception as exc:
+            # an outside engine that times out, crashes or answers nonsense gives its seat to
+            # a medium bot for the rest of the game, and the table is told why
+            log.error("table %s: the bot at seat %d failed: %s", self.id, seat, exc)
+            fallback = make_bot("medium", seed=self.seed + seat, name=bot.name)
+            self.bots[seat] = fallback
+            close = getattr(bot, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(close)
+            for connection in list(self.connections):
+                connection.post({"type": "notice", "message":
+                                 f"{bot.name} failed ({exc}); a medium bot plays its seat now"})  # fmt: skip
+            action = fallback.choose(view)
         await self.queue.put(_BotMove(seat, seq, action))
 
     def _spawn(self, coroutine: Any) -> None:

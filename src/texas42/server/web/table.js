@@ -173,6 +173,9 @@ class TablePage {
         this.reviewWaiting = null;
         this.review = m;
         break;
+      case "notice":
+        toast(m.message || "", "info");
+        return;
       case "error":
         if (m.code === "not-found") {
           this.socket.stop();
