@@ -465,7 +465,7 @@ def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
     review = {
         "hand": 2, "contract": "fives", "unit": "points",
         "plays": [
-            {"index": 0, "seat": 1, "tile": "5-5", "best": ["5-5"], "cost": 0},
+            {"index": 1, "seat": 1, "tile": "5-5", "best": ["5-5"], "cost": 0},
             {"index": 5, "seat": 0, "tile": "5-0", "best": ["6-4"], "cost": 10},
             {"index": 9, "seat": 1, "tile": "3-3", "best": ["2-2", "1-1"], "cost": 1},
         ],

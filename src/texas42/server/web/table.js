@@ -39,7 +39,7 @@ export function reviewWords(review, seats, you) {
     if (!(Number(p.cost) > 0)) continue;
     const who = p.seat === you ? "your" : `${seatLabel(seats, p.seat)}'s`;
     const best = Array.isArray(p.best) && p.best.length ? p.best.join(" or ") : "another tile";
-    const trick = Number.isInteger(p.index) ? `Trick ${Math.floor(p.index / perTrick) + 1}: ` : "";
+    const trick = Number.isInteger(p.index) ? `Trick ${Math.floor((p.index - 1) / perTrick) + 1}: ` : "";
     lines.push({
       seat: p.seat,
       text: `${trick}best play here was ${best}; ${who} ${p.tile} cost ${p.cost} ${unit}${p.cost === 1 ? "" : "s"}.`,
