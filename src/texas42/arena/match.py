@@ -10,6 +10,11 @@ games with the same seed get the same deals hand by hand for as long as both las
 (``hands=True``) is dealt once from the seed and given to both games. Each seat's bot is seeded by
 the deal seed and the seat, not by which bot sits there, so a bot against itself plays the same
 game twice and the pair scores exactly 0.
+
+An outside engine (``engine:CMD``) that fails during a game (no answer in time, an illegal or
+unreadable answer, a crash) forfeits it: its side loses the game, whose score is the score so far
+with the winners' raised to the game's target (a single hand: the winners score its stake, the
+marks bid or one mark, 42 points in a points game), and the reason is kept in the result.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from texas42.bots import Bot, make_bot
 from texas42.errors import IllegalActionError
 from texas42.game import Game
 from texas42.hand import SEATS, Hand
+from texas42.protocol.client import EngineError
 from texas42.record import record_from_game
 from texas42.rules import Rules
 
@@ -46,7 +52,8 @@ class GameResult:
 
     ``score`` is the final total, never capped; ``bids`` counts the hands each team won the
     auction and ``made`` those it made. ``winner`` is None for a single hand both teams scored
-    the same on (everyone passed, under the reshake rule).
+    the same on (everyone passed, under the reshake rule). ``forfeit`` says why the losing
+    side forfeited the game (its engine failed), or is None.
     """
 
     a_team: int
@@ -56,6 +63,7 @@ class GameResult:
     bids: tuple[int, int]
     made: tuple[int, int]
     record: str | None = None
+    forfeit: str | None = None
 
     @property
     def margin(self) -> int:
@@ -142,12 +150,28 @@ def _new_game(spec: MatchSpec) -> Game:
 
 def _play(spec: MatchSpec, a_team: int) -> GameResult:
     bots = _seat_bots(spec, a_team)
+    try:
+        return _play_game(spec, a_team, bots)
+    finally:
+        for bot in bots:
+            close = getattr(bot, "close", None)
+            if close is not None:  # an engine's process ends with its game
+                close()
+
+
+def _play_game(spec: MatchSpec, a_team: int, bots: list[Bot]) -> GameResult:
     game = _new_game(spec)
+    forfeit: tuple[int, str] | None = None
     while not game.is_over() and not (spec.hands and game.results):
         seat = game.seat_to_act()
         assert seat is not None
         bot = bots[seat]
-        action = bot.choose(game.view(seat))
+        try:
+            action = bot.choose(game.view(seat))
+        except EngineError as exc:
+            side = "A" if seat % 2 == a_team else "B"
+            forfeit = (seat % 2, f"{side} forfeits at seat {seat}: {exc}")
+            break
         try:
             game.apply(action)
         except IllegalActionError as exc:
@@ -159,7 +183,10 @@ def _play(spec: MatchSpec, a_team: int) -> GameResult:
         if result.bidder is not None:
             bids[result.bidder % 2] += 1
             made[result.bidder % 2] += bool(result.made)
-    if spec.hands:
+    if forfeit is not None:
+        winner: int | None = 1 - forfeit[0]
+        score = _forfeit_score(spec, game, 1 - forfeit[0])
+    elif spec.hands:
         score = results[0].score
         winner = None if score[0] == score[1] else int(score[1] > score[0])
     else:
@@ -170,7 +197,29 @@ def _play(spec: MatchSpec, a_team: int) -> GameResult:
     if spec.records:
         seats = [bot.name for bot in bots]
         full = record_from_game(game, seats)
-        record = dataclasses.replace(full, hands=full.hands[: len(results)]).to_json()
+        if forfeit is None:  # a forfeited game keeps the hand it stopped in
+            full = dataclasses.replace(full, hands=full.hands[: len(results)])
+        record = full.to_json()
     return GameResult(
-        a_team, score, winner, len(results), (bids[0], bids[1]), (made[0], made[1]), record
+        a_team,
+        score,
+        winner,
+        len(game.hands) if forfeit is not None else len(results),
+        (bids[0], bids[1]),
+        (made[0], made[1]),
+        record,
+        forfeit[1] if forfeit is not None else None,
     )
+
+
+def _forfeit_score(spec: MatchSpec, game: Game, winner: int) -> tuple[int, int]:
+    """The score of a forfeited game: the score so far with the winners' raised to the target;
+    of a forfeited single hand: its stake to the winners."""
+    rules = spec.rules
+    if spec.hands:
+        score = [0, 0]
+        score[winner] = 42 if rules.game == "points" else max(1, game.hands[-1].bid_marks)
+    else:
+        score = list(game.score)
+        score[winner] = max(score[winner], rules.winning_target)
+    return (score[0], score[1])

@@ -13,6 +13,9 @@ from texas42.arena.match import MatchResult
 from texas42.arena.run import LadderSummary, MatchSummary
 from texas42.arena.stats import Estimate, Proportion
 
+FORFEITS_SHOWN = 3
+"""Forfeit reasons printed under the match table; ``--json`` has them all."""
+
 
 def _signed(x: float) -> str:
     return f"{x:+.2f}" if math.isfinite(x) else "?"
@@ -58,6 +61,15 @@ def match_table(summary: MatchSummary) -> Table:
     if summary.seconds is not None:
         rate = _per_minute(summary.games, summary.seconds)
         table.add_row("time", f"{summary.seconds:.1f} s", f"{rate} {played} a minute")
+    a, b = summary.forfeits
+    if a or b:
+        table.add_row(f"{played} forfeited by A, by B", f"{a}, {b}", "")
+        reasons = summary.forfeit_reasons
+        shown = [f"- {reason}" for reason in reasons[:FORFEITS_SHOWN]]
+        if len(reasons) > FORFEITS_SHOWN:
+            shown.append(f"- and {len(reasons) - FORFEITS_SHOWN} more")
+        table.caption = "\n".join(["forfeits:", *shown])
+        table.caption_justify = "left"
     return table
 
 

@@ -120,7 +120,9 @@ class MatchSummary:
 
     ``margin`` is A's score minus B's per game (per hand with ``hands``), averaged over each pair
     and then over pairs; ``wins`` counts A's wins among the games (hands) someone won; ``make``
-    is, for A's team and B's, the bids made out of the hands it won the auction.
+    is, for A's team and B's, the bids made out of the hands it won the auction. ``forfeits``
+    counts the games (hands) A and B forfeited, an engine of theirs having failed, and
+    ``forfeit_reasons`` says why, in the order played.
     """
 
     bot_a: str
@@ -138,6 +140,8 @@ class MatchSummary:
     sprt: Sprt | None
     decision: Decision | None
     seconds: float | None
+    forfeits: tuple[int, int] = (0, 0)
+    forfeit_reasons: tuple[str, ...] = ()
 
     @property
     def unit(self) -> str:
@@ -178,6 +182,11 @@ class MatchSummary:
             "make_rate": {"a": self.make[0].to_dict(), "b": self.make[1].to_dict()},
             "sprt": sprt,
             "seconds": self.seconds,
+            "forfeits": {
+                "a": self.forfeits[0],
+                "b": self.forfeits[1],
+                "reasons": list(self.forfeit_reasons),
+            },
         }
 
 
@@ -203,6 +212,8 @@ def summarize(
         for side, team in enumerate((game.a_team, 1 - game.a_team)):
             bids[side] += game.bids[team]
             made[side] += game.made[team]
+    forfeited = [game for game in games if game.forfeit is not None]
+    a_forfeits = sum(game.a_won is False for game in forfeited)
     return MatchSummary(
         bot_a=spec.bot_a,
         bot_b=spec.bot_b,
@@ -219,6 +230,8 @@ def summarize(
         sprt=sprt,
         decision=sprt.decide(wins, decided - wins) if sprt is not None else None,
         seconds=seconds,
+        forfeits=(a_forfeits, len(forfeited) - a_forfeits),
+        forfeit_reasons=tuple(game.forfeit for game in forfeited if game.forfeit is not None),
     )
 
 

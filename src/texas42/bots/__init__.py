@@ -8,7 +8,8 @@ spec such as ``"rules"``, ``"expert"`` or ``"pimc:samples=16,inference=on"``:
 - ``pimc``: Perfect Information Monte Carlo card play over the deal sampler and the exact
   solver, with bids and trump chosen by simulation (`texas42.bots.pimc`); options switch its
   parts on and off for ablations;
-- ``expert``: ``pimc`` with inference from the auction and the play, and the exact endgame.
+- ``expert``: ``pimc`` with inference from the auction and the play, and the exact endgame;
+- ``engine:CMD``: an outside program speaking the engine protocol (``docs/engine-protocol.md``).
 
 The difficulty levels a player picks from map onto them: ``easy`` (rules of thumb with a
 beginner's slips), ``medium`` (``rules``), ``hard`` (``pimc`` with a small budget) and
@@ -60,7 +61,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
 
 
 def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
-    """The bot a spec names (a bot name or a level, with options after a colon)."""
+    """The bot a spec names (a bot name or a level, with options after a colon), or with
+    ``engine:CMD`` an outside engine run by the command CMD (`texas42.protocol.EngineBot`)."""
+    head, sep, command = spec.strip().partition(":")
+    if sep and head.strip().lower() == "engine":
+        from texas42.protocol.client import EngineBot
+
+        return EngineBot(command.strip(), name=name, seed=seed)
     kind, options = parse_spec(spec)
     if kind in LEVELS and kind not in BOT_NAMES:
         base, base_options = parse_spec(LEVELS[kind])
