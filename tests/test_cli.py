@@ -243,3 +243,34 @@ def test_play_through_stdin_plays_a_whole_game_and_saves_a_clean_record(tmp_path
     checked = run("check", "--json", str(saved))
     assert checked.returncode == 0, checked.stdout
     assert json.loads(checked.stdout)["winner"] in (0, 1)
+
+
+def test_tui_takes_the_play_options(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    def fake_tui(*args: Any) -> int:
+        calls.append(args)
+        return 0
+
+    monkeypatch.setattr("texas42.tui.app.run_tui", fake_tui)
+    args = ["tui", "--rules", "house", "--seed", "7", "--seat", "3", "--bots", "easy"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    assert calls == [(Rules.parse("house"), 7, 3, "easy", "You", None)]
+    for bad, message in ((["--seat", "4"], "--seat: a seat is 0..3"),
+                         (["--rules", "nope"], "--rules: unknown rules preset"),
+                         (["--bots", "wizard"], "--bots: no bot called 'wizard'")):  # fmt: skip
+        result = CliRunner().invoke(app, ["tui", *bad])
+        assert result.exit_code == 2 and message in result.stderr
+    assert len(calls) == 1
+
+
+def test_engine_serves_a_bot_over_standard_input() -> None:
+    session = "texas42\nisready\nnewgame standard\n"
+    session += "position standard 0-0 1 1 ?/?/63.44.40.33.22.21.10/? 2:- - - 2 @2\n"
+    session += "legal pass;bid 30;bid 31\ngo movetime 1000\n"
+    done = run("engine", "--bot", "rules", stdin=session)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and "texas42ok" in lines and "readyok" in lines
+    assert lines[-1] in ("bestaction pass", "bestaction bid 30", "bestaction bid 31")
+    refused = run("engine", "--bot", "wizard")
+    assert refused.returncode == 2 and "--bot: no bot called 'wizard'" in refused.stderr
