@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import importlib.util
 import json
 import os
 import time
@@ -97,12 +98,8 @@ def check_database(url: str) -> None:
     except Exception as exc:
         raise Texas42Error(f"cannot use {url!r}: {exc}") from None
     if parsed.get_backend_name() == "postgresql":
-        try:
-            import psycopg  # noqa: F401
-        except ImportError:
-            raise Texas42Error(
-                "PostgreSQL needs the postgres extra: pip install 'texas42[postgres]'"
-            ) from None
+        if importlib.util.find_spec("psycopg") is None:
+            raise Texas42Error("PostgreSQL needs the postgres extra: pip install 'texas42[postgres]'")
     elif parsed.get_backend_name() != "sqlite":
         raise Texas42Error(f"{parsed.get_backend_name()} is not supported: use SQLite or PostgreSQL")
     try:
