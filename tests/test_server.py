@@ -160,6 +160,7 @@ def test_bad_rules_are_refused_with_the_reason(client: TestClient) -> None:
 def test_unknown_tables_and_games_are_404(client: TestClient) -> None:
     assert client.get("/api/tables/nope").status_code == 404
     assert client.get("/api/tables/nope/games/1/record").status_code == 404
+    assert client.get("/api/tables/nope/games/99999999999999999999/replay").status_code == 422
     table = new_table(client)
     assert client.get(f"/api/tables/{table}").json()["status"] == "lobby"
     with client.websocket_connect("/ws/nope") as ws:
@@ -212,6 +213,7 @@ def test_imported_records_replay_or_give_their_error(client: TestClient) -> None
     broken = client.post("/api/replay", content=b'{"format": "texas42", "version": 9}')
     assert broken.status_code == 400 and "version" in broken.json()["error"]
     assert client.post("/api/replay", content=b"not json").status_code == 400
+    assert client.post("/api/replay", content=b"[" * 5000).json()["error"].endswith("too deeply")
 
 
 # -- refusals -----------------------------------------------------------------------------------
@@ -273,6 +275,8 @@ def test_an_illegal_tile_is_explained(client: TestClient) -> None:
         ('{"type": "ping", "extra": 1}', "extra"),
         ('{"type": "act", "action": "pass"}', "seq"),
         ('{"type": "ping", "pad": "' + "x" * MAX_MESSAGE_BYTES + '"}', "too long"),
+        ('{"type": "sit", "seat": 1, "name": "' + "é" * 2100 + '"}', "too long"),
+        ("[" * 4000, "nested too deeply"),
     ],
 )
 def test_malformed_messages_are_refused(client: TestClient, raw: str, expected: str) -> None:
@@ -395,6 +399,7 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     review = me.until("review")
     assert review["hand"] == 1 and all(p["seat"] == 0 for p in review["plays"])
     assert all(b["seat"] == 0 for b in review["bids"])
+    assert set(review["mistakes"]) <= {p["index"] for p in review["plays"]}
     if m["game"]["last_hand"]["contract"] is not None:
         assert review["plays"], "North played in hand 1, so it has plays to review"
 
@@ -540,7 +545,7 @@ def test_outside_engines_sit_as_bots_and_a_failing_one_gives_way(tmp_path: Path)
     python = shlex.quote(sys.executable)
     engines = (
         ("Ours", f"{python} -m texas42.protocol.engine --bot rules"),
-        ("Broken", f"{python} -c 'import sys; sys.exit(3)'"),
+        ("Broken", f"{python} -c 'import sys; sys.stderr.write(\"my hand 6-6 5-5\\n\"); sys.exit(3)'"),
     )
     with make_client(tmp_path / "e.sqlite", engines=engines) as c:
         assert c.get("/api/options").json()["levels"][-2:] == ["Ours", "Broken"]
@@ -563,7 +568,33 @@ def test_outside_engines_sit_as_bots_and_a_failing_one_gives_way(tmp_path: Path)
                 break
             me.act(m, rng)
         notices = [n["message"] for n in me.log if n["type"] == "notice"]
-        assert len(notices) == 1 and notices[0].startswith("Broken failed")
-        assert "a medium bot plays its seat now" in notices[0]
+        assert notices == ["Broken failed (crashed); a medium bot plays its seat now"]
         seats = [call["seat"] for call in m["game"]["last_hand"]["calls"]]
         assert sorted(seats) == [0, 1, 2, 3]
+
+
+def test_a_table_whose_engine_is_gone_restores_with_a_medium_bot(tmp_path: Path) -> None:
+    import shlex
+    import sys
+
+    db = tmp_path / "gone.sqlite"
+    engines = (("Ours", f"{shlex.quote(sys.executable)} -m texas42.protocol.engine --bot rules"),)
+    with make_client(db, engines=engines) as c:
+        table = new_table(c)
+        me = Socket(c, table)
+        me.hello()
+        me.send(type="sit", seat=0, name="Tess")
+        token = me.until("seated")["token"]
+        for seat, level in ((1, "Ours"), (2, "medium"), (3, "easy")):
+            me.send(type="bot", seat=seat, level=level)
+            me.until("state", lambda m, s=seat: m["table"]["seats"][s]["kind"] == "bot")
+    with make_client(db) as c:
+        me = Socket(c, table)
+        me.hello(token)
+        me.send(type="start")
+        m = me.until("state", lambda m: m["game"] is not None)
+        assert m["table"]["seats"][1]["name"] == "Ours"
+        rng = random.Random(2)
+        while m["game"]["hand_number"] == 1:
+            me.act(me.next_turn(), rng)
+            m = me.next_turn()

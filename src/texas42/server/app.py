@@ -13,9 +13,10 @@ import logging
 import secrets
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import Path as FastApiPath
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -35,6 +36,7 @@ log = logging.getLogger("texas42.server")
 WEB_DIR = Path(__file__).parent / "web"
 MAX_RECORD_BYTES = 1_000_000
 HISTORY_LIMIT = 100
+GameNumber = Annotated[int, FastApiPath(ge=1, le=1_000_000)]
 
 OPTION_LABELS = {
     "all_pass": "When all pass",
@@ -108,7 +110,11 @@ class Tables:
             stored = await self.storage.run(self.storage.load_table, table_id)
             if stored is None:
                 return None
-            room = Room.restore(stored, self.storage, self.settings)
+            try:
+                room = Room.restore(stored, self.storage, self.settings)
+            except Exception:
+                log.exception("table %s could not be restored from its log", table_id)
+                return None
             self.rooms[table_id] = room
             room.start_task()
             return room
@@ -241,7 +247,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return await storage.run(storage.history, max(1, min(limit, HISTORY_LIMIT)))
 
     @app.get("/api/tables/{table_id}/games/{number}/record")
-    async def game_record(table_id: str, number: int, request: Request) -> Response:
+    async def game_record(table_id: str, number: GameNumber, request: Request) -> Response:
         finished = await _finished(request, table_id, number)
         return Response(
             finished.record,
@@ -252,7 +258,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         )
 
     @app.get("/api/tables/{table_id}/games/{number}/replay")
-    async def game_replay(table_id: str, number: int, request: Request) -> dict[str, Any]:
+    async def game_replay(table_id: str, number: GameNumber, request: Request) -> dict[str, Any]:
         finished = await _finished(request, table_id, number)
         return await asyncio.to_thread(_replay, Record.from_json(finished.record))
 
@@ -266,6 +272,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             result = await asyncio.to_thread(_replay, record)
         except RecordError as exc:
             return JSONResponse({"error": exc.line()}, 400)
+        except RecursionError:
+            return JSONResponse({"error": "not JSON: nested too deeply"}, 400)
         return JSONResponse(result)
 
     async def _room(request: Request, table_id: str) -> Room:

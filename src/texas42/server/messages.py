@@ -91,12 +91,15 @@ class BadMessage(ValueError):
 
 def parse_message(raw: str | bytes) -> Message:
     """A message checked against its size limit and schema."""
-    if len(raw) > MAX_MESSAGE_BYTES:
-        raise BadMessage(f"message too long: {len(raw)} bytes, the limit is {MAX_MESSAGE_BYTES}")
+    size = len(raw.encode("utf-8", "replace")) if isinstance(raw, str) else len(raw)
+    if size > MAX_MESSAGE_BYTES:
+        raise BadMessage(f"message too long: {size} bytes, the limit is {MAX_MESSAGE_BYTES}")
     try:
         obj = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise BadMessage(f"not JSON: {exc}") from None
+    except RecursionError:
+        raise BadMessage("not JSON: nested too deeply") from None
     if not isinstance(obj, dict):
         raise BadMessage("a message is a JSON object with a type")
     try:

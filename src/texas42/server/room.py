@@ -224,7 +224,7 @@ class Room:
             except Exception:
                 log.exception("table %s: an event could not be handled", self.id)
                 if isinstance(item, _Envelope):
-                    item.connection.error("the server could not do that; nothing changed", "busy")
+                    item.connection.error("the server could not do that", "busy")
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -364,9 +364,9 @@ class Room:
         only then tell everyone; a failed commit takes the action back."""
         game = self._playing()
         game.apply(action)
-        finished = self._finished_game() if game.is_over() else None
-        status = "over" if finished is not None else None
         try:
+            finished = self._finished_game() if game.is_over() else None
+            status = "over" if finished is not None else None
             await self.storage.run(
                 self.storage.append, self.id, self.next_event, "action",
                 {"game": self.game_number, "seat": seat, "action": action_words(action)},
@@ -381,6 +381,7 @@ class Room:
                      "text": describe_action(seat, action)}  # fmt: skip
         if finished is not None:
             self.status = "over"
+            await asyncio.to_thread(self._close_bots)
         self.broadcast()
         self._schedule_bot()
 
@@ -469,10 +470,15 @@ class Room:
     # -- bots -------------------------------------------------------------------------------
 
     def _make_bot(self, level: str, seed: int, name: str) -> Bot:
+        """The bot for a seat's level; an engine this server no longer offers (it restarted
+        without its ``--engine``) gives way to a medium bot, as a failing engine does."""
+        if level in LEVELS:
+            return make_bot(level, seed=seed, name=name)
         command = dict(self.settings.engines).get(level)
-        if command is not None and level not in LEVELS:
-            return make_bot(f"engine:{command}", seed=seed, name=name)
-        return make_bot(level, seed=seed, name=name)
+        if command is None:
+            log.warning("table %s: no engine %r here; a medium bot takes its seat", self.id, level)
+            return make_bot("medium", seed=seed, name=name)
+        return make_bot(f"engine:{command}", seed=seed, name=name)
 
     def _close_bots(self) -> None:
         """Outside engines are processes: quit them when their game ends."""
@@ -503,8 +509,10 @@ class Room:
                 action = await asyncio.to_thread(bot.choose, view)
         except Exception as exc:
             # an outside engine that times out, crashes or answers nonsense gives its seat to
-            # a medium bot for the rest of the game, and the table is told why
-            log.error("table %s: the bot at seat %d failed: %s", self.id, seat, exc)
+            # a medium bot for the rest of the game, and the table is told why; only the kind
+            # of failure, since the error's details name the seat's legal tiles
+            why = str(getattr(exc, "kind", "error"))
+            log.error("table %s: the bot at seat %d failed (%s)", self.id, seat, why)
             fallback = make_bot("medium", seed=self.seed + seat, name=bot.name)
             self.bots[seat] = fallback
             close = getattr(bot, "close", None)
@@ -513,7 +521,7 @@ class Room:
                     await asyncio.to_thread(close)
             for connection in list(self.connections):
                 connection.post({"type": "notice", "message":
-                                 f"{bot.name} failed ({exc}); a medium bot plays its seat now"})  # fmt: skip
+                                 f"{bot.name} failed ({why}); a medium bot plays its seat now"})  # fmt: skip
             action = fallback.choose(view)
         await self.queue.put(_BotMove(seat, seq, action))
 
@@ -580,6 +588,8 @@ class Room:
                 if not over:
                     data["plays"] = [p for p in data["plays"] if p["seat"] == seat]
                     data["bids"] = [b for b in data["bids"] if b["seat"] == seat]
+                    own = {p["index"] for p in data["plays"]}
+                    data["mistakes"] = [i for i in data["mistakes"] if i in own]
                 connection.post({"type": "review", "hand": number, **data})
             finally:
                 connection.busy = False
