@@ -44,6 +44,15 @@ RulesOption = Annotated[str, typer.Option(help="A preset or rules string, e.g. s
 WorkersOption = Annotated[
     int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
 ]
+SeedOption = Annotated[
+    int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
+]
+SeatOption = Annotated[int, typer.Option(help="Your seat: 0 North, 1 East, 2 South, 3 West.")]
+SaveOption = Annotated[str | None, typer.Option(help="Write the game record to this file.")]
+NameOption = Annotated[str, typer.Option(help="Your name in the saved record.")]
+BotsOption = Annotated[
+    str, typer.Option(help="The bots' level (easy, medium, hard, expert) or a bot spec.")
+]
 RayOption = Annotated[
     str | None, typer.Option(help="Play on the Ray cluster at this address (local: here).")
 ]
@@ -268,15 +277,11 @@ def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Play
 @app.command()
 def play(
     rules: RulesOption = "standard",
-    seed: Annotated[
-        int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
-    ] = None,
-    seat: Annotated[int, typer.Option(help="Your seat: 0 North, 1 East, 2 South, 3 West.")] = 2,
-    save: Annotated[str | None, typer.Option(help="Write the game record to this file.")] = None,
-    name: Annotated[str, typer.Option(help="Your name in the saved record.")] = "You",
-    bots: Annotated[
-        str, typer.Option(help="The bots' level (easy, medium, hard, expert) or a bot spec.")
-    ] = "medium",
+    seed: SeedOption = None,
+    seat: SeatOption = 2,
+    save: SaveOption = None,
+    name: NameOption = "You",
+    bots: BotsOption = "medium",
 ) -> None:
     """Play a game in the terminal against three bots, a line at a time."""
     from texas42.tui.play import run_play
@@ -288,15 +293,11 @@ def play(
 @app.command()
 def tui(
     rules: RulesOption = "standard",
-    seed: Annotated[
-        int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
-    ] = None,
-    seat: Annotated[int, typer.Option(help="Your seat: 0 North, 1 East, 2 South, 3 West.")] = 2,
-    save: Annotated[str | None, typer.Option(help="Write the game record to this file.")] = None,
-    name: Annotated[str, typer.Option(help="Your name in the saved record.")] = "You",
-    bots: Annotated[
-        str, typer.Option(help="The bots' level (easy, medium, hard, expert) or a bot spec.")
-    ] = "medium",
+    seed: SeedOption = None,
+    seat: SeatOption = 2,
+    save: SaveOption = None,
+    name: NameOption = "You",
+    bots: BotsOption = "medium",
 ) -> None:
     """Play at the full-screen terminal table against three bots (mouse and keys)."""
     from texas42.tui.app import run_tui
