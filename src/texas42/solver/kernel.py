@@ -3,6 +3,8 @@
 The kernel is one iterative function with an explicit stack of plies (no recursion), so numba can
 cache it on disk and the same source runs as plain Python under ``NUMBA_DISABLE_JIT=1``. Every rule
 question is a lookup in arrays built by `texas42.solver.search` from the core's `PlayTables`.
+It is compiled ``nogil``: searches on worker threads (the web table's bots and hints, the terminal
+table's workers) run beside the event loop and each other instead of queueing for the GIL.
 
 The value of a position is what the bidding team takes from the tricks not yet complete: for each
 such trick it wins, ``trick_base`` plus (when ``count_on``) the trick's count. The bidding team
@@ -47,7 +49,7 @@ S_TT_STORES = 2
 STAT_COUNT = 3
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _popcount(m: int) -> int:
     n = 0
     while m:
@@ -63,19 +65,19 @@ _DE_BRUIJN = np.array(
 )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _lowest(m: int) -> int:
     """The index of the lowest set bit of a nonzero mask of at most 32 bits."""
     return int(_DE_BRUIJN[(((m & -m) * 0x077CB531) & 0xFFFFFFFF) >> 27])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _count(mask: int, fives: int, tens: int) -> int:
     """The count in a set of tiles."""
     return 5 * _popcount(mask & fives) + 10 * _popcount(mask & tens)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _trick_value(
     table: int, winner: int, bid_team: int, count_on: int, trick_base: int, fives: int, tens: int
 ) -> int:
@@ -88,7 +90,7 @@ def _trick_value(
     return trick_base
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _better(maximizing: int, best: int, alpha: int, beta: int, v: int) -> tuple[int, int, int]:
     """A level of the two-trick loop takes a line's value ``v``: (best, alpha, beta) after it."""
     if maximizing:
@@ -99,7 +101,7 @@ def _better(maximizing: int, best: int, alpha: int, beta: int, v: int) -> tuple[
     return best, alpha, beta
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _next_seat(seat: int, out_seat: int) -> int:
     seat = (seat + 1) & 3
     if seat == out_seat:
@@ -107,7 +109,7 @@ def _next_seat(seat: int, out_seat: int) -> int:
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _playable(
     hand: int, suit: int, leading: bool, sevens: int, follow: np.ndarray, sevens_masks: np.ndarray
 ) -> int:
@@ -123,7 +125,7 @@ def _playable(
     return following if following else hand
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _one_trick(
     hands: np.ndarray,
     leader: int,
@@ -153,7 +155,7 @@ def _one_trick(
     return _trick_value(table, winner, bid_team, count_on, trick_base, fives, tens)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _two_tricks(
     hands: np.ndarray,
     rest: np.ndarray,
@@ -242,13 +244,13 @@ def _two_tricks(
     return best0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _slot(key: int, mask: int) -> int:
     h = key * 2654435761
     return (h ^ (h >> 21)) & mask
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _store(
     tt_key: np.ndarray,
     tt_lo: np.ndarray,
@@ -283,7 +285,7 @@ def _store(
     tt_gen[slot] = generation
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search(
     hands0: np.ndarray,
     trick0: np.ndarray,
