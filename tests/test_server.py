@@ -7,6 +7,7 @@ import json
 import os
 import random
 import re
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -598,3 +599,21 @@ def test_a_table_whose_engine_is_gone_restores_with_a_medium_bot(tmp_path: Path)
         while m["game"]["hand_number"] == 1:
             me.act(me.next_turn(), rng)
             m = me.next_turn()
+
+
+def test_idle_tables_leave_memory_and_come_back_from_their_log(tmp_path: Path) -> None:
+    with make_client(tmp_path / "idle.sqlite", idle_seconds=0.0) as c:
+        table, me, token = seat_with_bots(c)
+        m = me.next_turn()
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        assert c.portal.call(tables.evict_idle) == 0, "a table with a socket stays"
+        me.close()
+        for _ in range(200):  # the table's task handles the socket's end first
+            c.portal.call(tables.evict_idle)
+            if table not in tables.rooms:
+                break
+            time.sleep(0.01)
+        assert table not in tables.rooms
+        again = Socket(c, table)
+        assert again.hello(token)["seat"] == 0
+        assert again.state["game"] == m["game"] and table in tables.rooms

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import logging
 import secrets
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Annotated, Any
@@ -119,6 +120,20 @@ class Tables:
             room.start_task()
             return room
 
+    async def evict_idle(self) -> int:
+        """Drop the tables nobody uses from memory; their logs bring them back when asked for."""
+        now = time.monotonic()
+        idle = [room for room in self.rooms.values() if room.idle(now)]
+        for room in idle:
+            del self.rooms[room.id]
+            await room.stop()
+        return len(idle)
+
+    async def sweep(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, min(60.0, self.settings.idle_seconds)))
+            await self.evict_idle()
+
     async def stop(self) -> None:
         for room in list(self.rooms.values()):
             await room.stop()
@@ -187,9 +202,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             # stay short and rare instead of stalling every table for tens of milliseconds
             gc.collect()
             gc.freeze()
+        sweeper = asyncio.create_task(tables.sweep())
         try:
             yield
         finally:
+            sweeper.cancel()
             await tables.stop()
             storage.close()
 
@@ -298,21 +315,26 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             await websocket.close(code=1008, reason="origin not allowed")
             return
         room = await tables_of(websocket).get(table_id)
-        await websocket.accept()
         if room is None:
+            await websocket.accept()
             await websocket.send_json({"type": "error", "message": f"no table {table_id!r}",
                                        "code": "not-found"})  # fmt: skip
             await websocket.close(code=4404)
             return
-        connection = Connection(RateLimit(settings.message_rate, settings.message_burst))
-        sender = asyncio.create_task(_pump(websocket, connection))
+        room.sockets += 1  # before any await, so the sweep cannot drop the table under us
         try:
-            await _listen(websocket, room, connection)
+            await websocket.accept()
+            connection = Connection(RateLimit(settings.message_rate, settings.message_burst))
+            sender = asyncio.create_task(_pump(websocket, connection))
+            try:
+                await _listen(websocket, room, connection)
+            finally:
+                connection.close()
+                await room.part(connection)
+                with contextlib.suppress(Exception):
+                    await sender
         finally:
-            connection.close()
-            await room.part(connection)
-            with contextlib.suppress(Exception):
-                await sender
+            room.sockets -= 1
 
     return app
 

@@ -87,6 +87,8 @@ class ServerSettings:
     message_burst: float = RATE_BURST
     engines: tuple[tuple[str, str], ...] = ()
     """Outside engines offered as bot levels: (name, command) pairs (``serve --engine``)."""
+    idle_seconds: float = 900.0
+    """A table nobody has watched or touched for this long leaves memory (its log stays)."""
     freeze_gc: bool = False
     """Freeze the objects alive after start-up out of the garbage collector (``serve`` does)."""
 
@@ -173,6 +175,9 @@ class Room:
     helpers: set[asyncio.Task[None]] = field(default_factory=set)
     bot_pending: int = -1
     on_change: Callable[[Room], None] | None = None
+    active: float = field(default_factory=time.monotonic)
+    sockets: int = 0
+    """Open WebSockets on this table, joined or not yet."""
 
     # -- life -------------------------------------------------------------------------------
 
@@ -199,6 +204,16 @@ class Room:
         for connection in list(self.connections):
             connection.close()
 
+    def idle(self, now: float) -> bool:
+        """Nobody connected, nothing waiting or thinking, and quiet for ``idle_seconds``."""
+        return (
+            not self.sockets
+            and not self.connections
+            and not self.helpers
+            and self.queue.empty()
+            and now - self.active >= self.settings.idle_seconds
+        )
+
     async def submit(self, connection: Connection, message: Message) -> None:
         await self.queue.put(_Envelope(connection, message))
 
@@ -208,6 +223,7 @@ class Room:
     async def _run(self) -> None:
         while True:
             item = await self.queue.get()
+            self.active = time.monotonic()
             try:
                 if isinstance(item, _Envelope):
                     await self._handle(item.connection, item.message)
