@@ -29,7 +29,7 @@ from texas42.tiles import TILE_NAMES, tiles_of
 
 FAST = {"bot_delay": 0.0, "message_rate": 10_000.0, "message_burst": 10_000.0,
         "hint_samples": 4, "review_samples": 2}  # fmt: skip
-TILE_WORD = re.compile(r"(?<![\d-])([0-6]-[0-6])(?![\d-])")
+TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
 
 
 OPEN: list[Socket] = []
