@@ -383,3 +383,13 @@ def test_openspiel_random_simulation() -> None:
     whole = pyspiel.load_game("python_texas42", {"episode": "game", "rules": "standard,target=3"})
     pyspiel.random_sim_test(whole, num_sims=2, serialize=False, verbose=False)
 
+
+
+def test_a_policy_may_answer_with_a_0d_integer_array() -> None:
+    env = Texas42GymEnv(bots="random")
+    _, info = env.reset(seed=4)
+    legal = int(np.flatnonzero(info["action_mask"])[0])
+    env.step(np.array(legal))  # what a policy's predict() often hands back
+    for bad in (np.array(float(legal)), np.array([legal])):
+        with pytest.raises(IllegalActionError, match="an action is an id 0..98"):
+            env.step(bad)

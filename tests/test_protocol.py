@@ -65,6 +65,9 @@ def say(*lines):
     sys.stdout.flush()
 
 
+if mode == "hangs":
+    with open(sys.argv[2] + ".pid", "w") as pid_file:
+        pid_file.write(str(os.getpid()))
 if mode == "silent":
     say("a banner nobody asked for")
     time.sleep(60)
@@ -105,6 +108,8 @@ for line in sys.stdin:
             os._exit(3)
         if mode in ("slow", "waits-for-stop"):
             continue
+        if mode == "hangs":
+            time.sleep(600)
         if mode == "flood":
             while True:
                 say("info string still thinking")
@@ -621,6 +626,37 @@ def test_swapping_hidden_tiles_changes_nothing_the_engine_is_told(
     assert swapped != deal
     assert transcripts[0] == transcripts[1]
     assert any(line.startswith("position ") for line in transcripts[0])
+
+
+def test_an_engine_behind_a_wrapper_script_dies_with_it(
+    mock: Callable[..., list[str]], tmp_path: Path
+) -> None:
+    wrapper = tmp_path / "wrapper.sh"
+    wrapper.write_text("#!/bin/sh\n" + shlex.join(mock("hangs")) + "\n")  # no exec: a child
+    wrapper.chmod(0o755)
+    bot = EngineBot([str(wrapper)], time_limit=0.3, grace=0.2)
+    with pytest.raises(EngineError) as caught:
+        bot.choose(first_view())
+    assert caught.value.kind == "timeout"
+    bot.close()
+    pid = int((tmp_path / "log.pid").read_text())
+    for _ in range(100):
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except FileNotFoundError:
+            break
+        if state == "Z":  # killed, waiting for a parent that may never reap it
+            break
+        time.sleep(0.05)
+    else:
+        raise AssertionError(f"the wrapped engine {pid} still runs")
+
+
+def test_go_refuses_more_nodes_than_the_samples_option_allows() -> None:
+    lines = serve("texas42\nnewgame standard\nposition " + first_view().position()
+                  + "\ngo nodes 10001\n")  # fmt: skip
+    assert "info string error: go: nodes is at most 10000, not 10001" in lines
+    assert not any(line.startswith("bestaction") for line in lines)
 
 
 # -- texas42's engine, in-process -------------------------------------------------------------

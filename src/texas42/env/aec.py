@@ -141,7 +141,10 @@ def team_reward(score: tuple[int, int], seat: int) -> int:
 
 
 def read_action(action: object) -> int:
-    """An action id from an int or a numpy integer; anything else is a clear error."""
+    """An action id from an int, a numpy integer or a 0-d integer array (what a policy's
+    ``predict`` often returns); anything else is a clear error."""
+    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
+        action = action.item()
     if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         raise IllegalActionError(f"an action is an id 0..{NUM_ACTIONS - 1}, not {action!r}")
     return int(action)

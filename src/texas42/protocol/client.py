@@ -58,6 +58,17 @@ _OPTION_KEYS = ("default", "min", "max", "var")
 _VERBS = ("play", "bid", "declare", "pass")
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 
+
+def _kill_group(pid: int) -> None:
+    """Kill the engine and every process of its session (it leads one on POSIX)."""
+    try:
+        if os.name == "posix":
+            os.killpg(pid, _KILL)
+        else:
+            os.kill(pid, _KILL)
+    except OSError:
+        pass
+
 T = TypeVar("T")
 
 
@@ -393,9 +404,12 @@ class AsyncEngine:
             raise Texas42Error(f"engine {self.label} is already started")
         pipe = asyncio.subprocess.PIPE
         try:
+            # a session of its own, so that killing the engine also kills what a wrapper
+            # script started (a shell script that runs the real engine without exec)
             self._process = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=pipe, stdout=pipe, stderr=pipe, limit=MAX_LINE
-            )
+                *self.argv, stdin=pipe, stdout=pipe, stderr=pipe, limit=MAX_LINE,
+                start_new_session=os.name == "posix",
+            )  # fmt: skip
         except OSError as exc:
             self.failure = EngineError(self.label, "start", f"cannot be started: {exc}")
             raise self.failure from None
@@ -456,11 +470,8 @@ class AsyncEngine:
     def kill(self) -> None:
         """Kill the engine process at once, from any thread (for finalizers)."""
         process = self._process
-        if process is not None and process.returncode is None:
-            try:
-                os.kill(process.pid, _KILL)
-            except OSError:
-                pass
+        if process is not None:
+            _kill_group(process.pid)
 
     # -- the conversation -----------------------------------------------------------------
 
@@ -717,15 +728,11 @@ class AsyncEngine:
         A pipe held open by a process of the engine's own is waited for `QUIT_WAIT` at most."""
         process = self._process
         assert process is not None
-        if process.returncode is None:
-            try:
-                process.kill()
-            except ProcessLookupError:
-                pass
+        _kill_group(process.pid)
         if process.stdin is not None:
             process.stdin.close()
         ending: list[Awaitable[object]] = [process.wait(), self._drain(process.stdout)]
-        if self._stderr_task is not None:
+        if self._stderr_task is not None and not self._stderr_task.done():
             ending.append(asyncio.shield(self._stderr_task))
         try:
             await asyncio.wait_for(asyncio.gather(*ending), QUIT_WAIT)
@@ -848,7 +855,7 @@ class EngineBot:
                 return
             try:
                 self._run(self.engine.close(), 3 * QUIT_WAIT + 1)
-            except (EngineError, RuntimeError):
+            except (EngineError, RuntimeError, concurrent.futures.CancelledError):
                 self.engine.kill()
 
     def __enter__(self) -> EngineBot:

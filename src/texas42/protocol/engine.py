@@ -236,6 +236,9 @@ class _Engine:
                 self.error(f"go: say go [movetime MS] [nodes N], not {_clip(rest)!r}")
                 return
             limits[key] = int(value)
+        if limits["nodes"] > MAX_SAMPLES:
+            self.error(f"go: nodes is at most {MAX_SAMPLES}, not {limits['nodes']}")
+            return
         if self.view is None or not self.view.legal:
             self.error("go: there is no position with this seat to act (send position first)")
             return
@@ -252,6 +255,7 @@ class _Search:
         self, engine: _Engine, bot: Bot, watch: _Watch | None, view: View, movetime: float
     ) -> None:
         self.engine = engine
+        self.bot = bot
         self.view = view
         self.start = time.perf_counter()
         self.answered = False
@@ -276,7 +280,12 @@ class _Search:
         self.answer(action, infos)
 
     def overtake(self, why: str) -> None:
-        """Answer now with RulesBot's instant choice."""
+        """Answer now with RulesBot's instant choice. The search thread cannot be stopped, so
+        its bot is dropped: the next ``go`` gets a fresh one instead of sharing a busy solver."""
+        with self.engine.lock:
+            for key, (bot, _) in list(self.engine.bots.items()):
+                if bot is self.bot:
+                    del self.engine.bots[key]
         action = RulesBot().choose(self.view)
         self.answer(action, [f"string {why}: answering with the rules of thumb"])
 
