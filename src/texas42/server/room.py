@@ -21,7 +21,6 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -109,10 +108,14 @@ class Connection:
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
 
     def post(self, message: dict[str, Any]) -> None:
+        self.post_text(json.dumps(message, separators=(",", ":")))
+
+    def post_text(self, text: str) -> None:
+        """Queue a message already in JSON (a broadcast builds each seat's text once)."""
         if self.closed:
             return
         try:
-            self.outbox.put_nowait(json.dumps(message, separators=(",", ":")))
+            self.outbox.put_nowait(text)
         except asyncio.QueueFull:
             self.close()
 
@@ -174,7 +177,6 @@ class Room:
     task: asyncio.Task[None] | None = None
     helpers: set[asyncio.Task[None]] = field(default_factory=set)
     bot_pending: int = -1
-    on_change: Callable[[Room], None] | None = None
     active: float = field(default_factory=time.monotonic)
     sockets: int = 0
     """Open WebSockets on this table, joined or not yet."""
@@ -447,8 +449,6 @@ class Room:
                 self._close_bots()
         else:
             raise Texas42Error(f"table {self.id}: unknown event {kind!r} in the log")
-        if self.on_change is not None:
-            self.on_change(self)
 
     def _finished_game(self) -> FinishedGame:
         game = self._playing()
@@ -659,7 +659,4 @@ class Room:
             if connection.seat not in built:
                 state = self.state_for(connection.seat, table)
                 built[connection.seat] = json.dumps(state, separators=(",", ":"))
-            try:
-                connection.outbox.put_nowait(built[connection.seat])
-            except asyncio.QueueFull:
-                connection.close()
+            connection.post_text(built[connection.seat])
