@@ -100,6 +100,8 @@ def test_registry_names_levels_and_options() -> None:
         ("rules:samples=3", "takes no options"),
         ("pimc:samples", "not key=value"),
         ("pimc:samples=0", "positive whole number"),
+        ("pimc:samples=-2", "positive whole number"),
+        ("pimc:bid_margin=two", "a whole number"),
         ("pimc:depth=3", "no option 'depth'"),
         ("pimc:inference=maybe", "on or off"),
         ("pimc:bidding=psychic", "simulation or rules"),
@@ -125,6 +127,39 @@ def test_simulation_bids_a_cold_hand_and_passes_a_weak_one() -> None:
     chances = bot.contract_chances(hand.view(0))
     assert str(next(iter(chances))) == "sixes"
     assert all(v >= 36 for v, _ in chances[next(iter(chances))])
+
+
+def test_bid_margin_may_be_negative_for_a_bolder_bidder() -> None:
+    bot = make_bot("pimc:bid_margin=-3")
+    assert isinstance(bot, PimcBot) and bot.settings.bid_margin == -3
+
+
+def test_mark_bids_need_a_hand_without_losers_not_just_double_dummy() -> None:
+    """Double dummy giving all 42 in every deal is not enough for a mark bid: in play such a
+    hand with a loser made 42 well under half the time. A sure hand is nearly certain."""
+    from texas42.bots.rules_bot import estimate
+    from texas42.contracts import Contract, tables_for
+    from texas42.tiles import parse_hand
+
+    bot = PimcBot(PimcSettings(bid_samples=8), seed=1)
+    sixes = Contract.parse("sixes")
+    every_deal_all_42 = [(42, 1.0)] * 8
+    sure = parse_hand("6-6 6-5 6-4 6-3 6-2 6-1 6-0")
+    losers = parse_hand("6-6 6-5 6-4 5-5 3-3 2-1 1-0")
+    rules = Rules()
+    assert estimate(sure, tables_for(sixes, rules)).sure
+    assert estimate(losers, tables_for(sixes, rules)).losers >= 1
+    for holding, low, high in ((sure, 0.95, 1.0), (losers, 0.0, 0.5)):
+        deal = (holding,) + _rest_of_deal(holding)
+        view = Hand(rules, 3, deal).view(0)
+        assert low <= bot.mark_chance(view, sixes, every_deal_all_42) <= high
+
+
+def _rest_of_deal(holding: int) -> tuple[int, int, int]:
+    from texas42.tiles import ALL_TILES, iter_tiles
+
+    rest = list(iter_tiles(ALL_TILES & ~holding))
+    return tuple(sum(1 << t for t in rest[k * 7 : k * 7 + 7]) for k in range(3))  # type: ignore[return-value]
 
 
 def test_simulation_declares_the_contract_most_likely_to_make() -> None:
