@@ -10,11 +10,12 @@ from helpers import EX14_DEAL, contract_hand, examples, hidden_swaps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from texas42 import Hand, Phase, Play, Rules
+from texas42 import Bid, Hand, Phase, Play, Rules
 from texas42.bots import BOT_NAMES, LEVELS, make_bot, parse_spec
 from texas42.bots.pimc import PimcBot, PimcSettings
 from texas42.errors import Texas42Error
 from texas42.sampler import DealSampler
+from texas42.view import View
 
 FAST = "pimc:samples=4,bid_samples=4,value_samples=2"
 FAST_EXPERT = "expert:samples=4,bid_samples=4,value_samples=2,endgame_worlds=30"
@@ -216,3 +217,62 @@ def test_endgame_solves_every_deal_that_fits() -> None:
     bot = PimcBot(PimcSettings(endgame=True, endgame_worlds=1000), seed=5)
     worlds = bot.worlds(view, 3, random.Random(5))
     assert sorted(w.hands for w, _ in worlds) == sorted(w.hands for w in every)
+
+
+def test_play_inference_favours_deals_in_which_the_plays_were_rulesbots() -> None:
+    """Three seats play like RulesBot and East plays at random. From East's seat the true deal
+    explains every other seat's play (no disagreement), while other deals that fit the view do
+    not, so with ``play_inference`` the true deal outweighs them; East's own random plays count
+    for nothing."""
+    from texas42.bots.pimc import _disagreements, _weigher
+    from texas42.bots.rules_bot import RulesBot
+
+    rng = random.Random(8)
+    hand = Hand.random(Rules(), 0, rng)
+    model = RulesBot()
+    while hand.phase != Phase.PLAY or len(hand.plays) < 13:
+        seat = hand.turn
+        if hand.phase == Phase.PLAY and seat == 1:
+            hand.apply(rng.choice(hand.legal_actions()))
+        else:
+            hand.apply(model.choose(hand.view(seat)))
+    view = hand.view(1)
+    sequence = list(hand.plays)
+    assert _disagreements(view, hand.deal, sequence) == 0
+    worlds = DealSampler(view).samples(40, random.Random(9))
+    counts = [_disagreements(view, _dealt(view, w.hands), sequence) for w in worlds]
+    assert max(counts) > 0
+    with_plays, without = _weigher(view, plays=True), _weigher(view, plays=False)
+    for world, count in zip(worlds, counts):
+        assert with_plays(world) == pytest.approx(without(world) * 0.5**count)
+
+
+def _dealt(view: View, hands: tuple[int, ...]) -> tuple[int, ...]:
+    """Each seat's dealt tiles in a world: what it holds now plus what it played."""
+    played = [0, 0, 0, 0]
+    for trick in view.tricks:
+        for s, t in zip(trick.seats, trick.tiles or ()):
+            played[s] |= 1 << t
+    for s, t in view.trick:
+        played[s] |= 1 << t
+    return tuple(h | p for h, p in zip(hands, played))
+
+
+@pytest.mark.parametrize("call", ["plunge", "splash"])
+def test_simulation_weighs_plunge_and_splash_by_their_chance(
+    call: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plunge or splash is called when its marks times (2 * chance - 1) beats every other
+    call, and not otherwise; its chance comes from deals in which partner names trump."""
+    from texas42.tiles import ALL_TILES, iter_tiles, parse_hand
+
+    holding = parse_hand("6-6 5-5 4-4 1-1 5-0 3-1 2-0")
+    rest = list(iter_tiles(ALL_TILES & ~holding))
+    deal = (holding,) + tuple(sum(1 << t for t in rest[k * 7 : k * 7 + 7]) for k in range(3))
+    view = Hand(Rules.parse(f"standard,{call}=true"), 3, deal).view(0)
+    bot = PimcBot(PimcSettings(bid_samples=8), seed=1)
+    chance = bot.special_chance(view, Bid(call))
+    assert 0.0 < chance < 0.5
+    assert bot.choose(view).notation != call
+    monkeypatch.setattr(PimcBot, "special_chance", lambda self, view, bid: 0.95)
+    assert bot.choose(view).notation == call

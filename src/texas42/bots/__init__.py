@@ -8,7 +8,7 @@ spec such as ``"rules"``, ``"expert"`` or ``"pimc:samples=16,inference=on"``:
 - ``pimc``: Perfect Information Monte Carlo card play over the deal sampler and the exact
   solver, with bids and trump chosen by simulation (`texas42.bots.pimc`); options switch its
   parts on and off for ablations;
-- ``expert``: ``pimc`` with inference from the auction and the play, and the exact endgame;
+- ``expert``: ``pimc`` with inference from the auction and the contract, and the exact endgame;
 - ``engine:CMD``: an outside program speaking the engine protocol (``docs/engine-protocol.md``).
 
 The difficulty levels a player picks from map onto them: ``easy`` (rules of thumb with a

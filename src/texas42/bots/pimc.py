@@ -39,7 +39,7 @@ from texas42.actions import ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid,
 from texas42.bots.rules_bot import Estimate, RulesBot, best_contract, estimate
 from texas42.contracts import Contract, PlayTables, tables_for
 from texas42.errors import IllegalActionError, Texas42Error
-from texas42.hand import SEATS, Phase, partner, plain_contracts
+from texas42.hand import SEATS, Hand, Phase, partner, plain_contracts, special_bid_marks
 from texas42.rules import Rules
 from texas42.sampler import DealSampler, World
 from texas42.solver import PlayPosition, Solver, points_needed
@@ -93,6 +93,9 @@ class PimcSettings:
     """How often an opponent's winning bid is taken to make, when weighing a pass against an
     overcall (0.5: letting them play is even)."""
     inference: bool = False
+    play_inference: bool = False
+    """With ``inference``, also weigh deals by the plays: would RulesBot, holding that deal's
+    tiles, have played what each other seat played?"""
     endgame: bool = False
     endgame_worlds: int = 120
     """The exact endgame solves every deal when no more than this many fit the view."""
@@ -162,6 +165,7 @@ class PimcBot:
         self.solver = Solver()
         self._rules_bot = RulesBot(name)
         self._chances: dict[tuple[object, ...], dict[Contract, Chances]] = {}
+        self._specials: dict[tuple[object, ...], float] = {}
 
     def choose(self, view: View) -> Action:
         if not view.legal:
@@ -186,7 +190,7 @@ class PimcBot:
         sample; weighted by the inference model when it is on."""
         sampler = DealSampler(view)
         settings = self.settings
-        weight = _weigher(view) if settings.inference else None
+        weight = _weigher(view, settings.play_inference) if settings.inference else None
         if settings.endgame and view.phase == Phase.PLAY:
             every = sampler.worlds(settings.endgame_worlds)
             if every is not None:
@@ -329,7 +333,46 @@ class PimcBot:
             _, value = self.call_value(chances, bid, view)
             if value > best[0] + 1e-9:
                 best = (value, bid)
+        for special in legal:
+            if isinstance(special, Bid) and special.special:
+                marks = special_bid_marks(view.rules, special.id, _bid_points(view.bid))
+                value = marks * (2 * self.special_chance(view, special) - 1)
+                if value > best[0] + 1e-9:
+                    best = (value, special)
         return best[1]
+
+    def special_chance(self, view: View, bid: Bid) -> float:
+        """The chance that a plunge or splash takes every trick, partner naming trump and
+        leading: over deals of the other hands, partner names RulesBot's best contract for its
+        tiles, and each deal gets the mark-bid chance of that hand (`mark_chance`'s model: sure,
+        no loser, or the logistic in whether double dummy takes all seven and the losers).
+        The caller's doubles are not counted in partner's losers, so it errs on the safe side."""
+        key = (view.seat, view.hand, view.rules, bid.id)
+        known = self._specials.get(key)
+        if known is not None:
+            return known
+        rng = random.Random(f"{self.seed}:special:{view.seat}:{view.hand}:{bid.id}")
+        n = self.settings.bid_samples
+        worlds = DealSampler(_opening_view(view)).samples(n, rng)
+        mate = partner(view.seat)
+        a, b, c = MARK_CHANCE
+        total = 0.0
+        for world in worlds:
+            contract, value = best_contract(world.hands[mate], view.rules)
+            if value.sure:
+                total += SURE_MARK_CHANCE
+                continue
+            if value.losers == 0:
+                total += NO_LOSER_MARK_CHANCE
+                continue
+            position = _trial_position(view, world.hands, contract, declarer=mate)
+            all_seven = self.solver.value(position) == 42
+            total += 1.0 / (1.0 + math.exp(-(a + b * all_seven + c * min(value.losers, 3))))
+        chance = total / len(worlds)
+        if len(self._specials) > 64:
+            self._specials.clear()
+        self._specials[key] = chance
+        return chance
 
     def call_value(
         self, chances: dict[Contract, Chances], bid: Bid, view: View
@@ -480,20 +523,22 @@ def _opening_view(view: View) -> View:
 
 
 def _trial_position(
-    view: View, hands: tuple[int, int, int, int], contract: Contract
+    view: View, hands: tuple[int, int, int, int], contract: Contract, declarer: int | None = None
 ) -> PlayPosition:
     """The play from the first lead on these holdings, the viewer having won the auction and
-    named ``contract`` (the goal is left at 0: the caller judges the totals itself)."""
+    ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
+    (the goal is left at 0: the caller judges the totals itself)."""
     nello = contract.kind == "nello"
+    leader = view.seat if declarer is None else declarer
     return PlayPosition(
         rules=view.rules,
         contract=contract,
         tables=tables_for(contract, view.rules),
         hands=hands,
         trick=(),
-        leader=view.seat,
+        leader=leader,
         bidder=view.seat,
-        declarer=view.seat,
+        declarer=leader,
         out_seat=partner(view.seat) if nello else -1,
         taken=0,
         goal=0,
@@ -519,9 +564,15 @@ def _worth_in(dealt: int, rules: Rules, contract: Contract) -> float:
     return _estimate_in(dealt, rules, contract).points
 
 
-def _weigher(view: View) -> Callable[[World], float]:
+PLAY_DISAGREEMENT = 0.5
+"""Weight factor for each play by another seat that RulesBot, holding that deal's tiles, would
+not have made (a play it would have made keeps factor 1)."""
+
+
+def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
     """The inference model for one view: a function from a world to how well it explains the
-    calls and the contract (a likelihood up to a constant)."""
+    calls and the contract, and with ``plays`` the tiles played (a likelihood up to a
+    constant)."""
     rules = view.rules
     calls = [a.id for a in view.calls]
     played = [0] * SEATS
@@ -566,9 +617,45 @@ def _weigher(view: View) -> Callable[[World], float]:
                 # a declarer names about its best contract
                 hand = dealt(world, declarer)
                 log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / 3.0
+        if replay_plays:
+            deal = tuple(dealt(world, seat) for seat in range(SEATS))
+            log += _LOG_DISAGREEMENT * _disagreements(view, deal, sequence)
         return math.exp(log)
 
+    sequence = [t for trick in view.tricks for t in (trick.tiles or ())]
+    sequence.extend(t for _, t in view.trick)
+    replay_plays = (
+        plays and contract is not None and not view.piles_face_down and bool(sequence)
+    )
     return weight
+
+
+_LOG_DISAGREEMENT = math.log(PLAY_DISAGREEMENT)
+_MODEL = RulesBot("model")
+
+
+def _disagreements(view: View, deal: tuple[int, ...], sequence: list[int]) -> int:
+    """How many plays by seats other than the viewer RulesBot would not have made, replaying
+    the hand on ``deal`` (plays with a single legal tile tell nothing and are skipped)."""
+    assert view.contract is not None
+    trial = Hand(view.rules, view.shaker, deal)
+    for call in view.calls:
+        trial.apply(call)
+    trial.apply(Declare(view.contract))
+    count = 0
+    for t in sequence:
+        seat = trial.turn
+        if seat != view.seat and trial.legal_mask().bit_count() > 1:
+            choice = _MODEL.choose(trial.view(seat))
+            if not (isinstance(choice, Play) and choice.tile == t):
+                count += 1
+        trial.apply(Play(t))
+    return count
+
+
+def _bid_points(bid: Action | None) -> int:
+    """The standing bid on the auction's one scale, 0 when there is none."""
+    return bid.points if isinstance(bid, Bid) else 0
 
 
 def _call_points(aid: int) -> int:
