@@ -276,3 +276,78 @@ def test_simulation_weighs_plunge_and_splash_by_their_chance(
     assert bot.choose(view).notation != call
     monkeypatch.setattr(PimcBot, "special_chance", lambda self, view, bid: 0.95)
     assert bot.choose(view).notation == call
+
+
+def _endgame_views(count: int, rules: Rules, most_worlds: int = 150) -> list[View]:
+    """Views with three tiles left in the seat's hand and at most ``most_worlds`` deals that fit
+    them, from RulesBot games on seeded deals."""
+    from texas42.bots.rules_bot import RulesBot
+
+    model = RulesBot()
+    views: list[View] = []
+    for k in range(2000):
+        hand = Hand.random(rules, k % 4, random.Random(f"endgame:{k}"))
+        while hand.result is None:
+            seat = hand.turn
+            view = hand.view(seat)
+            if view.phase == Phase.PLAY and view.hand.bit_count() == 3 and len(view.legal) > 1:
+                if DealSampler(view).worlds(most_worlds) is not None:
+                    views.append(view)
+                    if len(views) == count:
+                        return views
+            hand.apply(model.choose(view))
+    return views
+
+
+def test_information_set_endgame_never_beats_solving_each_deal_and_sometimes_falls_short() -> None:
+    """One plan for every deal can do no better than a plan per deal (double dummy, what PIMC
+    assumes), and in some positions it does worse: those are the positions where PIMC's
+    per-deal plans fuse strategies the seat cannot follow."""
+    from texas42.bots.endgame import InformationSetSearch
+    from texas42.solver import PlayPosition, Solver
+
+    solver = Solver()
+    strictly_worse = 0
+    views = _endgame_views(8, Rules.parse("standard,game=points"))
+    assert len(views) == 8
+    for view in views:
+        worlds = DealSampler(view).worlds(150)
+        assert worlds is not None
+        positions = [PlayPosition.from_view(view, w.hands, w.hidden) for w in worlds]
+        weights = [1.0] * len(positions)
+        search = InformationSetSearch(view.seat, weights, solver)
+        fused = search.estimates(positions)
+        for t, estimate in fused.items():
+            per_deal = [search._solved(p.play(t)) for p in positions]
+            best = sum(score for score, _, _ in per_deal) / len(positions)
+            fused_outcomes = search._search([(i, p.play(t)) for i, p in enumerate(positions)])
+            own = sum(score for score, _, _ in fused_outcomes.values()) / len(positions)
+            assert own <= best + 1e-9
+            strictly_worse += own < best - 1e-9
+            made = sum(m for _, m, _ in per_deal) / len(positions)
+            bidders = (view.seat & 1) == positions[0].bidders
+            if bidders:
+                assert estimate.make <= made + 1e-9
+    assert strictly_worse > 0
+
+
+def test_expert_uses_the_information_set_search_in_a_marks_endgame(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from texas42.bots import endgame
+
+    calls = []
+    original = endgame.InformationSetSearch.estimates
+
+    def spy(self, positions):  # type: ignore[no-untyped-def]
+        calls.append(len(positions))
+        return original(self, positions)
+
+    monkeypatch.setattr(endgame.InformationSetSearch, "estimates", spy)
+    (view,) = _endgame_views(1, Rules(), most_worlds=30)
+    bot = make_bot(FAST_EXPERT, seed=3)
+    action = bot.choose(view)
+    assert action in view.legal and calls
+    calls.clear()
+    make_bot(FAST_EXPERT + ",endgame_tiles=2", seed=3).choose(view)
+    assert not calls

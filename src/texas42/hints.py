@@ -65,7 +65,7 @@ def hints(view: View, *, samples: int = 32, seed: int = 0) -> list[Hint]:
 
 def _play_hints(bot: PimcBot, view: View) -> list[Hint]:
     rng = random.Random(f"{bot.seed}:{view.position()}")
-    estimates = bot.play_estimates(view, bot.worlds(view, bot.settings.samples, rng))
+    estimates, _ = bot.estimates(view, rng)
     scores = bot.play_scores(view, estimates)
     assert view.bidder is not None
     defending = view.seat & 1 != view.bidder & 1

@@ -36,6 +36,7 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 from texas42.actions import ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid, Declare, Pass, Play
+from texas42.bots.endgame import InformationSetSearch
 from texas42.bots.rules_bot import Estimate, RulesBot, best_contract, estimate
 from texas42.contracts import Contract, PlayTables, tables_for
 from texas42.errors import IllegalActionError, Texas42Error
@@ -99,6 +100,9 @@ class PimcSettings:
     endgame: bool = False
     endgame_worlds: int = 120
     """The exact endgame solves every deal when no more than this many fit the view."""
+    endgame_tiles: int = 3
+    """With the exact endgame, a marks game's last this many tiles of the seat are searched over
+    the information set (one plan for every deal) instead of deal by deal."""
     bidding: str = "simulation"
     """How calls are chosen: ``simulation`` or ``rules`` (RulesBot's)."""
     declaring: str = "simulation"
@@ -188,16 +192,43 @@ class PimcBot:
     def worlds(self, view: View, n: int, rng: random.Random) -> Weighted:
         """Deals that fit the view with weights summing to 1: every deal in an endgame, else a
         sample; weighted by the inference model when it is on."""
+        return self._worlds(view, n, rng)[0]
+
+    def _worlds(self, view: View, n: int, rng: random.Random) -> tuple[Weighted, bool]:
+        """`worlds`, and whether they are every deal that fits the view."""
         sampler = DealSampler(view)
         settings = self.settings
         weight = _weigher(view, settings.play_inference) if settings.inference else None
         if settings.endgame and view.phase == Phase.PLAY:
             every = sampler.worlds(settings.endgame_worlds)
             if every is not None:
-                return _normalised(every, weight)
+                return _normalised(every, weight), True
         if view.piles_face_down and view.tricks:
-            return sampler.weighted(n, rng, weight or (lambda world: 1.0))
-        return _normalised(self._draw(sampler, n, rng), weight)
+            return sampler.weighted(n, rng, weight or (lambda world: 1.0)), False
+        return _normalised(self._draw(sampler, n, rng), weight), False
+
+    def estimates(
+        self, view: View, rng: random.Random
+    ) -> tuple[dict[int, PlayEstimate], Weighted]:
+        """For each legal tile what the bidders can expect, and the deals it was judged on.
+
+        In a marks game's last ``endgame_tiles`` tiles, when every deal that fits the view is
+        known, an information-set search (`texas42.bots.endgame`) judges them: the seat's own
+        plays form one plan for all the deals, not one per deal. Otherwise each deal is solved
+        double dummy (`play_estimates`).
+        """
+        worlds, every = self._worlds(view, self.settings.samples, rng)
+        if (
+            every
+            and view.rules.game == "marks"
+            and view.hand.bit_count() <= self.settings.endgame_tiles
+            and view.hand.bit_count() > 1
+        ):
+            positions = [PlayPosition.from_view(view, w.hands, w.hidden) for w, _ in worlds]
+            search = InformationSetSearch(view.seat, [weight for _, weight in worlds], self.solver)
+            found = search.estimates(positions)
+            return {t: PlayEstimate(e.make, e.total, 0.0) for t, e in found.items()}, worlds
+        return self.play_estimates(view, worlds), worlds
 
     def _draw(self, sampler: DealSampler, n: int, rng: random.Random) -> list[World]:
         limit = self.settings.time_limit
@@ -212,8 +243,8 @@ class PimcBot:
     # -- the play --------------------------------------------------------------------------
 
     def _play(self, view: View, rng: random.Random) -> Action:
-        worlds = self.worlds(view, self.settings.samples, rng)
-        scores = self.play_scores(view, self.play_estimates(view, worlds))
+        estimates, worlds = self.estimates(view, rng)
+        scores = self.play_scores(view, estimates)
         top, second = max(scores.values())
         tied = [t for t, (a, b) in scores.items() if a >= top - 1e-9 and b >= second - 1e-9]
         if len(tied) > 1:
