@@ -51,13 +51,14 @@ Weighted = list[tuple[World, float]]
 Chances = list[tuple[int, float]]
 """Double-dummy totals of one contract over deals, each with the deal's weight."""
 
-CALIBRATION = (-10.03, 0.41, 0.889, 10.69)
+CALIBRATION = (-8.96, 0.431, 0.832, 10.69)
 """Points a declarer takes in real play ~ a + b * (mean double-dummy total over the bidding
 deals) + c * (RulesBot's estimate), with spread sd: the chance of taking ``need`` is
 ``Phi((a + b * mean + c * estimate - need + 0.5) / sd)``, fitted by maximum likelihood to whether
 1060 random deals reached each of 30..37, the opener naming RulesBot's contract and every seat
 played by ``expert`` (the earlier least-squares fit on 160 deals was 2 points too pessimistic
-near 30; RulesBot's estimate alone or the double-dummy mean alone both predict worse)."""
+near 30; RulesBot's estimate alone or the double-dummy mean alone both predict worse).
+``benchmarks/calibrate_bidding.py`` plays such deals and fits these constants and the next."""
 
 MARK_CHANCE = (-0.178, 0.649, -0.570)
 """Taking all seven tricks, for a hand with losers (RulesBot's count, 1 to 3): logistic in
