@@ -11,8 +11,11 @@ from hypothesis import strategies as st
 
 from texas42 import Declare, Hand, Phase, Play, Rules
 from texas42.actions import ACTIONS, PASS_ID, Action
+from texas42.bots.rules_bot import RulesBot
 from texas42.contracts import SEVENS_DISTANCE_MASKS
+from texas42.sampler import DealSampler
 from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
+from texas42.view import View
 from texas42.tiles import ALL_TILES, DOUBLES, HAND_SIZE, SUIT_MASKS, hand_name, parse_hand, tiles_of
 
 STANDARD = Rules.preset("standard")
@@ -197,3 +200,22 @@ def hidden_swaps(hand: Hand, seat: int, rng: random.Random, count: int) -> list[
         if len(worlds) == count:
             break
     return worlds
+
+
+def endgame_views(count: int, rules: Rules, most_worlds: int = 150) -> list[View]:
+    """Views with three tiles left in the seat's hand and at most ``most_worlds`` deals that fit
+    them, from RulesBot games on seeded deals."""
+    model = RulesBot()
+    views: list[View] = []
+    for k in range(2000):
+        hand = Hand.random(rules, k % 4, random.Random(f"endgame:{k}"))
+        while hand.result is None:
+            seat = hand.turn
+            view = hand.view(seat)
+            if view.phase == Phase.PLAY and view.hand.bit_count() == 3 and len(view.legal) > 1:
+                if DealSampler(view).worlds(most_worlds) is not None:
+                    views.append(view)
+                    if len(views) == count:
+                        return views
+            hand.apply(model.choose(view))
+    return views

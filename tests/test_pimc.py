@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import EX14_DEAL, contract_hand, examples, hidden_swaps
+from helpers import EX14_DEAL, contract_hand, endgame_views, examples, hidden_swaps
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,6 +103,8 @@ def test_registry_names_levels_and_options() -> None:
         ("pimc:samples=0", "positive whole number"),
         ("pimc:samples=-2", "positive whole number"),
         ("pimc:bid_margin=two", "a whole number"),
+        ("pimc:samples=\u00b2", "positive whole number"),
+        ("pimc:bid_margin=-\u00b2", "a whole number"),
         ("pimc:depth=3", "no option 'depth'"),
         ("pimc:inference=maybe", "on or off"),
         ("pimc:bidding=psychic", "simulation or rules"),
@@ -278,27 +280,6 @@ def test_simulation_weighs_plunge_and_splash_by_their_chance(
     assert bot.choose(view).notation == call
 
 
-def _endgame_views(count: int, rules: Rules, most_worlds: int = 150) -> list[View]:
-    """Views with three tiles left in the seat's hand and at most ``most_worlds`` deals that fit
-    them, from RulesBot games on seeded deals."""
-    from texas42.bots.rules_bot import RulesBot
-
-    model = RulesBot()
-    views: list[View] = []
-    for k in range(2000):
-        hand = Hand.random(rules, k % 4, random.Random(f"endgame:{k}"))
-        while hand.result is None:
-            seat = hand.turn
-            view = hand.view(seat)
-            if view.phase == Phase.PLAY and view.hand.bit_count() == 3 and len(view.legal) > 1:
-                if DealSampler(view).worlds(most_worlds) is not None:
-                    views.append(view)
-                    if len(views) == count:
-                        return views
-            hand.apply(model.choose(view))
-    return views
-
-
 def test_information_set_endgame_never_beats_solving_each_deal_and_sometimes_falls_short() -> None:
     """One plan for every deal can do no better than a plan per deal (double dummy, what PIMC
     assumes), and in some positions it does worse: those are the positions where PIMC's
@@ -308,7 +289,7 @@ def test_information_set_endgame_never_beats_solving_each_deal_and_sometimes_fal
 
     solver = Solver()
     strictly_worse = 0
-    views = _endgame_views(8, Rules.parse("standard,game=points"))
+    views = endgame_views(8, Rules.parse("standard,game=points"))
     assert len(views) == 8
     for view in views:
         worlds = DealSampler(view).worlds(150)
@@ -344,10 +325,31 @@ def test_expert_uses_the_information_set_search_in_a_marks_endgame(
         return original(self, positions)
 
     monkeypatch.setattr(endgame.InformationSetSearch, "estimates", spy)
-    (view,) = _endgame_views(1, Rules(), most_worlds=30)
+    (view,) = endgame_views(1, Rules(), most_worlds=30)
     bot = make_bot(FAST_EXPERT, seed=3)
     action = bot.choose(view)
     assert action in view.legal and calls
     calls.clear()
     make_bot(FAST_EXPERT + ",endgame_tiles=2", seed=3).choose(view)
     assert not calls
+
+
+def test_a_standing_plunge_counts_its_marks_when_valuing_a_splash_over_it() -> None:
+    """Under jump timing a splash over a four-mark plunge costs five marks, so the bidder must
+    see the plunge as 4 marks (168 on the one scale), not as a bid of 0 points."""
+    from texas42.bots.pimc import _standing_bid
+    from texas42.hand import special_bid_marks
+    from texas42.actions import SPLASH_ID
+    from texas42.tiles import ALL_TILES, iter_tiles, parse_hand
+
+    plunger = parse_hand("6-6 5-5 4-4 3-3 6-0 5-0 4-0")
+    splasher = parse_hand("2-2 1-1 0-0 6-5 5-4 4-3 3-2")
+    rest = list(iter_tiles(ALL_TILES & ~plunger & ~splasher))
+    deal = (plunger, splasher, sum(1 << t for t in rest[:7]), sum(1 << t for t in rest[7:]))
+    rules = Rules.parse("standard,plunge=true,splash=true,plunge_timing=jump")
+    hand = Hand(rules, 3, deal)
+    hand.apply(Bid("plunge"))
+    view = hand.view(1)
+    assert Bid("splash") in view.legal
+    assert _standing_bid(view) == 168
+    assert special_bid_marks(rules, SPLASH_ID, _standing_bid(view)) == 5

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from helpers import endgame_views
 
 from texas42 import Game, Hand, Rules
 from texas42.actions import Action, Bid, Pass, Play, action_words, parse_action_words
@@ -858,6 +859,16 @@ def test_run_engine_expert_says_what_it_thinks() -> None:
     assert action in view.legal
     if isinstance(action, Bid):
         assert info.chance is not None and 0 <= info.chance <= 1
+
+
+def test_run_engine_expert_reports_its_numbers_in_the_information_set_endgame() -> None:
+    """With three tiles left and few deals, the expert decides by the information-set search;
+    the info line still carries its chance and expected points."""
+    (view,) = endgame_views(1, STANDARD, most_worlds=120)
+    lines = serve(f"position {view.position()}\ngo\n", "expert")
+    info = parse_info(lines[0])
+    assert info.chance is not None and 0 <= info.chance <= 1
+    assert info.points is not None and info.reason
 
 
 # -- texas42's engine over real pipes ---------------------------------------------------------

@@ -133,7 +133,7 @@ class PimcSettings:
             elif kind == "int":
                 signed = key == "bid_margin"
                 digits = text[1:] if signed and text[:1] == "-" else text
-                if not digits.isdigit() or (not signed and int(text) < 1):
+                if not (digits.isascii() and digits.isdigit()) or (not signed and int(text) < 1):
                     kind_name = "a whole number" if signed else "a positive whole number"
                     raise Texas42Error(f"pimc option {key} is {kind_name}, not {text!r}")
                 changes[key] = int(text)
@@ -367,7 +367,7 @@ class PimcBot:
                 best = (value, bid)
         for special in legal:
             if isinstance(special, Bid) and special.special:
-                marks = special_bid_marks(view.rules, special.id, _bid_points(view.bid))
+                marks = special_bid_marks(view.rules, special.id, _standing_bid(view))
                 value = marks * (2 * self.special_chance(view, special) - 1)
                 if value > best[0] + 1e-9:
                     best = (value, special)
@@ -685,9 +685,12 @@ def _disagreements(view: View, deal: tuple[int, ...], sequence: list[int]) -> in
     return count
 
 
-def _bid_points(bid: Action | None) -> int:
-    """The standing bid on the auction's one scale, 0 when there is none."""
-    return bid.points if isinstance(bid, Bid) else 0
+def _standing_bid(view: View) -> int:
+    """The standing bid on the auction's one scale (a mark is 42; a plunge or splash counts its
+    marks), 0 when there is none."""
+    if view.bid_marks:
+        return 42 * view.bid_marks
+    return view.bid.points if isinstance(view.bid, Bid) else 0
 
 
 def _call_points(aid: int) -> int:

@@ -15,6 +15,7 @@ function of the seed, the options and the positions alone.
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import threading
 import time
@@ -310,25 +311,28 @@ class _Search:
 
 
 class _Watch:
-    """What a PIMC bot works out for a decision, kept for the info line: its `play_estimates`
-    and `contract_chances` are wrapped on the instance, so its choices stay exactly its own."""
+    """What a PIMC bot works out for a decision, kept for the info line: its `estimates` and
+    `contract_chances` are wrapped on the instance, so its choices stay exactly its own."""
 
     def __init__(self, bot: PimcBot) -> None:
         self.bot = bot
         self.nodes = 0
         self.estimates: dict[int, PlayEstimate] | None = None
         self.chances: dict[Contract, Chances] | None = None
-        play_estimates, contract_chances = bot.play_estimates, bot.contract_chances
+        play_estimates, contract_chances = bot.estimates, bot.contract_chances
 
-        def estimates(view: View, worlds: Weighted) -> dict[int, PlayEstimate]:
-            self.estimates = play_estimates(view, worlds)
-            return self.estimates
+        def estimates(
+            view: View, rng: random.Random
+        ) -> tuple[dict[int, PlayEstimate], Weighted]:
+            found, worlds = play_estimates(view, rng)
+            self.estimates = found
+            return found, worlds
 
         def chances(view: View) -> dict[Contract, Chances]:
             self.chances = contract_chances(view)
             return self.chances
 
-        setattr(bot, "play_estimates", estimates)  # noqa: B010 (an instance attribute on purpose)
+        setattr(bot, "estimates", estimates)  # noqa: B010 (an instance attribute on purpose)
         setattr(bot, "contract_chances", chances)  # noqa: B010
 
     def begin(self) -> None:
