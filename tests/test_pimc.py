@@ -162,7 +162,8 @@ def _rest_of_deal(holding: int) -> tuple[int, int, int]:
     from texas42.tiles import ALL_TILES, iter_tiles
 
     rest = list(iter_tiles(ALL_TILES & ~holding))
-    return tuple(sum(1 << t for t in rest[k * 7 : k * 7 + 7]) for k in range(3))  # type: ignore[return-value]
+    first, second, third = (sum(1 << t for t in rest[k * 7 : k * 7 + 7]) for k in range(3))
+    return first, second, third
 
 
 def test_simulation_declares_the_contract_most_likely_to_make() -> None:
@@ -280,36 +281,62 @@ def test_simulation_weighs_plunge_and_splash_by_their_chance(
     assert bot.choose(view).notation == call
 
 
-def test_information_set_endgame_never_beats_solving_each_deal_and_sometimes_falls_short() -> None:
-    """One plan for every deal can do no better than a plan per deal (double dummy, what PIMC
-    assumes), and in some positions it does worse: those are the positions where PIMC's
-    per-deal plans fuse strategies the seat cannot follow."""
+def _fused_and_per_deal(view: View, t: int) -> tuple[float, float]:
+    """The seat's mean score after tile ``t``: with one plan for every deal (the search), and
+    with a plan per deal (double dummy, what PIMC assumes)."""
     from texas42.bots.endgame import InformationSetSearch
     from texas42.solver import PlayPosition, Solver
 
-    solver = Solver()
+    worlds = DealSampler(view).worlds(2000)
+    assert worlds is not None
+    positions = [PlayPosition.from_view(view, w.hands, w.hidden) for w in worlds]
+    search = InformationSetSearch(view.seat, [1.0] * len(positions), Solver())
+    children = [(i, p.play(t)) for i, p in enumerate(positions)]
+    fused = float(search.best_plan(children).score.sum()) / len(positions)
+    per_deal = sum(float(search._solved([(i, c)]).score[i]) for i, c in children)
+    return fused, per_deal / len(positions)
+
+
+def test_information_set_endgame_never_beats_solving_each_deal_and_sometimes_falls_short() -> None:
+    """One plan for every deal can do no better than a plan per deal, and in some positions it
+    does worse: those are the positions where PIMC's per-deal plans fuse strategies the seat
+    cannot follow."""
     strictly_worse = 0
     views = endgame_views(8, Rules.parse("standard,game=points"))
     assert len(views) == 8
     for view in views:
-        worlds = DealSampler(view).worlds(150)
-        assert worlds is not None
-        positions = [PlayPosition.from_view(view, w.hands, w.hidden) for w in worlds]
-        weights = [1.0] * len(positions)
-        search = InformationSetSearch(view.seat, weights, solver)
-        fused = search.estimates(positions)
-        for t, estimate in fused.items():
-            per_deal = [search._solved(p.play(t)) for p in positions]
-            best = sum(score for score, _, _ in per_deal) / len(positions)
-            fused_outcomes = search._search([(i, p.play(t)) for i, p in enumerate(positions)])
-            own = sum(score for score, _, _ in fused_outcomes.values()) / len(positions)
-            assert own <= best + 1e-9
-            strictly_worse += own < best - 1e-9
-            made = sum(m for _, m, _ in per_deal) / len(positions)
-            bidders = (view.seat & 1) == positions[0].bidders
-            if bidders:
-                assert estimate.make <= made + 1e-9
+        for action in view.legal:
+            assert isinstance(action, Play)
+            fused, per_deal = _fused_and_per_deal(view, action.tile)
+            assert fused <= per_deal + 1e-9
+            strictly_worse += fused < per_deal - 1e-9
     assert strictly_worse > 0
+
+
+@pytest.mark.parametrize(
+    "position, tile, best, greedy",
+    [
+        # East, partner of West's 2-mark bid: after 1-1 the best plan scores -27.80 a deal; a
+        # search keeping one plan per node (the plan best over every deal reaching it, even deals
+        # an opponent would steer elsewhere) found only -28.30
+        ("standard,hide_tricks=never 0-0 1 2 ?/65.53.43.32.21.11.10/?/? 3:38.1m.pass.2m threes "
+         "44.42.54.10.30.61.33.53.63.43.31.51.55.65.40.64.66 1 @1", "1-1", -27.80, -28.30),
+        # North defending East's 36 at follow-me: after 1-0 the best plan scores 25.25, not 25.0
+        ("standard,hide_tricks=never 0-0 1 0 64.63.51.44.32.22.10/?/?/? 1:31.32.34.36 follow-me:own "
+         "51.65.53.54.42.66.40.64.63.55.60.62.22.33.00.43.52.61.30 0 @0", "1-0", 25.25, 25.0),
+    ],
+)  # fmt: skip
+def test_information_set_endgame_finds_the_best_plan_not_just_a_good_one(
+    position: str, tile: str, best: float, greedy: float
+) -> None:
+    """Alpha-mu keeps every plan not beaten in every deal (a Pareto front), since which deals
+    reach a later decision depends on the opponents' choices, which depend on the plan."""
+    from texas42.notation import parse_view_position
+    from texas42.tiles import parse_tile
+
+    fused, per_deal = _fused_and_per_deal(parse_view_position(position), parse_tile(tile))
+    assert fused == pytest.approx(best, abs=0.005)
+    assert greedy < fused <= per_deal
 
 
 def test_expert_uses_the_information_set_search_in_a_marks_endgame(

@@ -10,10 +10,14 @@ count and partner in mind), else the lowest-ranked tile (keeping the high ones a
 **Inference** (``inference``): deals are weighted by how well they explain the calls and the
 contract: a bidder's dealt hand should be worth its bid, a seat that passed when it could bid
 should not have been worth the minimum, and the declarer should have named its best contract.
-Hand worth is RulesBot's estimate (`texas42.bots.rules_bot.best_contract`).
+Hand worth is RulesBot's estimate (`texas42.bots.rules_bot.best_contract`). With
+``play_inference`` the plays count too: a play RulesBot would not have made, holding that deal's
+tiles, halves the deal's weight.
 
 **Endgame** (``endgame``): when few deals fit the view (at most ``endgame_worlds``), every one
-of them is solved instead of a sample, so late decisions carry no sampling noise.
+of them is used instead of a sample, and in a marks game's last ``endgame_tiles`` tiles they are
+searched as one information set (`texas42.bots.endgame`): one plan for every deal, no strategy
+fusion.
 
 **Bidding** (``bidding="simulation"``): for each contract the bot could name, deals of the other
 hands are drawn and solved double dummy from the bot's lead. Double dummy flatters a declarer
@@ -21,9 +25,10 @@ who cannot see its partner's hand (about 5.5 points on average, measured), so th
 making a point bid is a calibrated estimate: a normal curve around a fitted mix of the mean
 double-dummy total and RulesBot's estimate for the hand (`CALIBRATION`); a mark bid's chance is
 fitted on RulesBot's loser count (`MARK_CHANCE`: double dummy hardly predicts taking every
-trick), Nel-O's the share of deals where the bidder takes none. The bot bids the level with the best expected marks, given who holds the
-bid and the game score, or passes; it names the contract most likely to make the bid. With
-``bidding="rules"`` it bids and declares like RulesBot.
+trick), Nel-O's the share of deals where the bidder takes none, a plunge's or splash's the mark
+chance of partner's hand over the deals. The bot bids the level with the best expected marks,
+given who holds the bid and the game score, or passes; it names the contract most likely to make
+the bid. With ``bidding="rules"`` it bids and declares like RulesBot.
 """
 
 from __future__ import annotations
@@ -76,7 +81,6 @@ data; the prior is kept cautious, since a set mark bid costs its marks)."""
 
 SPECIAL_DISCOUNT = 0.1
 """Taken off the share of deals in which Nel-O makes double dummy (no trick for the bidder)."""
-
 
 
 @dataclass(frozen=True, slots=True)
@@ -457,8 +461,9 @@ class PimcBot:
 
     def pass_value(self, view: View) -> float:
         """The expected marks a call must beat. Passing while an opponent holds the bid lets
-        them play a contract they make ``opponent_makes`` of the time; otherwise it is even. Near the end of a marks game the side one mark from losing bids more freely and
-        the side one mark from winning less."""
+        them play a contract they make ``opponent_makes`` of the time; otherwise it is even.
+        Near the end of a marks game the side one mark from losing bids more freely and the side
+        one mark from winning less."""
         value = 0.0
         if view.bidder is not None and view.bidder & 1 != view.seat & 1:
             value = -(2 * self.settings.opponent_makes - 1)
