@@ -44,6 +44,18 @@ def test_call_and_declaration_hints() -> None:
     assert contracts[0].to_dict()["action"] in ("sixes", "doubles")
 
 
+def test_a_splash_hint_carries_its_chance_and_marks() -> None:
+    """EX14's North holds three doubles: under the house rules a splash (2 marks) is legal and
+    hinted with a chance and expected marks like any bid (a plunge needs four)."""
+    view = Hand(Rules.parse("house"), 3, EX14_DEAL).view(0)
+    by_name = {h.action.notation: h for h in hints(view, samples=8)}
+    assert "plunge" not in by_name
+    for name, marks in (("splash", 2),):
+        hint = by_name[name]
+        assert hint.chance is not None and 0.0 <= hint.chance <= 1.0
+        assert hint.marks == pytest.approx(marks * (2 * hint.chance - 1))
+
+
 def test_hints_see_only_the_view() -> None:
     rng = random.Random(5)
     hand = contract_hand("fives", EX14_DEAL, bid="31")

@@ -89,7 +89,7 @@ def _call_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -> l
     for action in view.legal:
         if isinstance(action, Pass):
             found.append(Hint(action, None, None, bot.pass_value(view)))
-        elif isinstance(action, Bid) and not action.special:
+        elif isinstance(action, Bid):
             chance, marks = bot.call_value(chances, action, view)
             found.append(Hint(action, chance, None, marks))
         else:

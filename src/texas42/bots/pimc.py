@@ -371,8 +371,7 @@ class PimcBot:
                 best = (value, bid)
         for special in legal:
             if isinstance(special, Bid) and special.special:
-                marks = special_bid_marks(view.rules, special.id, _standing_bid(view))
-                value = marks * (2 * self.special_chance(view, special) - 1)
+                _, value = self.call_value(chances, special, view)
                 if value > best[0] + 1e-9:
                     best = (value, special)
         return best[1]
@@ -413,7 +412,12 @@ class PimcBot:
     def call_value(
         self, chances: dict[Contract, Chances], bid: Bid, view: View
     ) -> tuple[float, float]:
-        """A bid's chance of being made and its expected marks: ``marks * (2 * chance - 1)``."""
+        """A bid's chance of being made and its expected marks: ``marks * (2 * chance - 1)``
+        (a plunge or splash by `special_chance`, at the marks it would cost)."""
+        if bid.special:
+            chance = self.special_chance(view, bid)
+            marks = special_bid_marks(view.rules, bid.id, _standing_bid(view))
+            return chance, marks * (2 * chance - 1)
         chance = self.bid_chance(chances, bid, view)
         return chance, (bid.marks or 1) * (2 * chance - 1)
 

@@ -354,7 +354,7 @@ class _Watch:
                 tokens.append(f"points {estimate.total:.1f}")
             goal = "set" if defending else "make"
             tokens.append(f"reason the best chance to {goal} the bid over the deals that fit")
-        elif isinstance(action, Bid) and not action.special and chances is not None:
+        elif isinstance(action, Bid) and chances is not None:
             chance, marks = bot.call_value(chances, action, view)
             tokens += [
                 f"chance {chance:.3f}",
