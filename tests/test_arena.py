@@ -7,10 +7,15 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import pickle
 import random
+import re
+import signal
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -30,6 +35,7 @@ from texas42.arena import (
     summarize,
     wilson,
 )
+from texas42.arena.match import MatchResult
 from texas42.arena.stats import ELO_PER_NAT, t_cdf, t_quantile
 from texas42.cli import app
 from texas42.errors import Texas42Error
@@ -508,3 +514,53 @@ def test_ray_cluster_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> No
     done = runner.invoke(app, ["arena", "rules", "random", "--games", "2", "--ray", "nowhere:1"])
     assert (done.exit_code, done.stdout) == (2, "")
     assert done.stderr == "texas42 arena: --ray nowhere:1: cannot join the cluster: nobody there\n"
+
+
+def test_a_match_stopped_by_ctrl_c_sums_up_the_pairs_already_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen = []
+
+    def interrupt_after_three(result: MatchResult) -> None:
+        seen.append(result)
+        if len(seen) == 3:
+            raise KeyboardInterrupt
+
+    summary, results = play_match(
+        "rules", "random", STANDARD, 50, seed=4, progress=interrupt_after_three
+    )
+    assert (summary.pairs, summary.planned_pairs, len(results)) == (3, 50, 3)
+    assert summary == summarize(results, 4, 50, None, summary.seconds)
+
+    def nothing_played(*args: object) -> Iterator[MatchResult]:
+        raise KeyboardInterrupt
+        yield  # a generator, like map_matches
+
+    monkeypatch.setattr("texas42.arena.run.map_matches", nothing_played)
+    with pytest.raises(KeyboardInterrupt):
+        play_match("rules", "random", STANDARD, 5)
+
+
+def test_arena_command_stopped_by_ctrl_c_keeps_its_games_and_shows_them(tmp_path: Path) -> None:
+    """Ctrl-C at a terminal (SIGINT to the whole process group) ends a long run at once with
+    status 130; the table covers the pairs played, and each of them was saved as it ended."""
+    folder = tmp_path / "games"
+    command = [TEXAS42, "arena", "random", "random", "--games", "200000", "--workers", "2",
+               "--records", str(folder)]  # fmt: skip
+    arena = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a test runner may ignore it
+    )  # fmt: skip
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and len(list(folder.glob("*.json"))) < 20:
+        time.sleep(0.05)
+    os.killpg(arena.pid, signal.SIGINT)
+    out, err = arena.communicate(timeout=30)
+    assert arena.returncode == 130, err
+    played = re.search(r"Stopped by Ctrl-C after (\d+) of 100000 pairs", out)
+    assert played is not None, out
+    pairs = int(played.group(1))
+    assert f"{pairs} duplicate pairs of games" in out
+    assert len(list(folder.glob("*.json"))) == 2 * pairs
+    assert "Traceback" not in err

@@ -559,29 +559,42 @@ def arena(
             raise _refused(str(exc)) from None
         if not Path(plot).parent.is_dir():
             raise _refused(f"--plot: no folder {Path(plot).parent}")
+    from texas42.arena.report import match_table, print_tables, save_records, sprt_line
+
     bar, advance = _arena_progress(2 * pairs, option[2:])
+
+    def played(result: MatchResult) -> None:
+        advance(result)
+        if folder is not None:
+            save_records([result], folder)  # as each pair ends: a stopped run keeps its games
+
     try:
         with bar:
             summary, results = play_match(
                 bot_a, bot_b, parsed, pairs, seed, hands=hands is not None,
                 records=folder is not None, workers=workers, ray_address=ray, sprt=test,
-                progress=advance,
+                progress=played,
             )  # fmt: skip
     except Texas42Error as exc:
         raise _refused(f"texas42 arena: {exc}") from None
-    from texas42.arena.report import match_table, print_tables, save_records, sprt_line
-
-    if folder is not None:
-        save_records(results, folder)
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    stopped = summary.pairs < summary.planned_pairs and summary.decision is None
     if plot is not None:
         from texas42.arena.plot import plot_match
 
         plot_match(summary, results, Path(plot))
     if as_json:
         print(json.dumps(summary.to_dict()))
-        return
-    line = sprt_line(summary)
-    print_tables([match_table(summary)], [line] if line else [])
+    else:
+        lines = [line for line in (sprt_line(summary),) if line]
+        if stopped:
+            lines.append(
+                f"Stopped by Ctrl-C after {summary.pairs} of {summary.planned_pairs} pairs."
+            )
+        print_tables([match_table(summary)], lines)
+    if stopped:
+        raise typer.Exit(130)
 
 
 @app.command()

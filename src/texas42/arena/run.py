@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import itertools
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Generator, Sequence
@@ -78,7 +79,7 @@ def _pool_map(specs: Sequence[MatchSpec], workers: int) -> Results:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     todo = iter(specs)
-    pool = ProcessPoolExecutor(workers)
+    pool = ProcessPoolExecutor(workers, initializer=_ignore_ctrl_c)
     try:
         pending: deque[Future[MatchResult]] = deque(
             pool.submit(run_match, spec) for spec in itertools.islice(todo, workers * AHEAD)
@@ -87,8 +88,18 @@ def _pool_map(specs: Sequence[MatchSpec], workers: int) -> Results:
             result = pending.popleft().result()
             pending.extend(pool.submit(run_match, spec) for spec in itertools.islice(todo, 1))
             yield result
+    except KeyboardInterrupt:
+        # the matches under way are dropped: end the workers now rather than after their pair
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+def _ignore_ctrl_c() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the match and ends them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ray_map(specs: Sequence[MatchSpec], address: str) -> Results:
@@ -255,7 +266,11 @@ def play_match(
     progress: Progress | None = None,
 ) -> tuple[MatchSummary, list[MatchResult]]:
     """Play a duplicate match of ``pairs`` pairs (fewer if the SPRT decides first, checked after
-    every pair); the summary and every pair's result, in order."""
+    every pair); the summary and every pair's result, in order.
+
+    Ctrl-C (KeyboardInterrupt) stops the match after the pairs already played, which are summed
+    up as usual (``planned_pairs`` says how many were meant); with none played it propagates.
+    """
     check_bot(bot_a)
     check_bot(bot_b)
     if pairs < 1:
@@ -264,15 +279,19 @@ def play_match(
     start = time.perf_counter()
     results: list[MatchResult] = []
     wins = decided = 0
-    with contextlib.closing(map_matches(specs, workers, ray_address)) as played:
-        for result in played:
-            results.append(result)
-            wins += result.a_wins
-            decided += result.decided
-            if progress is not None:
-                progress(result)
-            if sprt is not None and sprt.decide(wins, decided - wins) is not None:
-                break
+    try:
+        with contextlib.closing(map_matches(specs, workers, ray_address)) as played:
+            for result in played:
+                results.append(result)
+                wins += result.a_wins
+                decided += result.decided
+                if progress is not None:
+                    progress(result)
+                if sprt is not None and sprt.decide(wins, decided - wins) is not None:
+                    break
+    except KeyboardInterrupt:
+        if not results:
+            raise
     return summarize(results, seed, pairs, sprt, time.perf_counter() - start), results
 
 
