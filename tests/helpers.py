@@ -202,11 +202,11 @@ def hidden_swaps(hand: Hand, seat: int, rng: random.Random, count: int) -> list[
     return worlds
 
 
-def endgame_views(count: int, rules: Rules, most_worlds: int = 150) -> list[View]:
-    """Views with three tiles left in the seat's hand and at most ``most_worlds`` deals that fit
-    them, from RulesBot games on seeded deals."""
+def endgame_hands(count: int, rules: Rules, most_worlds: int = 150) -> list[Hand]:
+    """Hands stopped where the seat to play holds three tiles and at most ``most_worlds`` deals
+    fit its view, from RulesBot games on seeded deals."""
     model = RulesBot()
-    views: list[View] = []
+    found: list[Hand] = []
     for k in range(2000):
         hand = Hand.random(rules, k % 4, random.Random(f"endgame:{k}"))
         while hand.result is None:
@@ -214,8 +214,14 @@ def endgame_views(count: int, rules: Rules, most_worlds: int = 150) -> list[View
             view = hand.view(seat)
             if view.phase == Phase.PLAY and view.hand.bit_count() == 3 and len(view.legal) > 1:
                 if DealSampler(view).worlds(most_worlds) is not None:
-                    views.append(view)
-                    if len(views) == count:
-                        return views
+                    found.append(hand)
+                    if len(found) == count:
+                        return found
+                    break
             hand.apply(model.choose(view))
-    return views
+    return found
+
+
+def endgame_views(count: int, rules: Rules, most_worlds: int = 150) -> list[View]:
+    """The views of the seats to play in `endgame_hands`."""
+    return [hand.view(hand.turn) for hand in endgame_hands(count, rules, most_worlds)]

@@ -6,7 +6,14 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import EX14_DEAL, contract_hand, endgame_views, examples, hidden_swaps
+from helpers import (
+    EX14_DEAL,
+    contract_hand,
+    endgame_hands,
+    endgame_views,
+    examples,
+    hidden_swaps,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +26,7 @@ from texas42.view import View
 
 FAST = "pimc:samples=4,bid_samples=4,value_samples=2"
 FAST_EXPERT = "expert:samples=4,bid_samples=4,value_samples=2,endgame_worlds=30"
+FAST_PLAYS = FAST_EXPERT + ",play_inference=on"
 
 
 def random_decision_point(rules: Rules, seed: int, steps: int) -> Hand:
@@ -39,7 +47,7 @@ def random_decision_point(rules: Rules, seed: int, steps: int) -> Hand:
     seed=st.integers(0, 2**31),
     steps=st.integers(0, 30),
     preset=st.sampled_from(["standard", "house", "standard,game=points", "tournament"]),
-    spec=st.sampled_from([FAST, FAST_EXPERT, "easy"]),
+    spec=st.sampled_from([FAST, FAST_EXPERT, FAST_PLAYS, "easy"]),
 )
 def test_bots_only_choose_legal_actions(seed: int, steps: int, preset: str, spec: str) -> None:
     hand = random_decision_point(Rules.parse(preset), seed, steps)
@@ -50,7 +58,7 @@ def test_bots_only_choose_legal_actions(seed: int, steps: int, preset: str, spec
     assert hand.is_legal(action), (spec, hand.position(), action)
 
 
-@pytest.mark.parametrize("spec", [FAST, FAST_EXPERT, "easy"])
+@pytest.mark.parametrize("spec", [FAST, FAST_EXPERT, FAST_PLAYS, "easy"])
 def test_decisions_never_depend_on_hidden_tiles(spec: str) -> None:
     """Worlds that differ only in tiles the seat cannot see get the same choice, whichever is
     asked first and with the bot reused."""
@@ -67,6 +75,21 @@ def test_decisions_never_depend_on_hidden_tiles(spec: str) -> None:
             assert bot.choose(world.view(seat)) == first
             checked += 1
     assert checked >= 10
+
+
+def test_the_information_set_endgame_never_depends_on_hidden_tiles() -> None:
+    """In the endgame every deal that fits is searched: hands that differ only in tiles the seat
+    cannot see give it the same view and the same choice, with play inference on too."""
+    spec = "expert:samples=4,bid_samples=4,value_samples=2,play_inference=on"
+    checked = 0
+    for hand in endgame_hands(4, Rules(), most_worlds=120):
+        seat = hand.turn
+        first = make_bot(spec, 5).choose(hand.view(seat))
+        for world in hidden_swaps(hand, seat, random.Random(seat), 2):
+            assert world.view(seat) == hand.view(seat)
+            assert make_bot(spec, 5).choose(world.view(seat)) == first
+            checked += 1
+    assert checked >= 4
 
 
 def test_same_seed_same_game_different_seed_may_differ() -> None:
