@@ -552,11 +552,16 @@ def test_arena_command_stopped_by_ctrl_c_keeps_its_games_and_shows_them(tmp_path
         start_new_session=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a test runner may ignore it
     )  # fmt: skip
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and len(list(folder.glob("*.json"))) < 20:
-        time.sleep(0.05)
-    os.killpg(arena.pid, signal.SIGINT)
-    out, err = arena.communicate(timeout=30)
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(list(folder.glob("*.json"))) < 20:
+            time.sleep(0.05)
+        os.killpg(arena.pid, signal.SIGINT)
+        out, err = arena.communicate(timeout=30)
+    finally:
+        if arena.poll() is None:  # a hung run must not outlive the test
+            os.killpg(arena.pid, signal.SIGKILL)
+            arena.wait()
     assert arena.returncode == 130, err
     played = re.search(r"Stopped by Ctrl-C after (\d+) of 100000 pairs", out)
     assert played is not None, out
