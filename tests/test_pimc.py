@@ -80,7 +80,7 @@ def test_decisions_never_depend_on_hidden_tiles(spec: str) -> None:
 def test_the_information_set_endgame_never_depends_on_hidden_tiles() -> None:
     """In the endgame every deal that fits is searched: hands that differ only in tiles the seat
     cannot see give it the same view and the same choice, with play inference on too."""
-    spec = "expert:samples=4,bid_samples=4,value_samples=2,play_inference=on"
+    spec = "expert:samples=4,bid_samples=4,value_samples=2,play_inference=on,endgame_tiles=3"
     checked = 0
     for hand in endgame_hands(4, Rules(), most_worlds=120):
         seat = hand.turn
@@ -376,7 +376,7 @@ def test_expert_uses_the_information_set_search_in_a_marks_endgame(
 
     monkeypatch.setattr(endgame.InformationSetSearch, "estimates", spy)
     (view,) = endgame_views(1, Rules(), most_worlds=30)
-    bot = make_bot(FAST_EXPERT, seed=3)
+    bot = make_bot(FAST_EXPERT + ",endgame_tiles=3", seed=3)
     action = bot.choose(view)
     assert action in view.legal and calls
     calls.clear()

@@ -862,8 +862,9 @@ def test_run_engine_expert_says_what_it_thinks() -> None:
 
 
 def test_run_engine_expert_reports_its_numbers_in_the_information_set_endgame() -> None:
-    """With three tiles left and few deals, the expert decides by the information-set search;
-    the info line still carries its chance and expected points."""
+    """With three tiles left and few deals, the expert judges every deal that fits (and with
+    ``endgame_tiles`` searches them as one information set); the info line carries its chance
+    and expected points."""
     (view,) = endgame_views(1, STANDARD, most_worlds=120)
     lines = serve(f"position {view.position()}\ngo\n", "expert")
     info = parse_info(lines[0])
