@@ -16,7 +16,16 @@ from texas42.contracts import SEVENS_DISTANCE_MASKS
 from texas42.sampler import DealSampler
 from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
 from texas42.view import View
-from texas42.tiles import ALL_TILES, DOUBLES, HAND_SIZE, SUIT_MASKS, hand_name, parse_hand, tiles_of
+from texas42.tiles import (
+    ALL_TILES,
+    DOUBLES,
+    HAND_SIZE,
+    SUIT_MASKS,
+    hand_name,
+    mask_of,
+    parse_hand,
+    tiles_of,
+)
 
 STANDARD = Rules.preset("standard")
 N, E, S, W = 0, 1, 2, 3
@@ -225,3 +234,11 @@ def endgame_hands(count: int, rules: Rules, most_worlds: int = 150) -> list[Hand
 def endgame_views(count: int, rules: Rules, most_worlds: int = 150) -> list[View]:
     """The views of the seats to play in `endgame_hands`."""
     return [hand.view(hand.turn) for hand in endgame_hands(count, rules, most_worlds)]
+
+
+def deal_around(*hands: int) -> tuple[int, ...]:
+    """A deal whose first seats hold ``hands``; the other tiles go to the rest, seven each, in
+    tile order."""
+    rest = tiles_of(ALL_TILES & ~sum(hands))
+    extra = [mask_of(rest[k : k + HAND_SIZE]) for k in range(0, len(rest), HAND_SIZE)]
+    return (*hands, *extra)

@@ -9,6 +9,7 @@ import pytest
 from helpers import (
     EX14_DEAL,
     contract_hand,
+    deal_around,
     endgame_hands,
     endgame_views,
     examples,
@@ -176,17 +177,9 @@ def test_mark_bids_need_a_hand_without_losers_not_just_double_dummy() -> None:
     assert estimate(sure, tables_for(sixes, rules)).sure
     assert estimate(losers, tables_for(sixes, rules)).losers >= 1
     for holding, low, high in ((sure, 0.95, 1.0), (losers, 0.0, 0.5)):
-        deal = (holding,) + _rest_of_deal(holding)
+        deal = deal_around(holding)
         view = Hand(rules, 3, deal).view(0)
         assert low <= bot.mark_chance(view, sixes, every_deal_all_42) <= high
-
-
-def _rest_of_deal(holding: int) -> tuple[int, int, int]:
-    from texas42.tiles import ALL_TILES, iter_tiles
-
-    rest = list(iter_tiles(ALL_TILES & ~holding))
-    first, second, third = (sum(1 << t for t in rest[k * 7 : k * 7 + 7]) for k in range(3))
-    return first, second, third
 
 
 def test_simulation_declares_the_contract_most_likely_to_make() -> None:
@@ -290,11 +283,9 @@ def test_simulation_weighs_plunge_and_splash_by_their_chance(
 ) -> None:
     """A plunge or splash is called when its marks times (2 * chance - 1) beats every other
     call, and not otherwise; its chance comes from deals in which partner names trump."""
-    from texas42.tiles import ALL_TILES, iter_tiles, parse_hand
+    from texas42.tiles import parse_hand
 
-    holding = parse_hand("6-6 5-5 4-4 1-1 5-0 3-1 2-0")
-    rest = list(iter_tiles(ALL_TILES & ~holding))
-    deal = (holding,) + tuple(sum(1 << t for t in rest[k * 7 : k * 7 + 7]) for k in range(3))
+    deal = deal_around(parse_hand("6-6 5-5 4-4 1-1 5-0 3-1 2-0"))
     view = Hand(Rules.parse(f"standard,{call}=true"), 3, deal).view(0)
     bot = PimcBot(PimcSettings(bid_samples=8), seed=1)
     chance = bot.special_chance(view, Bid(call))
@@ -390,12 +381,10 @@ def test_a_standing_plunge_counts_its_marks_when_valuing_a_splash_over_it() -> N
     from texas42.bots.pimc import _standing_bid
     from texas42.hand import special_bid_marks
     from texas42.actions import SPLASH_ID
-    from texas42.tiles import ALL_TILES, iter_tiles, parse_hand
+    from texas42.tiles import parse_hand
 
     plunger = parse_hand("6-6 5-5 4-4 3-3 6-0 5-0 4-0")
-    splasher = parse_hand("2-2 1-1 0-0 6-5 5-4 4-3 3-2")
-    rest = list(iter_tiles(ALL_TILES & ~plunger & ~splasher))
-    deal = (plunger, splasher, sum(1 << t for t in rest[:7]), sum(1 << t for t in rest[7:]))
+    deal = deal_around(plunger, parse_hand("2-2 1-1 0-0 6-5 5-4 4-3 3-2"))
     rules = Rules.parse("standard,plunge=true,splash=true,plunge_timing=jump")
     hand = Hand(rules, 3, deal)
     hand.apply(Bid("plunge"))
