@@ -14,6 +14,7 @@ from texas42.actions import ACTIONS, PASS_ID, Action
 from texas42.bots.rules_bot import RulesBot
 from texas42.contracts import SEVENS_DISTANCE_MASKS
 from texas42.sampler import DealSampler
+from texas42.errors import RulesError
 from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
 from texas42.view import View
 from texas42.tiles import (
@@ -137,7 +138,7 @@ def examples(n: int) -> int:
 CHOICES: dict[str, tuple[object, ...]] = dict(OPTION_CHOICES)
 BOOLS = (
     "follow_me", "doubles_trump", "doubles_choice", "first_lead_trump", "nello", "plunge",
-    "plunge_needs_66", "splash", "sevens", "cap_score",
+    "plunge_needs_66", "splash", "sevens", "cap_score", "count", "see_partner",
 )  # fmt: skip
 RANGES = {
     "min_bid": (1, 41),
@@ -148,28 +149,42 @@ RANGES = {
     "plunge_marks": (1, 7),
     "splash_marks": (1, 7),
     "sevens_min_marks": (1, 7),
+    "seats": (3, 7),
+    "hand_size": (1, 9),
+    "widow": (0, 2),
+    "trick_points": (0, 3),
 }
 OPTION_STRATEGIES: dict[str, st.SearchStrategy[object]] = {
     **{name: st.sampled_from(values) for name, values in CHOICES.items()},
     **{name: st.booleans() for name in BOOLS},
     **{name: st.integers(low, high) for name, (low, high) in RANGES.items()},
     "target": st.none() | st.integers(1, 100_000),
+    "removed": st.sampled_from(("", "1-0", "0-0", "6-0+5-0+4-0+3-0+2-0+1-0")),
 }
 
 
 @st.composite
 def any_rules(draw: st.DrawFn) -> Rules:
-    """A preset with a random handful of options changed to any value they may take."""
-    base = Rules.preset(draw(st.sampled_from(sorted(PRESETS))))
+    """A preset with a random handful of options changed to any value they may take, one at a
+    time, each change kept only where the table it makes is one the rules allow."""
+    rules = Rules.preset(draw(st.sampled_from(sorted(PRESETS))))
     names = draw(st.lists(st.sampled_from(OPTION_NAMES), unique=True, max_size=8))
-    return base.replace(**{name: draw(OPTION_STRATEGIES[name]) for name in names})
+    for name in names:
+        value = draw(OPTION_STRATEGIES[name])
+        try:
+            rules = rules.replace(**{name: value})
+        except RulesError:
+            pass
+    return rules
 
 
 @st.composite
 def playable_rules(draw: st.DrawFn) -> Rules:
     """Random rules whose games end in a few hands: the target is kept small."""
     rules = draw(any_rules())
-    if rules.game == "marks":
+    if rules.game == "moon":  # random bidders are set more often than not: keep Moon short
+        target = draw(st.integers(1, 7))
+    elif rules.game == "marks":
         target = draw(st.none() | st.integers(1, 7))
     else:
         target = draw(st.none() | st.integers(1, 300))

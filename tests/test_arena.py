@@ -437,7 +437,7 @@ def test_ladder_command() -> None:
          "texas42 ladder: each bot plays the ladder once, not rules twice"),
         (["ladder", "rules", "random", "--games", "0"], "--games: at least 1, not 0"),
         (["ladder", "rules", "random", "--rules", "casino"],
-         "--rules: unknown rules preset 'casino'; presets: standard, tournament, house"),
+         "--rules: unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand"),
     ],
 )  # fmt: skip
 def test_bad_input_is_one_line_and_status_2(args: list[str], line: str) -> None:

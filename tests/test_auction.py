@@ -305,7 +305,7 @@ def test_call_spellings(text, canonical) -> None:
     assert parse_call(text).notation == canonical
 
 
-@pytest.mark.parametrize("text", ["43", "8m", "0m", "-1", "thirty", "", "30.5"])
+@pytest.mark.parametrize("text", ["44", "8m", "0m", "-1", "thirty", "", "30.5"])
 def test_bad_calls(text) -> None:
     with pytest.raises(NotationError, match="not a bid"):
         parse_call(text)

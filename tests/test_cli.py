@@ -172,7 +172,7 @@ def test_rules_command() -> None:
     assert "nello              true" in lines
     bad = run("rules", "casino")
     assert (bad.returncode, bad.stdout) == (2, "")
-    assert bad.stderr == "unknown rules preset 'casino'; presets: standard, tournament, house\n"
+    assert bad.stderr == "unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand\n"
 
 
 def test_play_rejects_bad_options() -> None:

@@ -357,7 +357,7 @@ def test_illegal_action_changes_nothing() -> None:
         (Bid("35"), "the auction is over"),
         (Pass(), "the auction is over"),
         (Declare("fives"), "the contract is named after the auction, by the declarer"),
-        (99, "no action has id 99"),
+        (130, "no action has id 130"),
     ],
 )
 def test_why_illegal_in_play(action, message) -> None:

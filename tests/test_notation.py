@@ -72,10 +72,11 @@ def test_position_with_rules_and_score() -> None:
     [
         (lambda w: w[:8], "a position has 9 space-separated fields, this one has 8"),
         (lambda w: ["casual"] + w[1:], "position field 1 (rules): unknown rules preset 'casual'"),
-        (lambda w: w[:1] + ["3:2"] + w[2:], "position field 2 (score) should look like 3-2, not '3:2'"),
+        (lambda w: w[:1] + ["3/2"] + w[2:], "position field 2 (score): a score looks like 3-2 or 5:-3:2, not '3/2'"),
+        (lambda w: w[:1] + ["3:2:1"] + w[2:], "position field 2 (score) needs 2 entries, one per side, not 3"),
         (lambda w: w[:2] + ["0"] + w[3:], "position field 3 (hand number) should be 1 or more"),
         (lambda w: w[:3] + ["5"] + w[4:], "position field 4 (shaker) should be a seat 0..3, not '5'"),
-        (lambda w: w[:4] + ["66.65"] + w[5:], "position field 5 (deal) needs four hands"),
+        (lambda w: w[:4] + ["66.65"] + w[5:], "position field 5 (deal) needs 4 hands separated by /"),
         (lambda w: w[:4] + [w[4].replace("10/", "11/", 1)] + w[5:],
          "position field 5 (deal)"),
         (lambda w: w[:5] + ["34.pass"] + w[6:], "position field 6 (calls) should start with the first bidder"),
@@ -112,7 +113,7 @@ def test_bad_full_positions(change, message) -> None:
         (lambda w: w[:5] + ["0:29.pass.pass.pass"] + w[6:], "position: call 1 (29) is not legal there"),
         (lambda w: w[:5] + ["0:pass.pass.pass.pass"] + w[6:], "position: call 4 (pass) is not legal there"),
         (lambda w: w[:6] + ["nello"] + w[7:], "position: nello cannot be named after 34 under these rules"),
-        (lambda w: w[:4] + ["?/63.54.44/?/?"] + w[5:], "position field 5 (deal): a hand has 7 tiles, not 3"),
+        (lambda w: w[:4] + ["?/63.54.44/?/?"] + w[5:], "position field 5 (deal): a hand has 7 tiles in play, not 3"),
     ],
 )
 def test_bad_view_positions(change, message) -> None:

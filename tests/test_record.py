@@ -198,7 +198,7 @@ H = ("hands", 0)
         (("version",), 2, (None, "version", None), "expected 1, found 2"),
         (("rules",), DELETE, (None, "rules", None), "the record has no rules"),
         (("rules",), "casino", (None, "rules", None),
-         "unknown rules preset 'casino'; presets: standard, tournament, house"),
+         "unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand"),
         (("rules",), {"preset": "standard", "nello": "maybe"}, (None, "rules", None),
          "rule nello must be true or false, not 'maybe'"),
         (("players",), ["Ann", "Bob"], (None, "players", None),

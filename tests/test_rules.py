@@ -80,7 +80,7 @@ def test_string_and_record_forms_round_trip(rules: Rules) -> None:
     ("text", "message"),
     [
         ("", "empty rules string"),
-        ("nonsense", "unknown rules preset 'nonsense'; presets: standard, tournament, house"),
+        ("nonsense", "unknown rules preset 'nonsense'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand"),
         ("standard,colour=red", "unknown rule option 'colour'"),
         ("standard,nello=maybe", "rule nello must be true or false, not 'maybe'"),
         ("standard,min_bid=abc", "rule min_bid must be a whole number, not 'abc'"),
@@ -90,7 +90,7 @@ def test_string_and_record_forms_round_trip(rules: Rules) -> None:
         ("standard,target=0", "rule target must be a whole number from 1 to 100000, not 0"),
         ("standard,all_pass=sometimes", "rule all_pass cannot be 'sometimes'; choose one of forced, reshake"),
         ("standard,hide_tricks", "rule hide_tricks must be one of never, two-marks, mark-bids, not True"),
-        ("standard,game=golf", "rule game cannot be 'golf'; choose one of marks, points"),
+        ("standard,game=golf", "rule game cannot be 'golf'; choose one of marks, points, moon"),
     ],
 )
 def test_bad_rules_strings(text, message) -> None:

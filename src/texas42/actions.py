@@ -17,7 +17,12 @@ id      action
 92-96   ``Declare("nello")``, ``nello:high``, ``nello:low``, ``nello:own``, ``nello:own-inverted``
 97      ``Declare("sevens")``
 98      ``Declare("by-lead")``: no trump named; the first tile led names it
+99-100  ``Bid(42)``, ``Bid(43)``: point bids on a hand of more than 42 points (three-hand)
+101     ``Bid("moon")``: shoot the moon, all the tricks for 21 (Moon)
+102-129 ``Discard(tile)``: lay a tile face down after taking the widow (Moon)
 ======  ==========================================================
+
+Ids 0..98 are the four-player game's (``FOUR_SEAT_ACTIONS``); the other table sizes only append.
 
 ``Play("6-4") is Play("4-6")``: constructing an action returns the one interned value, so
 actions compare and hash by identity and cost nothing to create.
@@ -39,7 +44,12 @@ MARK_BID_BASE = 70
 PLUNGE_ID = 78
 SPLASH_ID = 79
 DECLARE_BASE = 80
-NUM_ACTIONS = 99
+FOUR_SEAT_ACTIONS = 99
+HIGH_POINT_BIDS = {42: 99, 43: 100}
+MOON_ID = 101
+DISCARD_BASE = 102
+NUM_ACTIONS = 130
+MAX_POINT_BID = 43
 
 _DECLARATIONS: tuple[str, ...] = (
     "blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles",
@@ -111,6 +121,20 @@ class Bid(Action):
         return self.marks > 0
 
 
+class Discard(Action):
+    """Lay a tile face down after taking the widow: ``Discard("6-4")``."""
+
+    __slots__ = ("tile",)
+    tile: int
+
+    def __new__(cls, tile: str | int) -> Discard:
+        if isinstance(tile, str):
+            return _DISCARDS[parse_tile(tile)]
+        if isinstance(tile, int) and not isinstance(tile, bool) and 0 <= tile < TILE_COUNT:
+            return _DISCARDS[tile]
+        raise NotationError(f"not a tile: {tile!r}")
+
+
 class Declare(Action):
     """Name the contract: ``Declare("fives")``, ``Declare("follow-me:low")``, ``Declare("nello")``."""
 
@@ -130,6 +154,8 @@ def _bid_id(text: str | int) -> int:
     word = text.strip().lower().replace(" ", "")
     if word in ("plunge", "splash"):
         return PLUNGE_ID if word == "plunge" else SPLASH_ID
+    if word in ("moon", "shoot", "shootthemoon"):
+        return MOON_ID
     for suffix in ("marks", "mark", "m"):
         if word.endswith(suffix) and _is_number(word[: -len(suffix)]):
             marks = int(word[: -len(suffix)])
@@ -142,6 +168,8 @@ def _bid_id(text: str | int) -> int:
             return MARK_BID_BASE + points // 42
         if 0 <= points <= 41:
             return POINT_BID_BASE + points
+        if points in HIGH_POINT_BIDS:
+            return HIGH_POINT_BIDS[points]
     raise NotationError(f"not a bid: {text!r} (say 30..41, 1m, 2m, ..., plunge or splash)")
 
 
@@ -174,9 +202,15 @@ for _marks in range(1, MAX_MARKS + 1):
     )
 for _special, _id in (("plunge", PLUNGE_ID), ("splash", SPLASH_ID)):
     _BIDS[_id] = _make(Bid, _id, _special, points=0, marks=0, special=_special)
+for _points, _id in HIGH_POINT_BIDS.items():
+    _BIDS[_id] = _make(Bid, _id, str(_points), points=_points, marks=0, special=None)
+_BIDS[MOON_ID] = _make(Bid, MOON_ID, "moon", points=21, marks=0, special="moon")
 _DECLARES: tuple[Declare, ...] = tuple(
     _make(Declare, DECLARE_BASE + i, name, contract=Contract.parse(name))
     for i, name in enumerate(_DECLARATIONS)
+)
+_DISCARDS: tuple[Discard, ...] = tuple(
+    _make(Discard, DISCARD_BASE + t, TILE_NAMES[t], tile=t) for t in range(TILE_COUNT)
 )
 
 ACTIONS: tuple[Action, ...] = (
@@ -184,6 +218,8 @@ ACTIONS: tuple[Action, ...] = (
     _PASS,
     *(_BIDS[i] for i in range(POINT_BID_BASE, SPLASH_ID + 1)),
     *_DECLARES,
+    *(_BIDS[i] for i in (*HIGH_POINT_BIDS.values(), MOON_ID)),
+    *_DISCARDS,
 )
 assert len(ACTIONS) == NUM_ACTIONS and all(a.id == i for i, a in enumerate(ACTIONS))
 
@@ -195,10 +231,19 @@ def action_from_id(action_id: int) -> Action:
     return ACTIONS[action_id]
 
 
-def parse_call(text: str) -> Action:
-    """A call in the auction: ``"pass"`` or a bid."""
-    if text.strip().lower() in ("pass", "p", "-"):
+def parse_call(text: str, total: int = 42, tricks: bool = False) -> Action:
+    """A call in the auction: ``"pass"`` or a bid.
+
+    ``total`` is the hand's points and ``tricks`` whether bids count tricks (Moon): on a hand of
+    44 a bare ``42`` is a point bid, not one mark, and in Moon ``21`` shoots the moon.
+    """
+    word = text.strip().lower()
+    if word in ("pass", "p", "-"):
         return _PASS
+    if tricks and word == "21":
+        return _BIDS[MOON_ID]
+    if _is_number(word) and 42 <= int(word) < total and int(word) in HIGH_POINT_BIDS:
+        return _BIDS[HIGH_POINT_BIDS[int(word)]]
     return Bid(text)
 
 
@@ -211,6 +256,8 @@ def parse_action(text: str) -> Action:
     word = text.strip()
     if "-" in word and len(word) == 3 and word[0].isdigit():
         return Play(word)
+    if word.lower().startswith("discard "):
+        return Discard(word[8:])
     try:
         return parse_call(word)
     except NotationError:
@@ -221,7 +268,7 @@ def parse_action(text: str) -> Action:
         raise NotationError(f"not an action: {text!r}") from None
 
 
-_VERBS = {Play: "play", Bid: "bid", Declare: "declare"}
+_VERBS = {Play: "play", Bid: "bid", Declare: "declare", Discard: "discard"}
 
 
 def action_words(action: Action) -> str:
@@ -245,6 +292,8 @@ def parse_action_words(text: str) -> Action:
         return Bid(rest)
     if verb == "declare" and rest:
         return Declare(rest)
+    if verb == "discard" and rest:
+        return Discard(rest)
     raise NotationError(
         f"not an action: {text!r} (say 'play 6-4', 'bid 31', 'bid 2m', 'declare fives' or 'pass')"
     )

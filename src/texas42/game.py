@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from texas42.actions import Action
 from texas42.errors import IllegalActionError
-from texas42.hand import SEATS, Hand, HandResult
+from texas42.hand import Hand, HandResult
+from texas42.layout import layout_of
 from texas42.rules import Rules
 from texas42.tiles import PIPS, TILE_COUNT
 from texas42.view import View, view_of
@@ -21,19 +22,21 @@ from texas42.view import View, view_of
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """The end of a game: the winning team (0 = seats 0 and 2) and the final score."""
+    """The end of a game: the winning side (0 = seats 0 and 2 at four seats) and the final score."""
 
     winner: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     hands: int
 
 
-def draw_for_shaker(rng: random.Random) -> tuple[int, list[tuple[tuple[int, int], ...]]]:
+def draw_for_shaker(
+    rng: random.Random, seat_count: int = 4
+) -> tuple[int, list[tuple[tuple[int, int], ...]]]:
     """Each seat draws a tile; the highest pip total shakes first, and tied seats draw again.
 
     Returns the first shaker and every round of the draw as (seat, tile) pairs.
     """
-    seats = list(range(SEATS))
+    seats = list(range(seat_count))
     rounds: list[tuple[tuple[int, int], ...]] = []
     while True:
         drawn = rng.sample(range(TILE_COUNT), len(seats))
@@ -54,20 +57,28 @@ class Game:
         *,
         first_shaker: int | None = None,
         deals: Iterable[Sequence[int]] = (),
-        score: tuple[int, int] = (0, 0),
+        score: tuple[int, ...] | None = None,
         first_hand: int = 1,
+        widows: Iterable[int | None] = (),
     ) -> None:
         self.rules = rules if rules is not None else Rules.preset("standard")
+        self.layout = layout_of(self.rules)
         self.rng = random.Random(seed)
         self.draw_rounds: list[tuple[tuple[int, int], ...]] = []
+        seats = self.layout.seats
         if first_shaker is None:
             if self.rules.first_shaker == "random":
-                first_shaker = self.rng.randrange(SEATS)
+                first_shaker = self.rng.randrange(seats)
             else:
-                first_shaker, self.draw_rounds = draw_for_shaker(self.rng)
-        self.start_score = (int(score[0]), int(score[1]))
+                first_shaker, self.draw_rounds = draw_for_shaker(self.rng, seats)
+        if score is None:
+            score = (0,) * self.layout.sides
+        if len(score) != self.layout.sides:
+            raise IllegalActionError(f"a score has {self.layout.sides} entries under these rules")
+        self.start_score = tuple(int(n) for n in score)
         self.first_hand = first_hand
         self._deals = [tuple(d) for d in deals]
+        self._widows = list(widows)
         self._next_deal = 0
         self._hand_starts: list[tuple[object, int]] = []
         self.hands: list[Hand] = []
@@ -83,22 +94,19 @@ class Game:
         return self.hands[-1]
 
     @property
-    def score(self) -> tuple[int, int]:
-        """The running total, marks or points, never capped."""
-        a, b = self.start_score
-        for result in self.results:
-            a += result.score[0]
-            b += result.score[1]
-        return a, b
+    def score(self) -> tuple[int, ...]:
+        """The running total, marks or points, never capped: one entry per side."""
+        history = self.score_history()
+        return history[-1] if history else self.start_score
 
-    def score_history(self) -> list[tuple[int, int]]:
+    def score_history(self) -> list[tuple[int, ...]]:
         """The running total after each finished hand."""
-        a, b = self.start_score
+        total = list(self.start_score)
         totals = []
         for result in self.results:
-            a += result.score[0]
-            b += result.score[1]
-            totals.append((a, b))
+            for side, n in enumerate(result.score):
+                total[side] += n
+            totals.append(tuple(total))
         return totals
 
     def outcome(self) -> Outcome | None:
@@ -131,12 +139,12 @@ class Game:
         """What one seat may know (see `texas42.view`)."""
         return view_of(self.hand, seat, self.score_before_hand(), self.hand_number)
 
-    def score_before_hand(self) -> tuple[int, int]:
+    def score_before_hand(self) -> tuple[int, ...]:
         """The score as the current hand began (the last hand's, once the game is over)."""
         before = self.score
         if len(self.results) == len(self.hands):
             last = self.results[-1].score
-            before = (before[0] - last[0], before[1] - last[1])
+            before = tuple(a - b for a, b in zip(before, last))
         return before
 
     @property
@@ -157,13 +165,13 @@ class Game:
 
         hand, score, number = parse_hand_position(text)
         game = cls(hand.rules, seed, first_shaker=hand.shaker, deals=[hand.deal], score=score,
-                   first_hand=number)  # fmt: skip
+                   first_hand=number, widows=[hand.widow])  # fmt: skip
         game.hands[0] = hand
         if hand.result is not None:
             game.results.append(hand.result)
             game._outcome = game._decide(hand)
             if game._outcome is None:
-                game._start_hand((hand.shaker + 1) % SEATS)
+                game._start_hand((hand.shaker + 1) % game.layout.seats)
         return game
 
     # -- changing the state --------------------------------------------------------------
@@ -178,7 +186,7 @@ class Game:
         self.results.append(hand.result)
         self._outcome = self._decide(hand)
         if self._outcome is None:
-            self._start_hand((hand.shaker + 1) % SEATS)
+            self._start_hand((hand.shaker + 1) % self.layout.seats)
 
     def undo(self) -> None:
         """Take back the last action, across the start of a hand if need be."""
@@ -197,6 +205,8 @@ class Game:
     def copy(self) -> Game:
         clone = object.__new__(Game)
         clone.rules = self.rules
+        clone.layout = self.layout
+        clone._widows = self._widows
         clone.rng = random.Random()
         clone.rng.setstate(self.rng.getstate())
         clone.draw_rounds = list(self.draw_rounds)
@@ -214,27 +224,24 @@ class Game:
         self._hand_starts.append((self.rng.getstate(), self._next_deal))
         if self._next_deal < len(self._deals):
             deal = self._deals[self._next_deal]
+            widow = self._widows[self._next_deal] if self._next_deal < len(self._widows) else None
             self._next_deal += 1
-            self.hands.append(Hand(self.rules, shaker, deal))
+            self.hands.append(Hand(self.rules, shaker, deal, widow))
         else:
             self.hands.append(Hand.random(self.rules, shaker, self.rng))
 
     def _decide(self, hand: Hand) -> Outcome | None:
-        """Whether the game is won: the team at the target; if both, the higher total, and on a
-        tie in a points game the team that bid the last hand."""
+        """Whether the game is won: the side at the target; if more than one, the highest total,
+        and on a tie the side that bid the last hand (else the first of them round the table)."""
         target = self.rules.winning_target
         total = self.score
-        reached = [team for team in (0, 1) if total[team] >= target]
+        reached = [side for side, n in enumerate(total) if n >= target]
         if not reached:
             return None
-        if len(reached) == 2:
-            if total[0] != total[1]:
-                winner = 0 if total[0] > total[1] else 1
-            else:
-                winner = hand.bidder_team
-        else:
-            winner = reached[0]
+        best = max(total[side] for side in reached)
+        leaders = [side for side in reached if total[side] == best]
+        winner = hand.bidder_team if hand.bidder_team in leaders else leaders[0]
         shown = total
         if self.rules.cap_score:
-            shown = (min(total[0], target), min(total[1], target))
+            shown = tuple(min(n, target) for n in total)
         return Outcome(winner, shown, len(self.hands))

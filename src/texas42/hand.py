@@ -16,7 +16,10 @@ from typing import Any
 from texas42.actions import (
     ACTIONS,
     DECLARE_BASE,
+    DISCARD_BASE,
+    HIGH_POINT_BIDS,
     MARK_BID_BASE,
+    MOON_ID,
     NUM_ACTIONS,
     PASS_ID,
     PLUNGE_ID,
@@ -35,15 +38,12 @@ from texas42.contracts import (
     tables_for,
 )
 from texas42.errors import IllegalActionError, NotationError
+from texas42.layout import Layout, layout_of
 from texas42.rules import MAX_MARKS, Rules
 from texas42.view import View, view_of
 from texas42.tiles import (
-    ALL_TILES,
     DOUBLES,
-    HAND_SIZE,
     TILE_NAMES,
-    TOTAL_POINTS,
-    count_points,
     hand_name,
     iter_tiles,
     parse_tile,
@@ -51,9 +51,11 @@ from texas42.tiles import (
 )
 
 SEATS = 4
+"""Seats of the default table; every other size reads its `Layout`."""
 SEAT_NAMES = ("North", "East", "South", "West")
 TEAM_NAMES = ("North-South", "East-West")
 TRICKS_PER_HAND = 7
+FOUR_SEATS = layout_of(Rules())
 ONE_ZERO = tile(1, 0)
 DOUBLE_SIX = tile(6, 6)
 
@@ -67,6 +69,8 @@ class Phase(enum.IntEnum):
     DECLARE = 1
     PLAY = 2
     DONE = 3
+    DISCARD = 4
+    """The bid winner has taken the widow and lays tiles face down (Moon); before DECLARE."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,9 +97,9 @@ class HandResult:
     contract: str | None
     declarer: int | None
     tricks: int
-    points: tuple[int, int]
+    points: tuple[int, ...]
     made: bool | None
-    score: tuple[int, int]
+    score: tuple[int, ...]
 
     @property
     def reshaken(self) -> bool:
@@ -103,75 +107,130 @@ class HandResult:
 
 
 def partner(seat: int) -> int:
+    """The partner at the four-seat table (other tables: `Layout.partner`)."""
     return (seat + 2) % SEATS
 
 
-def deal_from_order(order: Sequence[int], shaker: int, draw_order: str) -> tuple[int, ...]:
-    """Hand out 28 shuffled tiles the way the rules say the seats draw them."""
-    hands = [0] * SEATS
+def draw_sequence(shaker: int, draw_order: str, layout: Layout = FOUR_SEATS) -> list[int]:
+    """The seats in the order they draw their hands (``opponents-first``: every other side
+    clockwise from the shaker's left, then the shaker's partners, the shaker last)."""
+    n = layout.seats
+    around = [(shaker + k) % n for k in range(1, n + 1)]
+    if draw_order != "opponents-first":
+        return around
+    theirs = [s for s in around if not layout.same_side(s, shaker)]
+    ours = [s for s in around if layout.same_side(s, shaker) and s != shaker]
+    return theirs + ours + [shaker]
+
+
+def deal_from_order(
+    order: Sequence[int], shaker: int, draw_order: str, layout: Layout = FOUR_SEATS
+) -> tuple[int, ...]:
+    """Hand out the shuffled tiles the way the rules say the seats draw them.
+
+    Only the hands: the tiles after them in ``order`` are the widow, then the tiles set aside
+    (`widow_from_order`).
+    """
+    hands = [0] * layout.seats
+    size = layout.hand_size
     if draw_order == "deal":
-        for i, t in enumerate(order):
-            hands[(shaker + 1 + i) % SEATS] |= 1 << t
+        for i, t in enumerate(order[: layout.dealt]):
+            hands[(shaker + 1 + i) % layout.seats] |= 1 << t
         return tuple(hands)
-    if draw_order == "opponents-first":
-        seats = [(shaker + 1) % 4, (shaker + 3) % 4, (shaker + 2) % 4, shaker]
-    else:
-        seats = [(shaker + k) % 4 for k in (1, 2, 3, 4)]
-    for k, seat in enumerate(seats):
-        for t in order[k * HAND_SIZE : (k + 1) * HAND_SIZE]:
+    for k, seat in enumerate(draw_sequence(shaker, draw_order, layout)):
+        for t in order[k * size : (k + 1) * size]:
             hands[seat] |= 1 << t
     return tuple(hands)
 
 
-def check_shaker(shaker: object) -> None:
-    if not (isinstance(shaker, int) and 0 <= shaker < SEATS):
-        raise NotationError(f"the shaker is a seat 0..3, not {shaker!r}")
+def widow_from_order(order: Sequence[int], layout: Layout) -> int:
+    """The widow: the tiles drawn right after the hands."""
+    mask = 0
+    for t in order[layout.dealt : layout.dealt + layout.widow]:
+        mask |= 1 << t
+    return mask
 
 
-def check_deal(deal: Sequence[int]) -> tuple[int, ...]:
-    """The deal as a tuple of four 7-tile masks that use every tile once, or a clear error."""
-    if len(deal) != SEATS:
-        raise NotationError(f"a deal has {SEATS} hands, not {len(deal)}")
+def check_shaker(shaker: object, layout: Layout = FOUR_SEATS) -> None:
+    if not (isinstance(shaker, int) and not isinstance(shaker, bool) and 0 <= shaker < layout.seats):
+        raise NotationError(f"the shaker is a seat 0..{layout.seats - 1}, not {shaker!r}")
+
+
+def check_deal(deal: Sequence[int], layout: Layout = FOUR_SEATS) -> tuple[int, ...]:
+    """The deal as a tuple of one mask per seat, each a full hand of tiles in play, no tile
+    twice; or a clear error."""
+    names = layout.seat_names
+    if len(deal) != layout.seats:
+        raise NotationError(f"a deal has {layout.seats} hands, not {len(deal)}")
     seen = 0
     for seat, mask in enumerate(deal):
-        if not isinstance(mask, int) or mask < 0 or mask > ALL_TILES:
-            raise NotationError(f"{SEAT_NAMES[seat]}'s hand is not a set of tiles")
-        if mask.bit_count() != HAND_SIZE:
+        if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0 or mask & ~layout.tiles:
+            if isinstance(mask, int) and mask > 0 and not mask >> 28:
+                raise NotationError(
+                    f"{names[seat]} holds {hand_name(mask & ~layout.tiles)}, "
+                    "which these rules take out of the set"
+                )
+            raise NotationError(f"{names[seat]}'s hand is not a set of tiles")
+        if mask.bit_count() != layout.hand_size:
             raise NotationError(
-                f"{SEAT_NAMES[seat]} holds {mask.bit_count()} tiles, not {HAND_SIZE}"
+                f"{names[seat]} holds {mask.bit_count()} tiles, not {layout.hand_size}"
             )
         twice = seen & mask
         if twice:
-            raise NotationError(f"{hand_name(twice)} dealt twice (again to {SEAT_NAMES[seat]})")
+            raise NotationError(f"{hand_name(twice)} dealt twice (again to {names[seat]})")
         seen |= mask
     return tuple(deal)
+
+
+def check_widow(widow: int | None, deal: Sequence[int], layout: Layout) -> int:
+    """The widow's mask: as given, or what is left when nothing is set aside; or a clear error."""
+    dealt = 0
+    for mask in deal:
+        dealt |= mask
+    if widow is None:
+        if layout.widow and layout.set_aside:
+            raise NotationError(f"these rules need the {layout.widow}-tile widow given")
+        return layout.tiles & ~dealt if layout.widow else 0
+    if not isinstance(widow, int) or isinstance(widow, bool) or widow < 0 or widow & ~layout.tiles:
+        raise NotationError("the widow is not a set of tiles in play")
+    if widow.bit_count() != layout.widow:
+        raise NotationError(f"the widow has {layout.widow} tiles under these rules, not {widow.bit_count()}")
+    if widow & dealt:
+        raise NotationError(f"{hand_name(widow & dealt)} is both dealt and in the widow")
+    return widow
 
 
 class Hand:
     """One deal played out under a set of rules, from the first call to the score."""
 
     __slots__ = (
-        "rules", "shaker", "deal", "hands", "phase", "turn", "first_bidder", "calls",
+        "rules", "layout", "shaker", "deal", "widow", "hands", "phase", "turn", "first_bidder",
+        "calls", "discards",
         "high_id", "high_seat", "high_value", "bid_marks", "declarer", "contract", "tables",
         "out_seat", "trick_size", "trick_leader", "trick", "trick_seats", "plays",
         "play_seats", "tricks", "points", "tricks_won", "result", "_history", "_legal",
     )  # fmt: skip
 
-    def __init__(self, rules: Rules, shaker: int, deal: Sequence[int]) -> None:
-        check_shaker(shaker)
+    def __init__(
+        self, rules: Rules, shaker: int, deal: Sequence[int], widow: int | None = None
+    ) -> None:
+        layout = self.layout = layout_of(rules)
+        check_shaker(shaker, layout)
         self.rules = rules
         self.shaker = shaker
-        self.deal: tuple[int, ...] = check_deal(deal)
+        self.deal: tuple[int, ...] = check_deal(deal, layout)
+        self.widow = check_widow(widow, self.deal, layout)
         self.hands: list[int] = list(self.deal)
         self.phase = Phase.AUCTION
         if rules.first_bidder == "left-of-shaker":
-            self.first_bidder = (shaker + 1) % SEATS
+            self.first_bidder = (shaker + 1) % layout.seats
         elif rules.first_bidder == "shaker":
             self.first_bidder = shaker
         else:
-            self.first_bidder = next(s for s in range(SEATS) if self.deal[s] >> ONE_ZERO & 1)
+            self.first_bidder = next(s for s in range(layout.seats) if self.deal[s] >> ONE_ZERO & 1)
         self.turn = self.first_bidder
         self.calls: list[int] = []
+        self.discards: list[int] = []
         self.high_id = -1
         self.high_seat = -1
         self.high_value = 0
@@ -180,15 +239,15 @@ class Hand:
         self.contract: Contract | None = None
         self.tables: PlayTables | None = None
         self.out_seat = -1
-        self.trick_size = SEATS
+        self.trick_size = layout.seats
         self.trick_leader = -1
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
         self.plays: list[int] = []
         self.play_seats: list[int] = []
         self.tricks: list[Trick] = []
-        self.points = (0, 0)
-        self.tricks_won = (0, 0)
+        self.points: tuple[int, ...] = (0,) * layout.sides
+        self.tricks_won: tuple[int, ...] = (0,) * layout.sides
         self.result: HandResult | None = None
         self._history: list[tuple[Any, ...]] = []
         self._legal = -1
@@ -196,16 +255,27 @@ class Hand:
     @classmethod
     def random(cls, rules: Rules, shaker: int, rng: random.Random) -> Hand:
         """Shake and draw: a uniformly random deal drawn in the rules' draw order."""
-        check_shaker(shaker)
-        order = list(range(28))
+        layout = layout_of(rules)
+        check_shaker(shaker, layout)
+        order = list(iter_tiles(layout.tiles)) if layout.tiles != FOUR_SEATS.tiles else list(range(28))
         rng.shuffle(order)
-        return cls(rules, shaker, deal_from_order(order, shaker, rules.draw_order))
+        deal = deal_from_order(order, shaker, rules.draw_order, layout)
+        return cls(rules, shaker, deal, widow_from_order(order, layout))
 
     # -- reading the state ---------------------------------------------------------------
 
     @property
     def bidder_team(self) -> int:
-        return self.high_seat & 1 if self.high_seat >= 0 else -1
+        """The bid winner's side (its team, or the seat itself where players score alone)."""
+        return self.layout.side_of[self.high_seat] if self.high_seat >= 0 else -1
+
+    @property
+    def set_aside(self) -> int:
+        """Tiles in play that nobody holds: face down all hand, never seen."""
+        dealt = self.widow
+        for mask in self.deal:
+            dealt |= mask
+        return self.layout.tiles & ~dealt
 
     @property
     def winning_call(self) -> Action | None:
@@ -264,7 +334,7 @@ class Hand:
             tricks=len(self.tricks),
             points=self.points,
             made=None,
-            score=(0, 0),
+            score=(0,) * self.layout.sides,
         )
 
     def trump_description(self) -> str | None:
@@ -287,7 +357,7 @@ class Hand:
                 self.bid_marks, self.declarer, self.contract, self.tables, self.out_seat,
                 self.trick_size, self.trick_leader, tuple(self.trick), tuple(self.trick_seats),
                 self.points, self.tricks_won, self.result, tuple(self.hands),
-                len(self.calls), len(self.plays), len(self.tricks),
+                len(self.calls), len(self.plays), len(self.tricks), len(self.discards),
             )
         )  # fmt: skip
         self._legal = -1
@@ -296,6 +366,8 @@ class Hand:
             self._play(aid)
         elif phase == Phase.AUCTION:
             self._call(aid)
+        elif phase == Phase.DISCARD:
+            self._discard(aid)
         else:
             self._declare(aid)
 
@@ -308,8 +380,9 @@ class Hand:
             self.bid_marks, self.declarer, self.contract, self.tables, self.out_seat,
             self.trick_size, self.trick_leader, trick, trick_seats,
             self.points, self.tricks_won, self.result, hands,
-            n_calls, n_plays, n_tricks,
+            n_calls, n_plays, n_tricks, n_discards,
         ) = self._history.pop()  # fmt: skip
+        del self.discards[n_discards:]
         self.trick = list(trick)
         self.trick_seats = list(trick_seats)
         self.hands = list(hands)
@@ -329,6 +402,7 @@ class Hand:
             setattr(clone, name, getattr(self, name))
         clone.hands = list(self.hands)
         clone.calls = list(self.calls)
+        clone.discards = list(self.discards)
         clone.trick = list(self.trick)
         clone.trick_seats = list(self.trick_seats)
         clone.plays = list(self.plays)
@@ -337,52 +411,61 @@ class Hand:
         clone._history = list(self._history)
         return clone
 
-    def view(self, seat: int, score: tuple[int, int] = (0, 0), hand_number: int = 1) -> View:
+    def view(self, seat: int, score: tuple[int, ...] | None = None, hand_number: int = 1) -> View:
         """What one seat may know of this hand (see `texas42.view`)."""
-        return view_of(self, seat, score, hand_number)
+        return view_of(self, seat, score or (0,) * self.layout.sides, hand_number)
 
-    def position(self, score: tuple[int, int] = (0, 0), hand_number: int = 1) -> str:
+    def position(self, score: tuple[int, ...] | None = None, hand_number: int = 1) -> str:
         """The full one-line position string (`texas42.notation`)."""
         from texas42.notation import hand_position
 
-        return hand_position(self, score, hand_number)
+        return hand_position(self, score or (0,) * self.layout.sides, hand_number)
 
     def parse_action(self, text: str) -> Action:
         """Read an action as the phase expects it: a call, a contract or a tile."""
         if self.phase == Phase.AUCTION:
-            return parse_call(text)
+            return parse_call(text, self.layout.total, self.rules.bids == "tricks")
         if self.phase == Phase.DECLARE:
             return Declare(text)
-        return ACTIONS[parse_tile(text)]
+        word = text.strip()
+        if self.phase == Phase.DISCARD:
+            return ACTIONS[DISCARD_BASE + parse_tile(word.removeprefix("discard").strip())]
+        return ACTIONS[parse_tile(word.removeprefix("play").strip())]
 
     # -- the auction ---------------------------------------------------------------------
 
     def _call(self, aid: int) -> None:
         seat = self.turn
+        layout = self.layout
         self.calls.append(aid)
         if aid != PASS_ID:
-            if aid == PLUNGE_ID or aid == SPLASH_ID:
-                marks = self._special_marks(aid)
-            elif aid > MARK_BID_BASE:
-                marks = aid - MARK_BID_BASE
-            else:
-                marks = 0
             self.high_id = aid
             self.high_seat = seat
-            self.bid_marks = marks
-            self.high_value = 42 * marks if marks else aid - POINT_BID_BASE
-        if len(self.calls) < SEATS:
-            self.turn = (seat + 1) % SEATS
+            self.bid_marks, self.high_value = call_value(self.rules, aid, self.high_value)
+        if len(self.calls) < layout.seats and aid != MOON_ID:
+            self.turn = (seat + 1) % layout.seats
             return
         if self.high_seat < 0:
             self.phase = Phase.DONE
-            self.result = HandResult(None, None, None, None, 0, (0, 0), False, (0, 0))
+            zeros = (0,) * layout.sides
+            self.result = HandResult(None, None, None, None, 0, zeros, False, zeros)
             return
         self.declarer = self.high_seat
         if self.high_id in (PLUNGE_ID, SPLASH_ID):
-            self.declarer = partner(self.high_seat)
-        self.phase = Phase.DECLARE
+            self.declarer = layout.partner(self.high_seat)
         self.turn = self.declarer
+        if self.widow:
+            self.hands[self.declarer] |= self.widow
+            self.phase = Phase.DISCARD
+        else:
+            self.phase = Phase.DECLARE
+
+    def _discard(self, aid: int) -> None:
+        t = aid - DISCARD_BASE
+        self.hands[self.declarer] ^= 1 << t
+        self.discards.append(t)
+        if len(self.discards) == self.layout.widow:
+            self.phase = Phase.DECLARE
 
     def _special_marks(self, aid: int) -> int:
         return special_bid_marks(self.rules, aid, self.high_value)
@@ -391,6 +474,9 @@ class Hand:
         return legal_calls(
             self.rules, len(self.calls), self.high_seat, self.high_value, self.hands[self.turn]
         )
+
+    def _legal_discards(self) -> int:
+        return self.hands[self.turn] << DISCARD_BASE
 
     # -- the declaration -----------------------------------------------------------------
 
@@ -405,8 +491,8 @@ class Hand:
         if contract.kind != "by-lead":
             self.tables = tables_for(contract, self.rules)
         if contract.kind == "nello":
-            self.out_seat = partner(self.declarer)
-            self.trick_size = SEATS - 1
+            self.out_seat = self.layout.partner(self.declarer)
+            self.trick_size = self.layout.seats - 1
         self.phase = Phase.PLAY
         self.turn = self.declarer
         self.trick_leader = self.declarer
@@ -429,10 +515,11 @@ class Hand:
         self.play_seats.append(seat)
         self.trick.append(t)
         self.trick_seats.append(seat)
+        layout = self.layout
         if len(self.trick) < self.trick_size:
-            seat = (seat + 1) % SEATS
+            seat = (seat + 1) % layout.seats
             if seat == self.out_seat:
-                seat = (seat + 1) % SEATS
+                seat = (seat + 1) % layout.seats
             self.turn = seat
             return
         tiles = tuple(self.trick)
@@ -441,15 +528,15 @@ class Hand:
         mask = 0
         for x in tiles:  # mask_of inlined: this runs once per trick on the hot path
             mask |= 1 << x
-        value = 1 + count_points(mask)
+        value = layout.trick_value(mask)
         self.tricks.append(Trick(self.trick_leader, seats, tiles, winner, value))
-        team = winner & 1
-        if team:
-            self.points = (self.points[0], self.points[1] + value)
-            self.tricks_won = (self.tricks_won[0], self.tricks_won[1] + 1)
-        else:
-            self.points = (self.points[0] + value, self.points[1])
-            self.tricks_won = (self.tricks_won[0] + 1, self.tricks_won[1])
+        side = layout.side_of[winner]
+        points = list(self.points)
+        won = list(self.tricks_won)
+        points[side] += value
+        won[side] += 1
+        self.points = tuple(points)
+        self.tricks_won = tuple(won)
         self.trick = []
         self.trick_seats = []
         self.trick_leader = winner
@@ -461,33 +548,44 @@ class Hand:
     def _decided(self, last_winner: int) -> bool | None:
         """True once the bid is made, False once it is set, None while open (marks game).
 
-        A points game plays all seven tricks and only then asks whether the bid was made.
+        A points game (and Moon) plays every trick and only then asks whether the bid was made.
+        Count set aside unseen is out of play: a bid it makes impossible is set only when the
+        last trick shows it, since nobody at the table can know sooner.
         """
-        done = len(self.tricks) == TRICKS_PER_HAND
-        if self.rules.game == "points" and not done:
+        done = len(self.tricks) == self.layout.tricks
+        if self.rules.game != "marks" and not done:
             return None
-        bidders = self.high_seat & 1
+        bidders = self.layout.side_of[self.high_seat]
         assert self.contract is not None
         if self.contract.kind == "nello":
             if self.tricks_won[bidders] if done else last_winner == self.high_seat:
                 return False
             return True if done else None
         if self.bid_marks:
-            if self.tricks_won[1 - bidders]:
+            if sum(self.tricks_won) - self.tricks_won[bidders]:
                 return False
             return True if done else None
         bid = self.high_value
         if self.points[bidders] >= bid:
             return True
-        if self.points[1 - bidders] > TOTAL_POINTS - bid:
+        if sum(self.points) - self.points[bidders] > self.layout.total - bid or done:
             return False
         return None
 
     def _finish(self, made: bool) -> None:
-        bidders = self.high_seat & 1
-        score = [0, 0]
+        bidders = self.layout.side_of[self.high_seat]
+        sides = self.layout.sides
+        score = [0] * sides
         if self.rules.game == "marks":
-            score[bidders if made else 1 - bidders] = self.bid_marks or 1
+            marks = self.bid_marks or 1
+            for side in range(sides):
+                if (side == bidders) == made:
+                    score[side] = marks
+        elif self.rules.game == "moon":
+            score = list(self.points)
+            bid = ACTIONS[self.high_id]
+            assert isinstance(bid, Bid)
+            score[bidders] = (bid.points if self.high_id == MOON_ID else self.points[bidders]) if made else -bid.points
         else:
             value = self.high_value
             assert self.contract is not None
@@ -496,7 +594,9 @@ class Hand:
             elif made:
                 score = list(self.points)
             else:
-                score[1 - bidders] = self.points[1 - bidders] + value
+                for side in range(sides):
+                    if side != bidders:
+                        score[side] = self.points[side] + value
         self.phase = Phase.DONE
         self.result = HandResult(
             bidder=self.high_seat,
@@ -506,7 +606,7 @@ class Hand:
             tricks=len(self.tricks),
             points=self.points,
             made=made,
-            score=(score[0], score[1]),
+            score=tuple(score),
         )
 
     def _compute_legal(self) -> int:
@@ -517,6 +617,8 @@ class Hand:
             return self._legal_calls()
         if phase == Phase.DECLARE:
             return self._legal_declarations()
+        if phase == Phase.DISCARD:
+            return self._legal_discards()
         return 0
 
     # -- explaining ----------------------------------------------------------------------
@@ -530,16 +632,28 @@ class Hand:
             return None
         if self.phase == Phase.DONE:
             return "the hand is over"
-        who = SEAT_NAMES[self.turn]
+        who = self.layout.seat_names[self.turn]
+        if aid >= DISCARD_BASE:
+            return self._why_discard_illegal(aid - DISCARD_BASE, who)
+        if self.phase == Phase.DISCARD:
+            left = self.layout.widow - len(self.discards)
+            return f"{who} took the widow and must first lay {left} tile{'s' * (left > 1)} face down"
         if aid < PASS_ID:
             return self._why_play_illegal(aid, who)
-        if aid < DECLARE_BASE:
+        if aid < DECLARE_BASE or aid in HIGH_POINT_BIDS.values() or aid == MOON_ID:
             if self.phase != Phase.AUCTION:
                 return "the auction is over"
             return self._why_call_illegal(aid, who)
         if self.phase != Phase.DECLARE:
             return "the contract is named after the auction, by the declarer"
         return self._why_declaration_illegal(aid)
+
+    def _why_discard_illegal(self, t: int, who: str) -> str:
+        if self.phase != Phase.DISCARD:
+            if not self.layout.widow:
+                return "there is no widow to take under these rules"
+            return "the bid winner discards after taking the widow, before naming trump"
+        return f"{who} does not hold {TILE_NAMES[t]}"
 
     def _why_play_illegal(self, t: int, who: str) -> str:
         if self.phase != Phase.PLAY:
@@ -562,11 +676,21 @@ class Hand:
 
     def _why_call_illegal(self, aid: int, who: str) -> str:
         rules = self.rules
+        total = self.layout.total
         if aid == PASS_ID:
             return f"everyone else passed, so {who}, the last to call, must bid"
         bid = ACTIONS[aid]
         assert isinstance(bid, Bid)
         high = ACTIONS[self.high_id].notation if self.high_id >= 0 else None
+        tricks = rules.bids == "tricks"
+        if bid.special == "moon" or tricks:
+            if not tricks:
+                return "shooting the moon is a Moon bid; bid points or marks here"
+            if bid.marks or bid.special not in (None, "moon") or bid.points > total:
+                return f"bids are {rules.min_bid} to {total} tricks, or moon"
+            if bid.points < rules.min_bid:
+                return f"bids start at {rules.min_bid}"
+            return f"a bid must beat {high}"
         if bid.special is not None:
             name = bid.special
             on = rules.plunge if name == "plunge" else rules.splash
@@ -582,13 +706,15 @@ class Hand:
         if bid.marks == 0:
             if bid.points < rules.min_bid:
                 return f"bids start at {rules.min_bid}"
+            if bid.points >= total:
+                return f"a hand holds {total} points: bid {total - 1} at most, or 1m"
             return f"a bid must beat {high}"
-        if self.high_value >= 42 * bid.marks:
+        if self.high_value >= total * bid.marks:
             return f"a bid must beat {high}"
         if bid.marks > rules.max_bid_marks:
             return f"bids go up to {rules.max_bid_marks}m under these rules"
-        top = max(rules.max_opening_marks, self.high_value // 42 + rules.mark_raise)
-        if self.high_value < 42:
+        top = max(rules.max_opening_marks, self.high_value // total + rules.mark_raise)
+        if self.high_value < total:
             return f"an opening mark bid may be at most {top}m"
         return f"after {high} the bid may go up to {top}m"
 
@@ -639,21 +765,55 @@ def special_bid_marks(rules: Rules, aid: int, high_value: int) -> int:
     """What a plunge or splash is worth: its marks, or one more than the bid it jumps."""
     base = rules.plunge_marks if aid == PLUNGE_ID else rules.splash_marks
     if rules.plunge_timing == "jump":
-        return min(MAX_MARKS, max(base, high_value // 42 + 1))
+        return min(MAX_MARKS, max(base, high_value // layout_of(rules).total + 1))
     return base
+
+
+def call_value(rules: Rules, aid: int, high_value: int) -> tuple[int, int]:
+    """A bid's marks (0 for a point bid) and the value a later bid must beat.
+
+    A mark is every point of the hand's total; shooting the moon takes every trick (one "mark")
+    and stands above a bid of all seven.
+    """
+    total = layout_of(rules).total
+    if aid == PLUNGE_ID or aid == SPLASH_ID:
+        marks = special_bid_marks(rules, aid, high_value)
+    elif aid == MOON_ID:
+        return 1, total + 1
+    elif MARK_BID_BASE < aid < PLUNGE_ID:
+        marks = aid - MARK_BID_BASE
+    else:
+        bid = ACTIONS[aid]
+        assert isinstance(bid, Bid)
+        return 0, bid.points
+    return marks, total * marks
+
+
+def _point_bid_ids(low: int, high: int) -> int:
+    """The mask of point-bid ids for bids ``low`` to ``high``."""
+    mask = 0
+    if low <= min(high, 41):
+        mask = ((1 << (min(high, 41) - low + 1)) - 1) << (POINT_BID_BASE + low)
+    for points, aid in HIGH_POINT_BIDS.items():
+        if low <= points <= high:
+            mask |= 1 << aid
+    return mask
 
 
 def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, hand: int) -> int:
     """The mask of legal calls for a seat holding ``hand`` after ``n_calls`` calls."""
     mask = 0
-    forced = rules.all_pass == "forced" and n_calls == SEATS - 1 and high_seat < 0
+    layout = layout_of(rules)
+    total = layout.total
+    forced = rules.all_pass == "forced" and n_calls == layout.seats - 1 and high_seat < 0
     if not forced:
         mask |= 1 << PASS_ID
-    if high_value < 42:
-        low = max(rules.min_bid, high_value + 1 if high_seat >= 0 else 0)
-        if low < 42:
-            mask |= ((1 << (42 - low)) - 1) << (POINT_BID_BASE + low)
-    high_marks = high_value // 42
+    low = max(rules.min_bid, high_value + 1 if high_seat >= 0 else 0)
+    if rules.bids == "tricks":
+        return mask | _point_bid_ids(low, total) | 1 << MOON_ID
+    if high_value < total:
+        mask |= _point_bid_ids(low, total - 1)
+    high_marks = high_value // total
     top = min(rules.max_bid_marks, max(rules.max_opening_marks, high_marks + rules.mark_raise))
     for marks in range(high_marks + 1, top + 1):
         mask |= 1 << (MARK_BID_BASE + marks)
@@ -666,7 +826,7 @@ def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, han
                 continue
             if rules.plunge_timing == "first-bid" and high_seat >= 0:
                 continue
-            if 42 * special_bid_marks(rules, aid, high_value) > high_value:
+            if total * special_bid_marks(rules, aid, high_value) > high_value:
                 mask |= 1 << aid
     return mask
 

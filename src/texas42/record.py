@@ -15,13 +15,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from texas42.actions import ACTIONS, Action, Bid, Declare, Play, parse_call
+from texas42.actions import ACTIONS, Action, Bid, Declare, Discard, Play, parse_call
 from texas42.contracts import SUIT_WORDS, Contract
 from texas42.errors import Texas42Error
 from texas42.game import Game
-from texas42.hand import SEATS, Hand, HandResult, Phase
+from texas42.hand import Hand, HandResult, Phase
+from texas42.layout import Layout, layout_of
 from texas42.rules import Rules
-from texas42.tiles import HAND_SIZE, hand_name, parse_tile, tile_name
+from texas42.tiles import hand_name, parse_tile, tile_name
 
 FORMAT = "texas42"
 VERSION = 1
@@ -89,20 +90,27 @@ def _unreadable(
 @dataclass(frozen=True, slots=True)
 class HandRecord:
     """One hand as recorded: who shook, the deal by seat (tile masks), the calls, the contract
-    (None until named, and for a reshaken hand) and the tiles in the order played."""
+    (None until named, and for a reshaken hand) and the tiles in the order played. Under rules
+    with a widow, ``widow`` is its mask and ``discards`` what the bid winner laid down."""
 
     shaker: int
     deal: tuple[int, ...]
     auction: tuple[Action, ...] = ()
     contract: Contract | None = None
     play: tuple[int, ...] = ()
+    widow: int | None = None
+    discards: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "shaker": self.shaker,
             "deal": [hand_name(mask) for mask in self.deal],
-            "auction": [action.notation for action in self.auction],
         }
+        if self.widow is not None:
+            out["widow"] = hand_name(self.widow)
+        out["auction"] = [action.notation for action in self.auction]
+        if self.discards:
+            out["discards"] = [tile_name(t) for t in self.discards]
         if self.contract is not None:
             out["contract"] = str(self.contract)
         if self.contract is not None or self.play:
@@ -110,20 +118,29 @@ class HandRecord:
         return out
 
     @staticmethod
-    def from_dict(obj: Any, number: int = 1) -> HandRecord:
-        """Read hand ``number`` (1-based, for error messages) of a record."""
+    def from_dict(obj: Any, number: int = 1, rules: Rules | None = None) -> HandRecord:
+        """Read hand ``number`` (1-based, for error messages) of a record under ``rules``."""
+        layout = layout_of(rules or Rules())
         if not isinstance(obj, dict):
             raise _unreadable("a hand is a JSON object", "hands", number)
         for name in ("shaker", "deal", "auction"):
             if name not in obj:
                 raise _unreadable(f"the hand has no {name}", name, number)
         shaker = obj["shaker"]
-        if not isinstance(shaker, int) or isinstance(shaker, bool) or not 0 <= shaker < SEATS:
-            message = f"the shaker is a seat 0..3, not {json.dumps(shaker)}"
+        seats = layout.seats
+        if not isinstance(shaker, int) or isinstance(shaker, bool) or not 0 <= shaker < seats:
+            message = f"the shaker is a seat 0..{seats - 1}, not {json.dumps(shaker)}"
             raise _unreadable(message, "shaker", number)
-        deal = _read_deal(obj["deal"], number)
+        deal = _read_deal(obj["deal"], number, layout)
+        widow = _read_widow(obj.get("widow"), deal, number, layout)
+        tricks = rules is not None and rules.bids == "tricks"
         auction = tuple(
-            _read_call(call, number, i) for i, call in enumerate(_list(obj, "auction", number), 1)
+            _read_call(call, number, i, layout.total, tricks)
+            for i, call in enumerate(_list(obj, "auction", number), 1)
+        )
+        discards = tuple(
+            _read_tile(word, number, i, "discards")
+            for i, word in enumerate(_list(obj, "discards", number), 1)
         )
         contract = None
         if obj.get("contract") is not None:
@@ -138,7 +155,7 @@ class HandRecord:
         play = tuple(
             _read_tile(word, number, i) for i, word in enumerate(_list(obj, "play", number), 1)
         )
-        return HandRecord(shaker, deal, auction, contract, play)
+        return HandRecord(shaker, deal, auction, contract, play, widow, discards)
 
 
 def _list(obj: dict[str, Any], name: str, number: int) -> list[Any]:
@@ -148,54 +165,88 @@ def _list(obj: dict[str, Any], name: str, number: int) -> list[Any]:
     return value
 
 
-def _read_deal(value: Any, number: int) -> tuple[int, ...]:
-    """The four hands as masks; a tile dealt twice or a hand of the wrong size breaks a rule."""
-    if not isinstance(value, list) or len(value) != SEATS:
-        raise _unreadable(f"a deal is a list of {SEATS} hands, one per seat", "deal", number)
+def _read_tiles(text: str, number: int, field: str, index: int | None) -> int:
+    """The tiles of one string in a record; a tile written twice breaks a rule."""
+    mask = 0
+    for word in text.replace(",", " ").split():
+        try:
+            t = parse_tile(word)
+        except Texas42Error as exc:
+            raise _unreadable(str(exc), field, number, index) from None
+        if mask >> t & 1:
+            where = f" (first to seat {index - 1})" if field == "deal" and index else ""
+            raise _broken(f"{tile_name(t)} is dealt twice{where}", field, number, index)
+        mask |= 1 << t
+    return mask
+
+
+def _read_deal(value: Any, number: int, layout: Layout) -> tuple[int, ...]:
+    """The hands as masks, one per seat; a tile dealt twice, a tile the rules take out of the
+    set, or a hand of the wrong size breaks a rule."""
+    seats, size = layout.seats, layout.hand_size
+    if not isinstance(value, list) or len(value) != seats:
+        raise _unreadable(f"a deal is a list of {seats} hands, one per seat", "deal", number)
     masks: list[int] = []
     for seat, text in enumerate(value):
         if not isinstance(text, str):
             raise _unreadable("a hand is a string of tiles", "deal", number, seat + 1)
-        mask = 0
-        for word in text.replace(",", " ").split():
-            try:
-                t = parse_tile(word)
-            except Texas42Error as exc:
-                raise _unreadable(str(exc), "deal", number, seat + 1) from None
-            if mask >> t & 1 or any(m >> t & 1 for m in masks):
-                holder = next((s for s, m in enumerate(masks) if m >> t & 1), seat)
-                raise RecordError(
-                    f"{tile_name(t)} is dealt twice (first to seat {holder})",
-                    status=BROKEN, field="deal", hand=number, index=seat + 1,
-                )  # fmt: skip
-            mask |= 1 << t
-        if mask.bit_count() != HAND_SIZE:
-            raise RecordError(
-                f"seat {seat} is dealt {mask.bit_count()} tiles, not {HAND_SIZE}",
-                status=BROKEN, field="deal", hand=number, index=seat + 1,
-            )  # fmt: skip
+        mask = _read_tiles(text, number, "deal", seat + 1)
+        for t in range(28):
+            if mask >> t & 1 and any(m >> t & 1 for m in masks):
+                holder = next(s for s, m in enumerate(masks) if m >> t & 1)
+                message = f"{tile_name(t)} is dealt twice (first to seat {holder})"
+                raise _broken(message, "deal", number, seat + 1)
+        if mask & ~layout.tiles:
+            message = f"{hand_name(mask & ~layout.tiles)} is not in play under these rules"
+            raise _broken(message, "deal", number, seat + 1)
+        if mask.bit_count() != size:
+            message = f"seat {seat} is dealt {mask.bit_count()} tiles, not {size}"
+            raise _broken(message, "deal", number, seat + 1)
         masks.append(mask)
     return tuple(masks)
 
 
-def _read_call(value: Any, number: int, index: int) -> Action:
+def _read_widow(value: Any, deal: Sequence[int], number: int, layout: Layout) -> int | None:
+    """The widow's mask (None under rules without one); it may be left out when nothing is set
+    aside, since it is then every tile not dealt."""
+    dealt = 0
+    for mask in deal:
+        dealt |= mask
+    if not layout.widow:
+        if value is not None:
+            raise _broken("these rules have no widow", "widow", number)
+        return None
+    if value is None:
+        if layout.set_aside:
+            raise _unreadable("the hand has no widow", "widow", number)
+        return layout.tiles & ~dealt
+    if not isinstance(value, str):
+        raise _unreadable("a widow is a string of tiles", "widow", number)
+    widow = _read_tiles(value, number, "widow", None)
+    if widow & ~layout.tiles or widow & dealt or widow.bit_count() != layout.widow:
+        message = f"the widow is {layout.widow} tile(s) in play and not dealt, not {hand_name(widow)}"
+        raise _broken(message, "widow", number)
+    return widow
+
+
+def _read_call(value: Any, number: int, index: int, total: int = 42, tricks: bool = False) -> Action:
     try:
         if isinstance(value, str):
-            return parse_call(value)
+            return parse_call(value, total, tricks)
         if isinstance(value, int) and not isinstance(value, bool):
-            return Bid(value)
+            return parse_call(str(value), total, tricks)
     except Texas42Error as exc:
         raise _unreadable(str(exc), "auction", number, index) from None
     raise _unreadable(f"not a call: {json.dumps(value)}", "auction", number, index)
 
 
-def _read_tile(value: Any, number: int, index: int) -> int:
+def _read_tile(value: Any, number: int, index: int, field: str = "play") -> int:
     if not isinstance(value, str):
-        raise _unreadable(f"not a tile: {json.dumps(value)}", "play", number, index)
+        raise _unreadable(f"not a tile: {json.dumps(value)}", field, number, index)
     try:
         return parse_tile(value)
     except Texas42Error as exc:
-        raise _unreadable(str(exc), "play", number, index) from None
+        raise _unreadable(str(exc), field, number, index) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +259,8 @@ class Record:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": self.rules.to_dict()}
+        if self.rules.seats != 4:
+            out["seats"] = self.rules.seats
         if self.players is not None:
             out["players"] = list(self.players)
         out["hands"] = [hand.to_dict() for hand in self.hands]
@@ -242,27 +295,34 @@ class Record:
             rules = Rules.from_dict(obj["rules"])
         except Texas42Error as exc:
             raise _unreadable(str(exc), "rules") from None
+        seats = obj.get("seats", 4)
+        if not isinstance(seats, int) or isinstance(seats, bool) or not 3 <= seats <= 7:
+            raise _unreadable(f"seats is a number 3..7, not {json.dumps(seats)}", "seats")
+        if seats != rules.seats:
+            where = "" if "seats" in obj else " (a record without seats has four)"
+            raise _unreadable(f"the record has {seats} seats{where}; its rules seat {rules.seats}", "seats")
         players = obj.get("players")
         if players is not None and not (
             isinstance(players, list)
-            and len(players) == SEATS
+            and len(players) == seats
             and all(isinstance(name, str) for name in players)
         ):
-            raise _unreadable(f"players is a list of {SEATS} names, by seat", "players")
+            raise _unreadable(f"players is a list of {seats} names, by seat", "players")
         hands = obj.get("hands")
         if not isinstance(hands, list):
             raise _unreadable("the record has no list of hands", "hands")
         return Record(
             rules,
-            tuple(HandRecord.from_dict(hand, number) for number, hand in enumerate(hands, 1)),
+            tuple(HandRecord.from_dict(hand, number, rules) for number, hand in enumerate(hands, 1)),
             tuple(players) if players is not None else None,
         )
 
 
 def record_from_game(game: Game, players: Sequence[str] | None = None) -> Record:
     """Every hand of a game as a record, the last one possibly in progress."""
-    if players is not None and len(players) != SEATS:
-        raise _unreadable(f"players is a list of {SEATS} names, by seat", "players")
+    seats = game.layout.seats
+    if players is not None and len(players) != seats:
+        raise _unreadable(f"players is a list of {seats} names, by seat", "players")
     return Record(
         game.rules,
         tuple(
@@ -272,6 +332,8 @@ def record_from_game(game: Game, players: Sequence[str] | None = None) -> Record
                 tuple(ACTIONS[c] for c in hand.calls),
                 hand.contract,
                 tuple(hand.plays),
+                hand.widow if hand.layout.widow else None,
+                tuple(hand.discards),
             )
             for hand in game.hands
         ),
@@ -286,7 +348,7 @@ class CheckReport:
     record: Record
     hands: tuple[Hand, ...]
     results: tuple[HandResult, ...]
-    score: tuple[int, int]
+    score: tuple[int, ...]
     winner: int | None
 
     def to_dict(self) -> dict[str, Any]:
@@ -315,11 +377,12 @@ class CheckReport:
 def check_record(record: Record) -> CheckReport:
     """Replay a record under its rules; the first action the rules forbid raises `RecordError`."""
     if not record.hands:
-        return CheckReport(record, (), (), (0, 0), None)
+        return CheckReport(record, (), (), (0,) * layout_of(record.rules).sides, None)
     # The seed only shakes the hand the game deals after the record's last one, never reported.
     game = Game(
-        record.rules, 0, first_shaker=record.hands[0].shaker, deals=[h.deal for h in record.hands]
-    )
+        record.rules, 0, first_shaker=record.hands[0].shaker, deals=[h.deal for h in record.hands],
+        widows=[h.widow for h in record.hands],
+    )  # fmt: skip
     for k, hand_record in enumerate(record.hands):
         number = k + 1
         if k:
@@ -353,7 +416,9 @@ def _check_next_hand(game: Game, number: int) -> None:
         )  # fmt: skip
     if len(game.hands) < number:
         previous = game.hand
-        field = {Phase.AUCTION: "auction", Phase.DECLARE: "contract"}.get(previous.phase, "play")
+        field = {
+            Phase.AUCTION: "auction", Phase.DISCARD: "discards", Phase.DECLARE: "contract"
+        }.get(previous.phase, "play")  # fmt: skip
         raise RecordError(
             f"the hand is not finished, yet hand {number} follows",
             status=BROKEN, field=field, hand=number - 1, seat=previous.seat_to_act(),
@@ -368,6 +433,13 @@ def _replay_hand(game: Game, hand: Hand, record: HandRecord, number: int) -> Non
             reason = hand.why_illegal(call) or "not legal"
             raise _broken(reason, "auction", number, i, hand.turn)
         game.apply(call)
+    for i, t in enumerate(record.discards, 1):
+        if hand.phase != Phase.DISCARD:
+            raise _broken(hand.why_illegal(Discard(t)) or "no discard is due", "discards", number, i)
+        if not hand.is_legal(Discard(t)):
+            reason = hand.why_illegal(Discard(t)) or "not legal"
+            raise _broken(reason, "discards", number, i, hand.turn)
+        game.apply(Discard(t))
     if record.contract is None:
         if record.play:
             seat = hand.turn if hand.phase == Phase.DECLARE else None

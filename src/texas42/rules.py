@@ -24,7 +24,9 @@ SuitDoubles = Literal["high", "low"]
 UndeclaredTrump = Literal["first-lead", "forbidden"]
 PlungeTiming = Literal["first-bid", "jump"]
 HideTricks = Literal["never", "two-marks", "mark-bids"]
-GameKind = Literal["marks", "points"]
+GameKind = Literal["marks", "points", "moon"]
+Teams = Literal["partners", "pairs", "threes", "bidder-alone", "solo"]
+BidScale = Literal["points", "tricks"]
 
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "first_shaker": ("high-draw", "random"),
@@ -37,7 +39,9 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "undeclared_trump": ("first-lead", "forbidden"),
     "plunge_timing": ("first-bid", "jump"),
     "hide_tricks": ("never", "two-marks", "mark-bids"),
-    "game": ("marks", "points"),
+    "game": ("marks", "points", "moon"),
+    "teams": ("partners", "pairs", "threes", "bidder-alone", "solo"),
+    "bids": ("points", "tricks"),
 }
 
 MAX_MARKS = 7
@@ -78,6 +82,15 @@ class Rules:
     game: GameKind = "marks"
     target: int | None = None
     cap_score: bool = False
+    seats: int = 4
+    teams: Teams = "partners"
+    removed: str = ""
+    hand_size: int = 7
+    widow: int = 0
+    trick_points: int = 1
+    count: bool = True
+    bids: BidScale = "points"
+    see_partner: bool = False
     preset_name: str = dataclasses.field(default="standard", compare=False)
 
     def __post_init__(self) -> None:
@@ -85,7 +98,6 @@ class Rules:
             value = getattr(self, name)
             if value not in choices:
                 raise RulesError(f"rule {name} cannot be {value!r}; choose one of {', '.join(choices)}")
-        _check_range("min_bid", self.min_bid, 1, 41)
         _check_range("max_opening_marks", self.max_opening_marks, 1, MAX_MARKS)
         _check_range("mark_raise", self.mark_raise, 1, 2)
         _check_range("max_bid_marks", self.max_bid_marks, 1, MAX_MARKS)
@@ -95,13 +107,24 @@ class Rules:
         _check_range("sevens_min_marks", self.sevens_min_marks, 1, MAX_MARKS)
         if self.target is not None:
             _check_range("target", self.target, 1, 100_000)
+        if not isinstance(self.removed, str):
+            raise RulesError(f"rule removed names tiles, such as 1-0 or 6-0+5-0, not {self.removed!r}")
+        from texas42.layout import check_table, format_removed, parse_removed
+
+        object.__setattr__(self, "removed", format_removed(parse_removed(self.removed)))
+        _check_range("seats", self.seats, 3, 7)
+        _check_range("hand_size", self.hand_size, 1, 9)
+        _check_range("widow", self.widow, 0, 4)
+        _check_range("trick_points", self.trick_points, 0, 5)
+        check_table(self)
 
     @property
     def winning_target(self) -> int:
-        """Marks or points needed to win: the explicit target, else 7 marks or 250 points."""
+        """Marks or points needed to win: the explicit target, else 7 marks, 250 points or 21
+        in Moon."""
         if self.target is not None:
             return self.target
-        return 7 if self.game == "marks" else 250
+        return {"marks": 7, "points": 250, "moon": 21}[self.game]
 
     @staticmethod
     def preset(name: str) -> Rules:
@@ -179,12 +202,26 @@ class Rules:
 
     def describe(self) -> list[str]:
         """Short lines a player reads to know which house rules are on."""
+        from texas42.layout import layout_of
+
+        layout = layout_of(self)
         lines = [
             f"game to {self.winning_target} {'marks' if self.game == 'marks' else 'points'}",
-            f"bids from {self.min_bid}; opening mark bids up to {self.max_opening_marks}, "
-            f"then {self.mark_raise} mark at a time",
-            "all pass: the shaker must bid" if self.all_pass == "forced" else "all pass: reshake",
         ]
+        if self.seats != 4 or self.removed or self.widow:
+            lines.append(layout.describe())
+        if self.see_partner:
+            lines.append("two-hand: each player holds both hands of a partnership and sees both")
+        if self.bids == "tricks":
+            lines.append(f"bids {self.min_bid} to {layout.total} tricks, or shoot the moon (21)")
+        else:
+            lines.append(
+                f"bids from {self.min_bid}; opening mark bids up to {self.max_opening_marks}, "
+                f"then {self.mark_raise} mark at a time"
+            )
+        lines.append(
+            "all pass: the shaker must bid" if self.all_pass == "forced" else "all pass: reshake"
+        )
         specials = [
             name
             for name, on in (
@@ -226,6 +263,10 @@ def _coerce(name: str, raw: Any, base: Rules) -> Any:
     if name not in OPTION_NAMES:
         raise RulesError(f"unknown rule option {name!r}")
     current = getattr(base, name)
+    if name == "removed":
+        if not isinstance(raw, str):
+            raise RulesError(f"rule removed names tiles, such as 1-0 or 6-0+5-0, not {raw!r}")
+        return raw
     if name == "target":
         if raw in (None, "default"):
             return None
@@ -264,6 +305,24 @@ PRESETS: dict[str, Rules] = {
     "standard": _preset("standard"),
     "tournament": _preset("tournament", all_pass="reshake", doubles_choice=False),
     "house": _preset("house", nello=True, plunge=True, splash=True, sevens=True),
+    "two-hand": _preset("two-hand", see_partner=True),
+    "three-hand": _preset("three-hand", seats=3, teams="bidder-alone", removed="1-0", hand_size=9),
+    "moon": _preset(
+        "moon", seats=3, teams="solo", removed="6-0+5-0+4-0+3-0+2-0+1-0", widow=1,
+        count=False, bids="tricks", min_bid=4, game="moon", all_pass="reshake",
+        doubles_trump=False, doubles_choice=False, undeclared_trump="forbidden",
+        hide_tricks="never",
+    ),  # fmt: skip
+    "five-hand": _preset("five-hand", seats=5, teams="bidder-alone", hand_size=5, min_bid=29),
+    "six-hand": _preset("six-hand", seats=6, teams="pairs", hand_size=4, min_bid=28),
+    "seven-hand": _preset("seven-hand", seats=7, teams="bidder-alone", hand_size=4, min_bid=28),
 }
 """standard: the project's defaults; tournament: straight 42, reshake when all pass, doubles
-always high; house: standard plus Nel-O, Plunge, Splash and Sevens."""
+always high; house: standard plus Nel-O, Plunge, Splash and Sevens. The other presets are the
+other table sizes (``docs/table-sizes.md``): two-hand (each player holds a partnership), moon and
+three-hand for three players, and five-, six- and seven-hand."""
+
+PLAYERS_PRESETS: dict[int, str] = {
+    2: "two-hand", 3: "three-hand", 4: "standard", 5: "five-hand", 6: "six-hand", 7: "seven-hand",
+}
+"""The preset a table of N people plays by default (``--players N``)."""

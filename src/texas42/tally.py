@@ -21,7 +21,7 @@ def marks_tally(marks: int) -> str:
     return " ".join(words)
 
 
-def score_line(rules: Rules, score: tuple[int, int]) -> str:
+def score_line(rules: Rules, score: tuple[int, ...]) -> str:
     """``North-South 3 [A], East-West 1 [/]``: the game score, marks also as strokes of "ALL"."""
     parts = []
     for team in (0, 1):

@@ -15,18 +15,19 @@ from typing import TYPE_CHECKING
 
 from texas42.actions import (
     ACTIONS,
-    MARK_BID_BASE,
     PASS_ID,
     PLUNGE_ID,
-    POINT_BID_BASE,
     SPLASH_ID,
+    DISCARD_BASE,
+    MOON_ID,
     Action,
     Declare,
 )
 from texas42.contracts import Contract, PlayTables, tables_for
 from texas42.errors import NotationError
+from texas42.layout import Layout, layout_of
 from texas42.rules import Rules
-from texas42.tiles import DOUBLES, HI, TILE_NAMES, count_points, mask_of
+from texas42.tiles import DOUBLES, HI, TILE_NAMES, mask_of
 
 if TYPE_CHECKING:
     from texas42.hand import Hand
@@ -63,11 +64,15 @@ class View:
     rules: Rules
     seat: int
     hand_number: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     shaker: int
     first_bidder: int
     dealt: int
     calls: tuple[Action, ...]
+    widow: int
+    """The widow's tiles, for the seat that took it; 0 for every other seat."""
+    discards: tuple[int | None, ...]
+    """The bid winner's discards after taking the widow; None where this seat cannot see it."""
     contract: Contract | None
     events: tuple[Event, ...]
     turn: int | None
@@ -83,14 +88,23 @@ class View:
     tricks: tuple[TrickView, ...]
     trick: tuple[tuple[int, int], ...]
     tiles_left: tuple[int, ...]
-    points: tuple[int, int] | None
-    tricks_won: tuple[int, int]
+    points: tuple[int, ...] | None
+    tricks_won: tuple[int, ...]
     voids: tuple[int, ...]
     legal: tuple[Action, ...]
 
     @property
     def piles_face_down(self) -> bool:
         return _hidden(self)
+
+    @property
+    def layout(self) -> Layout:
+        return layout_of(self.rules)
+
+    @property
+    def discarded(self) -> int:
+        """The mask of the discards this seat saw (its own)."""
+        return mask_of([t for t in self.discards if t is not None])
 
     def position(self) -> str:
         """The seat-view position string (see `texas42.notation`)."""
@@ -109,7 +123,7 @@ def build_view(
     rules: Rules,
     seat: int,
     hand_number: int,
-    score: tuple[int, int],
+    score: tuple[int, ...],
     shaker: int,
     first_bidder: int,
     dealt: int,
@@ -117,41 +131,67 @@ def build_view(
     contract: Contract | None,
     events: Sequence[Event],
     turn: int | None,
+    widow: int = 0,
+    discards: Sequence[int | None] = (),
 ) -> View:
-    """Derive everything a seat sees from public events; raises NotationError if they don't fit."""
+    """Derive everything a seat sees from public events; raises NotationError if they don't fit.
+
+    ``widow`` is the widow as this seat saw it (only the seat that took it sees it) and
+    ``discards`` the tiles laid down after taking it, None for each one this seat did not see.
+    """
     from texas42.hand import (
-        SEATS,
         Phase,
+        call_value,
         legal_calls,
         legal_declarations,
         legal_plays,
-        partner,
         piles_face_down,
-        special_bid_marks,
     )
 
-    if len(calls) > SEATS:
-        raise NotationError(f"an auction has at most {SEATS} calls")
+    layout = layout_of(rules)
+    seats = layout.seats
+    if len(score) != layout.sides:
+        raise NotationError(f"a score has {layout.sides} entries under these rules, not {len(score)}")
+    if len(calls) > seats:
+        raise NotationError(f"an auction has at most {seats} calls")
     high_id, high_seat, high_value, bid_marks = -1, -1, 0, 0
     for i, aid in enumerate(calls):
-        caller = (first_bidder + i) % SEATS
+        if high_id == MOON_ID:
+            raise NotationError(f"call {i + 1} follows a bid to shoot the moon, which ends the auction")
+        caller = (first_bidder + i) % seats
         # another seat's plunge or splash is judged as if it held every double it might hold
         holding = dealt if caller == seat else DOUBLES
         if not legal_calls(rules, i, high_seat, high_value, holding) >> aid & 1:
             raise NotationError(f"call {i + 1} ({ACTIONS[aid]}) is not legal there")
         if aid == PASS_ID:
             continue
-        if aid in (PLUNGE_ID, SPLASH_ID):
-            bid_marks = special_bid_marks(rules, aid, high_value)
-        else:
-            bid_marks = aid - MARK_BID_BASE if aid > MARK_BID_BASE else 0
-        high_id, high_seat = aid, (first_bidder + i) % SEATS
-        high_value = 42 * bid_marks if bid_marks else aid - POINT_BID_BASE
+        high_id, high_seat = aid, caller
+        bid_marks, high_value = call_value(rules, aid, high_value)
+    auction_over = len(calls) == seats or high_id == MOON_ID
     declarer = -1
-    if len(calls) == SEATS and high_seat >= 0:
-        declarer = partner(high_seat) if high_id in (PLUNGE_ID, SPLASH_ID) else high_seat
+    if auction_over and high_seat >= 0:
+        declarer = layout.partner(high_seat) if high_id in (PLUNGE_ID, SPLASH_ID) else high_seat
+    took_widow = declarer >= 0 and layout.widow > 0
+    if widow and not (took_widow and seat == declarer):
+        raise NotationError("only the bid winner sees the widow, once the auction is over")
+    if took_widow and seat == declarer and widow.bit_count() != layout.widow:
+        raise NotationError(f"the bid winner sees the {layout.widow}-tile widow it took")
+    if widow & dealt:
+        raise NotationError("a widow tile cannot also be dealt to the seat")
+    if len(discards) > (layout.widow if took_widow else 0):
+        raise NotationError(f"the bid winner discards {layout.widow if took_widow else 0} tiles here")
+    own_discards = [t for t in discards if t is not None]
+    if seat == declarer and len(own_discards) != len(discards):
+        raise NotationError("the bid winner sees its own discards")
+    if seat != declarer and own_discards:
+        raise NotationError("only the bid winner sees its discards")
+    if len(set(own_discards)) != len(own_discards) or mask_of(own_discards) & ~(dealt | widow):
+        raise NotationError("the bid winner discards tiles from its hand and the widow, once each")
+    discarding = took_widow and len(discards) < layout.widow
     if contract is not None and declarer < 0:
         raise NotationError("a contract needs a finished auction with a bid")
+    if contract is not None and discarding:
+        raise NotationError("trump is named after the discards")
     named = Declare(contract).id if contract is not None else -1
     if named >= 0 and not legal_declarations(rules, high_id, bid_marks) >> named & 1:
         raise NotationError(f"{contract} cannot be named after {ACTIONS[high_id]} under these rules")
@@ -159,28 +199,30 @@ def build_view(
         raise NotationError("tiles are played only after the contract is named")
     tables: PlayTables | None = None
     out_seat = -1
-    trick_size = SEATS
+    trick_size = seats
     if contract is not None:
         if contract.kind != "by-lead":
             tables = tables_for(contract, rules)
         if contract.kind == "nello":
-            out_seat = partner(declarer)
-            trick_size = SEATS - 1
+            out_seat = layout.partner(declarer)
+            trick_size = seats - 1
     hidden = piles_face_down(rules, bid_marks)
+    side_of = layout.side_of
 
     def next_seat(s: int) -> int:
-        s = (s + 1) % SEATS
-        return (s + 1) % SEATS if s == out_seat else s
+        s = (s + 1) % seats
+        return (s + 1) % seats if s == out_seat else s
 
     leader = declarer
     trick: list[tuple[int, int]] = []
     tricks: list[TrickView] = []
-    points = [0, 0]
-    won = [0, 0]
-    played = [0, 0, 0, 0]
-    mine = 0
-    seen = 0
-    voids = [0, 0, 0, 0]
+    points = [0] * layout.sides
+    won = [0] * layout.sides
+    played = [0] * seats
+    mine = mask_of(own_discards)
+    held = dealt | widow
+    seen = mine
+    voids = [0] * seats
     for event in events:
         shown = event.mine if isinstance(event, HiddenTrick) else event
         if shown is not None:
@@ -192,25 +234,27 @@ def build_view(
         if isinstance(event, HiddenTrick):
             if tables is None:
                 raise NotationError("a by-lead trump cannot be read from a face-down trick")
-            seats = [leader]
-            while len(seats) < trick_size:
-                seats.append(next_seat(seats[-1]))
-            for s in seats:
+            in_trick = [leader]
+            while len(in_trick) < trick_size:
+                in_trick.append(next_seat(in_trick[-1]))
+            for s in in_trick:
                 played[s] += 1
-            if (event.mine is None) == (seat in seats):
+            if (event.mine is None) == (seat in in_trick):
                 raise NotationError("a face-down trick must give this seat's own tile, if it played")
             if event.mine is not None:
                 mine |= 1 << event.mine
-            won[event.winner & 1] += 1
-            tricks.append(TrickView(leader, tuple(seats), event.winner, None, None, event.mine))
+            if not 0 <= event.winner < seats:
+                raise NotationError(f"a face-down trick is won by a seat 0..{seats - 1}")
+            won[side_of[event.winner]] += 1
+            tricks.append(TrickView(leader, tuple(in_trick), event.winner, None, None, event.mine))
             leader = event.winner
             continue
         player = next_seat(trick[-1][0]) if trick else leader
         if tables is None:
             assert contract is not None
             tables = tables_for(contract, rules, first_lead=event)
-        if player == seat and (dealt & ~mine) >> event & 1:
-            own = legal_plays(rules, tables, dealt & ~mine, [t for _, t in trick], not tricks)
+        if player == seat and (held & ~mine) >> event & 1:
+            own = legal_plays(rules, tables, held & ~mine, [t for _, t in trick], not tricks)
             if not own >> event & 1:
                 raise NotationError(f"{TILE_NAMES[event]} was not a legal play for this seat")
         trick.append((player, event))
@@ -224,17 +268,17 @@ def build_view(
         if len(trick) == trick_size:
             tiles = tuple(t for _, t in trick)
             winner = trick[tables.trick_winner(tiles)][0]
-            value = 1 + count_points(mask_of(tiles))
-            points[winner & 1] += value
-            won[winner & 1] += 1
+            value = layout.trick_value(mask_of(tiles))
+            points[side_of[winner]] += value
+            won[side_of[winner]] += 1
             theirs = next((t for s, t in trick if s == seat), None)
             tricks.append(TrickView(leader, tuple(s for s, _ in trick), winner, tiles, value, theirs))
             leader = winner
             trick = []
-    if mine & ~dealt:
+    if mine & ~held:
         raise NotationError("the seat played a tile it was not dealt")
-    if len(calls) < SEATS:
-        expected: int | None = (first_bidder + len(calls)) % SEATS
+    if not auction_over:
+        expected: int | None = (first_bidder + len(calls)) % seats
     elif high_seat < 0:
         expected = None
     elif contract is None:
@@ -247,17 +291,21 @@ def build_view(
         raise NotationError(f"{actual} is to act here, not {given}")
     if turn is None:
         phase = Phase.DONE
-    elif len(calls) < SEATS:
+    elif not auction_over:
         phase = Phase.AUCTION
+    elif discarding:
+        phase = Phase.DISCARD
     elif contract is None:
         phase = Phase.DECLARE
     else:
         phase = Phase.PLAY
     legal_mask = 0
-    hand = dealt & ~mine
+    hand = held & ~mine
     if turn == seat:
         if phase == Phase.AUCTION:
             legal_mask = legal_calls(rules, len(calls), high_seat, high_value, hand)
+        elif phase == Phase.DISCARD:
+            legal_mask = hand << DISCARD_BASE
         elif phase == Phase.DECLARE:
             legal_mask = legal_declarations(rules, high_id, bid_marks)
         else:
@@ -275,6 +323,8 @@ def build_view(
         first_bidder=first_bidder,
         dealt=dealt,
         calls=tuple(ACTIONS[a] for a in calls),
+        widow=widow,
+        discards=tuple(discards),
         contract=contract,
         events=tuple(events),
         turn=turn,
@@ -288,18 +338,22 @@ def build_view(
         trump=trump,
         tricks=tuple(tricks),
         trick=tuple(trick),
-        tiles_left=tuple(7 - n for n in played),
-        points=None if hidden else (points[0], points[1]),
-        tricks_won=(won[0], won[1]),
+        tiles_left=tuple(
+            layout.hand_size - n + (layout.widow - len(discards) if s == declarer and took_widow else 0)
+            for s, n in enumerate(played)
+        ),
+        points=None if hidden else tuple(points),
+        tricks_won=tuple(won),
         voids=tuple(voids),
         legal=legal,
     )
 
 
-def view_of(hand: Hand, seat: int, score: tuple[int, int], hand_number: int = 1) -> View:
+def view_of(hand: Hand, seat: int, score: tuple[int, ...], hand_number: int = 1) -> View:
     """The view of a hand in progress (or just over) from one seat."""
-    if not (isinstance(seat, int) and 0 <= seat < 4):
-        raise NotationError(f"a seat is 0..3, not {seat!r}")
+    seats = hand.layout.seats
+    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
+        raise NotationError(f"a seat is 0..{seats - 1}, not {seat!r}")
     events: list[Event] = []
     contract = hand.contract
     if hand.tricks_hidden:
@@ -325,4 +379,6 @@ def view_of(hand: Hand, seat: int, score: tuple[int, int], hand_number: int = 1)
         contract,
         events,
         hand.seat_to_act(),
+        hand.widow if seat == hand.declarer else 0,
+        [t if seat == hand.declarer else None for t in hand.discards],
     )

@@ -57,7 +57,7 @@ class GameResult:
     """
 
     a_team: int
-    score: tuple[int, int]
+    score: tuple[int, ...]
     winner: int | None
     hands: int
     bids: tuple[int, int]
@@ -212,7 +212,7 @@ def _play_game(spec: MatchSpec, a_team: int, bots: list[Bot]) -> GameResult:
     )
 
 
-def _forfeit_score(spec: MatchSpec, game: Game, winner: int) -> tuple[int, int]:
+def _forfeit_score(spec: MatchSpec, game: Game, winner: int) -> tuple[int, ...]:
     """The score of a forfeited game: the score so far with the winners' raised to the target;
     of a forfeited single hand: its stake to the winners."""
     rules = spec.rules

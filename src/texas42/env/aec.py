@@ -21,7 +21,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 
-from texas42.actions import ACTIONS, NUM_ACTIONS
+from texas42.actions import ACTIONS
+from texas42.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
 from texas42.errors import IllegalActionError, Texas42Error
 from texas42.env.observation import OBSERVATION_SIZE, Vector, observe
 from texas42.game import Game
@@ -37,7 +38,17 @@ Mask = npt.NDArray[np.int8]
 
 
 def read_rules(rules: Rules | str | None) -> Rules:
-    """Rules given as a value, a rules string such as ``"standard,nello"``, or None (standard)."""
+    """Rules given as a value, a rules string such as ``"standard,nello"``, or None (standard);
+    the environments seat four players in two partnerships, so other tables are refused."""
+    value = _read_rules(rules)
+    if value.seats != 4 or value.teams != "partners":
+        raise Texas42Error(
+            f"the environments seat four players in two partnerships; {value} does not"
+        )
+    return value
+
+
+def _read_rules(rules: Rules | str | None) -> Rules:
     if rules is None:
         return Rules()
     if isinstance(rules, str):
@@ -60,7 +71,7 @@ def action_mask(legal: int) -> Mask:
     return np.unpackbits(raw, bitorder="little")[:NUM_ACTIONS].astype(np.int8)
 
 
-def hand_score(hand: Hand, unit: RewardUnit) -> tuple[int, int]:
+def hand_score(hand: Hand, unit: RewardUnit) -> tuple[int, ...]:
     """What a finished hand scores for each team, in marks or in points.
 
     In the game's own unit this is the hand's score. Otherwise it is the score the other kind of
@@ -93,7 +104,7 @@ class Episode:
         self.unit = unit
         self.kind = kind
         self.over = False
-        self._ended: tuple[Hand, tuple[int, int], int] | None = None
+        self._ended: tuple[Hand, tuple[int, ...], int] | None = None
 
     def seat_to_act(self) -> int | None:
         return None if self.over else self.game.seat_to_act()
@@ -101,7 +112,7 @@ class Episode:
     def legal_mask(self) -> int:
         return 0 if self.over else self.game.legal_mask()
 
-    def shown(self) -> tuple[Hand, tuple[int, int], int]:
+    def shown(self) -> tuple[Hand, tuple[int, ...], int]:
         """The hand on the table, the score before it and its number: after a one-hand
         episode, that hand as it ended (the game has dealt the next one)."""
         if self._ended is not None:
@@ -117,9 +128,11 @@ class Episode:
     def why_illegal(self, action: int) -> str | None:
         if self.over:
             return "the episode is over"
+        if not 0 <= action < NUM_ACTIONS:
+            return f"no action has id {action}"
         return self.game.why_illegal(action)
 
-    def apply(self, action: int) -> tuple[int, int] | None:
+    def apply(self, action: int) -> tuple[int, ...] | None:
         """Take a legal action; when it ends a hand, that hand's score for each team."""
         game = self.game
         hand, before, number = game.hand, game.score_before_hand(), game.hand_number
@@ -134,7 +147,7 @@ class Episode:
         return hand_score(hand, self.unit)
 
 
-def team_reward(score: tuple[int, int], seat: int) -> int:
+def team_reward(score: tuple[int, ...], seat: int) -> int:
     """A seat's reward for a hand's score: its team's share minus the other team's."""
     team = seat & 1
     return score[team] - score[1 - team]
@@ -155,7 +168,7 @@ def illegal_message(who: str, action: int, why: str) -> str:
     return f"{who} cannot {name}: {why}"
 
 
-def render_text(hand: Hand, score: tuple[int, int], number: int) -> str:
+def render_text(hand: Hand, score: tuple[int, ...], number: int) -> str:
     """The table as text, every hand open: for a person watching, never for an agent."""
     rules = hand.rules
     lines = [

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
 
-from texas42.actions import NUM_ACTIONS
+from texas42.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
 from texas42.bots import Bot, make_bot
 from texas42.env.aec import (
     Episode,

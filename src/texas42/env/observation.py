@@ -202,9 +202,9 @@ def observe(view: View) -> Vector:
             put("doubles", _TREATMENTS.index(contract.treatment_under(view.rules)))
     put("piles_face_down", 0, float(view.piles_face_down))
     if view.points is not None:
-        put_pair("hand_points", view.points, 42)
-    put_pair("tricks_won", view.tricks_won, 7)
-    put_pair("score", view.score, view.rules.winning_target)
+        put_pair("hand_points", (view.points[0], view.points[1]), 42)
+    put_pair("tricks_won", (view.tricks_won[0], view.tricks_won[1]), 7)
+    put_pair("score", (view.score[0], view.score[1]), view.rules.winning_target)
     put("hand_number", 0, min(view.hand_number, MAX_HAND_NUMBER) / MAX_HAND_NUMBER)
     rules = view.rules
     flags = (

@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from texas42.actions import ACTIONS, NUM_ACTIONS
+from texas42.actions import ACTIONS
+from texas42.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
 from texas42.env.aec import choose_option, read_rules
 from texas42.env.observation import OBSERVATION_SIZE, observe
 from texas42.hand import SEAT_NAMES, SEATS, Hand, deal_from_order

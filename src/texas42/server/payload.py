@@ -160,7 +160,7 @@ def game_payload(game: Game, seat: int | None) -> dict[str, Any]:
     }
 
 
-def full_hand_payload(hand: Hand, score: tuple[int, int], number: int) -> dict[str, Any]:
+def full_hand_payload(hand: Hand, score: tuple[int, ...], number: int) -> dict[str, Any]:
     """A hand with every tile shown, for the replay of a finished game: the public hand plus
     what each seat still holds."""
     public = hand_payload(view_of(hand, 0, score, number), public=True, result=hand.result)

@@ -136,7 +136,7 @@ class FinishedGame:
     number: int
     rules: str
     players: tuple[str, ...]
-    score: tuple[int, int]
+    score: tuple[int, ...]
     winner: int
     finished: float
     record: str

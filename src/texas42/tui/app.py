@@ -321,8 +321,8 @@ def piles(view: View, seating: Seating) -> Text:
     return text
 
 
-def score_pad(rules: Rules, history: Sequence[tuple[int, int]], seating: Seating,
-              start: tuple[int, int] = (0, 0)) -> Table:  # fmt: skip
+def score_pad(rules: Rules, history: Sequence[tuple[int, ...]], seating: Seating,
+              start: tuple[int, ...] = (0, 0)) -> Table:  # fmt: skip
     """The score: marks as strokes of "ALL" (points as numbers), and each hand's gain."""
     unit = "marks" if rules.game == "marks" else "points"
     score = history[-1] if history else start

@@ -277,7 +277,7 @@ class _Session:
 
     # -- showing the table ---------------------------------------------------------------
 
-    def header(self, hand_number: int, shaker: int, score: tuple[int, int]) -> None:
+    def header(self, hand_number: int, shaker: int, score: tuple[int, ...]) -> None:
         if hand_number == self.shown_hand:
             return
         self.shown_hand = hand_number
