@@ -179,9 +179,14 @@ def _total(rules: Rules, in_play: int) -> int:
     return count + rules.trick_points * rules.hand_size
 
 
-@lru_cache(maxsize=64)
 def layout_of(rules: Rules) -> Layout:
-    """The table the rules describe (cached: rules are frozen)."""
+    """The table the rules describe (computed once, when the rules are made)."""
+    return rules.layout
+
+
+@lru_cache(maxsize=64)
+def table_layout(rules: Rules) -> Layout:
+    """Derive the layout; `Rules` calls this once and keeps the result."""
     seats = rules.seats
     side_of = _sides(seats, rules.teams)
     sides = max(side_of) + 1

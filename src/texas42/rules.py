@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from texas42.errors import RulesError
+
+if TYPE_CHECKING:
+    from texas42.layout import Layout
 
 FirstShaker = Literal["high-draw", "random"]
 DrawOrder = Literal["opponents-first", "shaker-last", "deal"]
@@ -92,6 +95,8 @@ class Rules:
     bids: BidScale = "points"
     see_partner: bool = False
     preset_name: str = dataclasses.field(default="standard", compare=False)
+    layout: Layout = dataclasses.field(init=False, repr=False, compare=False)
+    """The table these rules describe (`texas42.layout`), derived once."""
 
     def __post_init__(self) -> None:
         for name, choices in OPTION_CHOICES.items():
@@ -109,7 +114,7 @@ class Rules:
             _check_range("target", self.target, 1, 100_000)
         if not isinstance(self.removed, str):
             raise RulesError(f"rule removed names tiles, such as 1-0 or 6-0+5-0, not {self.removed!r}")
-        from texas42.layout import check_table, format_removed, parse_removed
+        from texas42.layout import check_table, format_removed, parse_removed, table_layout
 
         object.__setattr__(self, "removed", format_removed(parse_removed(self.removed)))
         _check_range("seats", self.seats, 3, 7)
@@ -117,6 +122,7 @@ class Rules:
         _check_range("widow", self.widow, 0, 4)
         _check_range("trick_points", self.trick_points, 0, 5)
         check_table(self)
+        object.__setattr__(self, "layout", table_layout(self))
 
     @property
     def winning_target(self) -> int:
@@ -237,7 +243,7 @@ class Rules:
 
 
 OPTION_NAMES: tuple[str, ...] = tuple(
-    f.name for f in dataclasses.fields(Rules) if f.name != "preset_name"
+    f.name for f in dataclasses.fields(Rules) if f.name not in ("preset_name", "layout")
 )
 
 
