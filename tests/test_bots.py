@@ -12,6 +12,7 @@ from helpers import E, N, S, STANDARD, W, contract_hand, fill_deal, hidden_swaps
 from texas42 import Bid, Declare, Game, Hand, Pass, Play, Rules
 from texas42.actions import Action
 from texas42.bots import Bot, RandomBot, RulesBot
+from texas42.bots.easy_bot import EasyBot
 from texas42.bots.rules_bot import nello_risk, sevens_sure
 from texas42.contracts import Contract, tables_for
 from texas42.hand import Phase
@@ -268,3 +269,75 @@ def test_by_lead_declarer_names_its_best_suit_with_its_top_tile() -> None:
     # Nothing named: the first tile led makes its higher end trump, so North leads the 5-5.
     hand = contract_hand("by-lead", fill_deal({N: "5-5 5-4 5-3 5-2 6-6 4-4 1-0"}))
     assert choice(hand) is Play("5-5")
+
+
+# -- every table size ------------------------------------------------------------------------
+
+SIZES = (
+    "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand",
+    "two-hand",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("text", SIZES)
+def test_rules_and_easy_bots_play_whole_games_at_every_table_size(text: str) -> None:
+    rules = Rules.parse(text)
+    for seed in range(20):
+        bots: list[Bot] = [
+            RulesBot() if (seat + seed) % 2 else EasyBot(seed * 10 + seat)
+            for seat in range(rules.seats)
+        ]
+        game = play_game(rules, bots, seed)  # asserts every choice is legal
+        outcome = game.outcome()
+        assert outcome is not None and len(outcome.score) == game.hand.layout.sides
+
+
+class RandomCardPlay:
+    """Bids, discards and declares like RulesBot, plays a random tile: RulesBot's bids meet
+    defenders who cannot defend."""
+
+    name = "random card play"
+
+    def __init__(self, seed: int) -> None:
+        self.random = RandomBot(seed)
+
+    def choose(self, view: View) -> Action:
+        bot: Bot = self.random if view.phase == Phase.PLAY else RulesBot()
+        return bot.choose(view)
+
+
+def bids_made(rules: Rules, hands: int, random_play: bool) -> tuple[int, int]:
+    """The bids RulesBot chose to make (a pass was legal) and won, and how many it made: in seat 0
+    against `RandomCardPlay` in every other seat, or else RulesBot in every seat (all counted).
+    Forced bids are left out: the shaker must bid whatever it holds."""
+    rng = random.Random(42)
+    made = bids = 0
+    for i in range(hands):
+        hand = Hand.random(rules, i % rules.seats, rng)
+        bots: list[Bot] = [
+            RandomCardPlay(i * 10 + s) if random_play and s else RulesBot()
+            for s in range(rules.seats)
+        ]
+        free = [False] * rules.seats
+        while (seat := hand.seat_to_act()) is not None:
+            view = hand.view(seat)
+            action = bots[seat].choose(view)
+            if isinstance(action, Bid):
+                free[seat] = Pass() in view.legal
+            hand.apply(action)
+        result = hand.result
+        assert result is not None
+        bidder = result.bidder
+        if bidder is not None and free[bidder] and not (random_play and bidder):
+            bids += 1
+            made += bool(result.made)
+    return bids, made
+
+
+@pytest.mark.parametrize("text", SIZES[:-1])
+def test_rules_bot_makes_most_of_its_bids_at_every_table_size(text: str) -> None:
+    rules = Rules.parse(text)
+    # five-hand bids least often: 3 free bids in 400 hands from seat 0, 5 in 150 at full table
+    for random_play, hands in ((True, 400), (False, 150)):
+        bids, made = bids_made(rules, hands, random_play)
+        assert bids >= 3 and made > bids / 2, (random_play, bids, made)

@@ -10,6 +10,7 @@ import gc
 import io
 import os
 import pickle
+import random
 import re
 import shlex
 import subprocess
@@ -24,12 +25,22 @@ import pytest
 from helpers import endgame_views
 
 from texas42 import Game, Hand, Rules
-from texas42.actions import Action, Bid, Pass, Play, action_words, parse_action_words
+from texas42.actions import (
+    ACTIONS,
+    HIGH_POINT_BIDS,
+    Action,
+    Bid,
+    Discard,
+    Pass,
+    Play,
+    action_words,
+    parse_action_words,
+)
 from texas42.arena import MatchSpec, play_match, run_match
 from texas42.arena.report import match_table
 from texas42.bots import Bot, make_bot
 from texas42.errors import NotationError, Texas42Error
-from texas42.hand import SEATS
+from texas42.hand import SEATS, Phase
 from texas42.notation import parse_view_position
 from texas42.protocol import (
     Answer,
@@ -42,6 +53,7 @@ from texas42.protocol import (
     parse_option,
 )
 import texas42.protocol.engine as engine_module
+from texas42.protocol.client import read_action
 from texas42.protocol.engine import run_engine
 from texas42.tiles import TILE_CODES, tiles_of
 from texas42.view import HiddenTrick, View
@@ -283,7 +295,7 @@ def test_info_lines_read_every_token() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["info chance 1.7", "info chance -0.1", "info chance nan", "info points 43", "info marks inf",
+    ["info chance 1.7", "info chance -0.1", "info chance nan", "info points 45", "info marks inf",
      "info time 3.5", "info nodes -1", "info time", "info line", "info line play 9-9",
      "info line play", "information chance 0.5", "bestaction pass"],
 )  # fmt: skip
@@ -959,3 +971,82 @@ def test_the_documented_positions_are_real_seat_views() -> None:
         legal = re.findall(rf"^> position {re.escape(position)}\n> legal (.*)$", text, re.M)
         if legal:
             assert legal[0] == ";".join(action_words(a) for a in view.legal)
+
+
+# -- every table size ----------------------------------------------------------------------------
+
+SIZES = ("three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand")
+
+
+def views_of_every_phase(rules: Rules, seed: int) -> Iterator[View]:
+    """The view of the seat to act at every decision of a hand RulesBots play."""
+    hand = Hand.random(rules, seed % rules.seats, random.Random(seed))
+    bot = make_bot("rules")
+    while (seat := hand.seat_to_act()) is not None:
+        view = hand.view(seat)
+        yield view
+        hand.apply(bot.choose(view))
+
+
+@pytest.mark.parametrize("text", SIZES)
+def test_the_engine_answers_like_rules_bot_at_every_table_size(text: str) -> None:
+    rules = Rules.parse(text)
+    phases: set[Phase] = set()
+    for view in views_of_every_phase(rules, 4):
+        legal = ";".join(action_words(a) for a in view.legal)
+        lines = serve(f"newgame {rules}\nposition {view.position()}\nlegal {legal}\ngo\n")
+        expected = action_words(make_bot("rules").choose(view))
+        assert answer_lines(lines) == ["info time _", f"bestaction {expected}"], view.position()
+        phases.add(view.phase)
+    assert Phase.PLAY in phases and Phase.DECLARE in phases
+    assert (Phase.DISCARD in phases) == (text == "moon")
+
+
+def test_three_hand_point_bids_over_42_are_read_as_points_not_marks() -> None:
+    rules = Rules.parse("three-hand")
+    assert read_action("bid 42", rules) is ACTIONS[HIGH_POINT_BIDS[42]]
+    assert read_action("bid 42") is Bid("1m")  # four seats: 42 is one mark
+    assert read_action("bid 21", Rules.parse("moon")) is Bid("moon")
+    assert read_action("discard 5-5", rules) is Discard("5-5")
+    # North bids 42 and 43 are both legal after 41: the legal line must name both, not 1m twice
+    hand = Hand.random(rules, 2, random.Random(1))
+    hand.apply(Bid("41"))
+    view = hand.view(hand.seat_to_act())  # type: ignore[arg-type]
+    words = [action_words(a) for a in view.legal]
+    assert "bid 42" in words and "bid 43" in words and "bid 1m" in words
+    assert {read_action(w, rules) for w in words} == set(view.legal)
+    legal = ";".join(words)
+    lines = serve(f"position {view.position()}\nlegal {legal}\ngo\n")
+    assert not any("error" in line for line in lines)
+    assert parse_info("info points 44 line bid 42 pass", rules).line == (
+        ACTIONS[HIGH_POINT_BIDS[42]], Pass(),
+    )
+
+
+@pytest.mark.parametrize(
+    ("position", "error"),
+    [
+        ("moon 0:0:0 1 0 66.65/?/?+? 1:- - - 1 @1", "position field 5 (deal)"),
+        ("moon 0-0 1 0 ?/66.65.64.63.62.61.55/?+? 1:- - - 1 @1", "position field 2 (score)"),
+        ("three-hand 0:0:0 1 0 ?/66.65.64.63.62.61.55.54.53/?/? 1:- - - 1 @1", "field 5 (deal)"),
+        ("six-hand 0:0:0 1 0 ?/66.65.64.63/?/?/?/? 1:- - - 1 @7", "@0..@5"),
+        ("moon 0:0:0 1 0 ?/66.65.64.63.62.61.55/?+44 1:- - - 1 @1", "widow"),
+    ],
+)
+def test_bad_positions_of_other_table_sizes_get_an_error_line(position: str, error: str) -> None:
+    lines = serve(f"position {position}\ngo\nisready\n")
+    assert lines[0].startswith("info string error: ") and error in lines[0], lines
+    assert lines[1:] == [
+        "info string error: go: there is no position with this seat to act (send position first)",
+        "readyok",
+    ]
+
+
+def test_our_engine_plays_a_whole_moon_game_through_the_protocol() -> None:
+    rules = Rules.parse("moon")
+    with EngineBot([*OUR_ENGINE, "rules"], seed=1, time_limit=5.0) as bot:
+        game, actions = play_game([bot, make_bot("rules"), make_bot("easy")], 2, rules)
+    assert game.is_over()
+    outcome = game.outcome()
+    assert outcome is not None and max(outcome.score) >= 21
+    assert any(isinstance(a, Discard) for a in actions)

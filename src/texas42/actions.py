@@ -278,8 +278,9 @@ def action_words(action: Action) -> str:
     return f"{verb} {action.notation}" if verb else action.notation
 
 
-def parse_action_words(text: str) -> Action:
-    """Read ``"play 6-4"``, ``"bid 31"``, ``"bid 2m"``, ``"declare fives"`` or ``"pass"``."""
+def parse_action_words(text: str, total: int = 42, tricks: bool = False) -> Action:
+    """Read ``"play 6-4"``, ``"bid 31"``, ``"bid 2m"``, ``"declare fives"``, ``"discard 5-0"`` or
+    ``"pass"``; ``total`` and ``tricks`` read bids as `parse_call` does (three-hand, Moon)."""
     if not isinstance(text, str):
         raise NotationError(f"an action is text such as 'play 6-4', not {text!r}")
     verb, _, rest = text.strip().lower().partition(" ")
@@ -289,7 +290,9 @@ def parse_action_words(text: str) -> Action:
     if verb == "play" and rest:
         return ACTIONS[PLAY_BASE + parse_tile(rest)]
     if verb == "bid" and rest:
-        return Bid(rest)
+        bid = parse_call(rest, total, tricks)
+        if isinstance(bid, Bid):
+            return bid
     if verb == "declare" and rest:
         return Declare(rest)
     if verb == "discard" and rest:

@@ -30,7 +30,13 @@ from collections.abc import Awaitable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, TypeVar
 
-from texas42.actions import Action, Pass, action_words, parse_action_words
+from texas42.actions import (
+    MAX_POINT_BID,
+    Action,
+    Pass,
+    action_words,
+    parse_action_words,
+)
 from texas42.errors import NotationError, Texas42Error
 from texas42.rules import Rules
 from texas42.view import View
@@ -55,7 +61,9 @@ OPTION_TYPES = ("spin", "check", "combo", "string")
 
 _CLIP = 200
 _OPTION_KEYS = ("default", "min", "max", "var")
-_VERBS = ("play", "bid", "declare", "pass")
+_VERBS = ("play", "bid", "declare", "discard", "pass")
+MAX_TOTAL = MAX_POINT_BID + 1
+"""The most points a hand holds under any rules (three-hand's 44): the top of ``info points``."""
 _KILL = getattr(signal, "SIGKILL", signal.SIGTERM)
 
 
@@ -70,6 +78,16 @@ def _kill_group(pid: int) -> None:
         pass
 
 T = TypeVar("T")
+
+
+def read_action(text: str, rules: Rules | None = None) -> Action:
+    """Read action words (``play 6-4``, ``bid 31``, ``discard 5-0``, ``pass``) the way a table
+    under ``rules`` means them: where a hand holds more than 42 points (three-hand) ``bid 42``
+    is a point bid, not one mark, and in Moon ``bid 21`` shoots the moon. NotationError if
+    they are not an action."""
+    if rules is None:
+        return parse_action_words(text)
+    return parse_action_words(text, rules.layout.total, rules.bids == "tricks")
 
 
 def _clip(text: str) -> str:
@@ -216,9 +234,10 @@ class Info:
 
     ``time`` in milliseconds and ``nodes`` are the effort so far; ``chance`` (0..1) that the
     engine's side gets what it plays for (bidders make, defenders set); ``points`` the bidders'
-    expected total at the end of the hand (0..42); ``marks`` the marks the engine's side
-    expects from the hand; ``line`` the actions it expects, its own next action first;
-    ``reason`` words for people; ``string`` anything else (``string error: ...`` for problems).
+    expected total at the end of the hand (0 to the hand's total, 44 at most); ``marks`` the
+    marks the engine's side expects from the hand; ``line`` the actions it expects, its own next
+    action first; ``reason`` words for people; ``string`` anything else (``string error: ...``
+    for problems).
     """
 
     time: int | None = None
@@ -241,15 +260,17 @@ def _info_number(key: str, word: str) -> int | float:
         value = float(word)
     except ValueError:
         raise NotationError(f"info {key} is a number, not {word!r}") from None
-    bounds = {"chance": (0.0, 1.0), "points": (0.0, 42.0)}.get(key, (-math.inf, math.inf))
+    top = {"chance": (0.0, 1.0), "points": (0.0, float(MAX_TOTAL))}
+    bounds = top.get(key, (-math.inf, math.inf))
     if not (math.isfinite(value) and bounds[0] <= value <= bounds[1]):
         raise NotationError(f"info {key} {word} is out of range")
     return value
 
 
-def parse_info(text: str) -> Info:
+def parse_info(text: str, rules: Rules | None = None) -> Info:
     """Read an ``info`` line; a token this version does not know is skipped (later versions may
-    add some), a known one with a value it cannot read is a NotationError."""
+    add some), a known one with a value it cannot read is a NotationError. ``rules`` reads the
+    bids of a ``line`` as that table means them (`read_action`)."""
     words = text.split()
     if not words or words[0] != "info":
         raise NotationError("an info line starts with info")
@@ -275,7 +296,7 @@ def parse_info(text: str) -> Info:
                     continue
                 if i + 1 >= len(words):
                     raise NotationError(f"info line: {words[i]} needs what to {words[i]}")
-                actions.append(parse_action_words(f"{words[i]} {words[i + 1]}"))
+                actions.append(read_action(f"{words[i]} {words[i + 1]}", rules))
                 i += 2
             if not actions:
                 raise NotationError("info line needs at least one action")
@@ -603,7 +624,7 @@ class AsyncEngine:
                 infos.append(self._info(line))
             elif word == "bestaction":
                 try:
-                    action = parse_action_words(rest)
+                    action = read_action(rest, view.rules)
                 except NotationError as exc:
                     problem = f"answered with no action ({exc})"
                     raise EngineError(self.label, "unreadable", problem, line) from None
@@ -625,7 +646,7 @@ class AsyncEngine:
 
     def _info(self, line: str) -> Info:
         try:
-            return parse_info(line)
+            return parse_info(line, self._rules)
         except NotationError as exc:
             problem = f"sent an unreadable info line ({exc})"
             raise EngineError(self.label, "unreadable", problem, line) from None

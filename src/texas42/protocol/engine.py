@@ -22,12 +22,12 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from texas42.actions import Action, Bid, Declare, Pass, Play, action_words, parse_action_words
+from texas42.actions import Action, Bid, Declare, Pass, Play, action_words
 from texas42.bots import BOT_NAMES, LEVELS, Bot, make_bot, parse_spec
 from texas42.bots.rules_bot import RulesBot
 from texas42.errors import Texas42Error
 from texas42.notation import parse_view_position
-from texas42.protocol.client import PROTOCOL_VERSION
+from texas42.protocol.client import PROTOCOL_VERSION, read_action
 from texas42.rules import Rules
 from texas42.view import View
 
@@ -222,7 +222,8 @@ class _Engine:
 
     def legal(self, rest: str) -> None:
         try:
-            given = {parse_action_words(words) for words in rest.split(";")}
+            rules = self.view.rules if self.view is not None else None
+            given = {read_action(words, rules) for words in rest.split(";")}
         except Texas42Error as exc:
             self.error(f"legal: {exc}")
             return
@@ -347,7 +348,7 @@ class _Watch:
         if isinstance(action, Play) and self.estimates is not None:
             assert view.bidder is not None and view.contract is not None
             estimate = self.estimates[action.tile]
-            defending = view.seat & 1 != view.bidder & 1
+            defending = not view.layout.same_side(view.seat, view.bidder)
             chance = 1 - estimate.make if defending else estimate.make
             tokens.append(f"chance {chance:.3f}")
             if view.contract.kind != "nello":
@@ -372,7 +373,7 @@ class _Watch:
             )
             tokens.append(f"chance {share:.3f}")
             if action.contract.kind != "nello":
-                tokens.append(f"points {min(mean, 42.0):.1f}")
+                tokens.append(f"points {min(mean, float(view.layout.total)):.1f}")
             tokens.append(f"reason the contract most likely to make {view.bid}")
         return tokens
 
