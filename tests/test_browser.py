@@ -527,3 +527,90 @@ def test_import_a_record_into_the_replay_viewer(server: str, browser: Any) -> No
     _no_horizontal_scroll(page)
     page.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
     watch.close()
+
+
+# -- other table sizes ---------------------------------------------------------------------------
+
+
+def _fill_with_bots(page: Any, seats: int, level: str = "easy") -> None:
+    for seat in range(1, seats):
+        if page.get_attribute(f"[data-testid=seat-{seat}]", "data-kind") == "empty":
+            _add_bot(page, seat, level)
+
+
+@needs_browser
+def test_a_six_hand_table_from_the_lobby_seats_six_round_the_oval(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.wait_for_selector("[data-testid=players]")
+    page.select_option("[data-testid=players]", "six-hand,teams=threes")
+    assert page.input_value("[data-testid=preset]") == "six-hand"
+    assert (page.text_content("[data-testid=rules-string]") or "").endswith("six-hand,teams=threes")
+    page.fill("[data-testid=table-name]", "Six")
+    page.click("[data-testid=create-table]")
+    page.wait_for_selector("[data-testid=pregame]")
+    assert page.locator("[data-testid^=seat-]").count() == 6
+    assert "oval" in (page.get_attribute("[data-testid=felt]", "class") or "")
+    _sit(page, 0, "Ann")
+    _fill_with_bots(page, 6)
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=score-pad]")
+    # two teams of three: North-Southeast-Southwest against Northeast-South-Northwest
+    assert page.locator("[data-testid^=pad-team-]").count() == 2
+    assert "Us" in (page.text_content("[data-testid=pad-team-0]") or "")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] [data-tile]').length === 4")
+    page.screenshot(path=str(ARTIFACTS / "table-six.png"), full_page=True)
+    watch.close()
+
+
+@needs_browser
+def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.wait_for_selector("[data-testid=players]")
+    page.select_option("[data-testid=players]", "moon")
+    page.fill("[data-testid=table-name]", "Moon")
+    page.click("[data-testid=create-table]")
+    page.wait_for_selector("[data-testid=pregame]")
+    assert page.locator("[data-testid^=seat-]").count() == 3
+    _sit(page, 0, "Ann")
+    _fill_with_bots(page, 3, "medium")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=score-pad]")
+    assert page.locator("[data-testid^=pad-team-]").count() == 3
+    moon = "[data-testid=bidding-box] [data-action='bid moon']:not([disabled])"
+    bids_seen: set[str] = set()
+    discarded = moon_bid = False
+    deadline = time.monotonic() + 40
+    while _hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
+        assert time.monotonic() < deadline, "the hand did not finish"
+        if page.locator(moon).count():
+            bids_seen |= set(page.eval_on_selector_all(
+                "[data-testid=bidding-box] button", "bs => bs.map(b => b.textContent)"))
+            before = _seq(page)
+            page.click(moon)
+            page.wait_for_function(
+                "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s", arg=before
+            )
+            moon_bid = True
+            continue
+        if page.locator("[data-testid=discard-box]").count():
+            widow = page.get_attribute("[data-testid=widow] [data-tile]", "data-tile")
+            assert page.locator("[data-testid=hand] [data-legal=true]").count() == 8
+            assert widow in page.eval_on_selector_all(
+                "[data-testid=hand] [data-tile]", "ts => ts.map(t => t.dataset.tile)")
+            page.screenshot(path=str(ARTIFACTS / "table-moon-widow.png"), full_page=True)
+            discarded = True
+        if not _act_once(page):
+            page.wait_for_function(
+                f"() => ({ACTIONABLE})() || document.querySelector('[data-testid=summary]')"
+            )
+    assert bids_seen <= {"Pass", "4", "5", "6", "7", "Moon (21)"} and "Moon (21)" in (bids_seen or {"Moon (21)"})
+    assert discarded == moon_bid, "the moon's bid winner took the widow and discarded"
+    page.wait_for_selector("[data-testid=summary]")
+    summary = page.text_content("[data-testid=summary]") or ""
+    assert "Hand 1" in summary
+    page.screenshot(path=str(ARTIFACTS / "table-moon.png"), full_page=True)
+    watch.close()

@@ -21,6 +21,7 @@ with warnings.catch_warnings():
 
 from texas42.game import Game
 from texas42.record import Record, check_record
+from texas42.rules import Rules
 from texas42.server import ServerSettings, create_app
 from texas42.server.messages import MAX_MESSAGE_BYTES
 from texas42.server.room import Room
@@ -111,13 +112,14 @@ def new_table(client: TestClient, rules: str = "standard") -> str:
 
 
 def seat_with_bots(client: TestClient, rules: str = "standard", level: str = "medium") -> tuple[str, Socket, str]:
-    """A table with the test at North and three bots, started."""
+    """A table with the test at North and a bot in every other seat it does not hold, started."""
     table = new_table(client, rules)
     me = Socket(client, table)
     me.hello()
     me.send(type="sit", seat=0, name="Tess")
     token = me.until("seated")["token"]
-    for seat in (1, 2, 3):
+    seats = me.until("state", lambda m: m["table"]["seats"][0]["kind"] == "human")["table"]["seats"]
+    for seat in [s["seat"] for s in seats if s["kind"] == "empty"]:
         me.send(type="bot", seat=seat, level=level)
         me.until("state", lambda m, s=seat: m["table"]["seats"][s]["kind"] == "bot")
     me.send(type="start")
@@ -625,3 +627,256 @@ def test_idle_tables_leave_memory_and_come_back_from_their_log(tmp_path: Path) -
         again = Socket(c, table)
         assert again.hello(token)["seat"] == 0
         assert again.state["game"] == m["game"] and table in tables.rooms
+
+
+# -- every table size ---------------------------------------------------------------------------
+
+
+def test_the_lobby_offers_every_table_size(client: TestClient) -> None:
+    options = client.get("/api/options").json()
+    by_players: dict[int, list[str]] = {}
+    for choice in options["tables"]:
+        by_players.setdefault(choice["players"], []).append(choice["rules"])
+    assert by_players == {2: ["two-hand"], 3: ["three-hand", "moon"], 4: ["standard"],
+                          5: ["five-hand"], 6: ["six-hand", "six-hand,teams=threes"],
+                          7: ["seven-hand"]}  # fmt: skip
+    assert [c["rules"] for c in options["tables"] if c["default"]] == [
+        "two-hand", "three-hand", "standard", "five-hand", "six-hand", "seven-hand"]
+    assert options["bots"] == ["random", "rules", "pimc"]
+    assert options["presets"]["moon"]["seats"] == 3 and options["presets"]["moon"]["widow"] == 1
+
+
+@pytest.mark.parametrize(
+    "rules, seats, sides",
+    [("three-hand", 3, 3), ("moon", 3, 3), ("five-hand", 5, 5), ("six-hand", 6, 3),
+     ("six-hand,teams=threes", 6, 2), ("seven-hand", 7, 7), ("two-hand", 4, 2)],
+)  # fmt: skip
+def test_a_table_has_the_seats_and_sides_of_its_rules(
+    client: TestClient, rules: str, seats: int, sides: int
+) -> None:
+    table = new_table(client, rules)
+    me = Socket(client, table)
+    me.hello()
+    shown = me.state["table"]
+    assert len(shown["seats"]) == seats and shown["layout"]["seats"] == seats
+    assert len(shown["layout"]["side_names"]) == sides
+    assert [s["side"] for s in shown["seats"]] == shown["layout"]["side_of"]
+    if seats < 7:
+        me.send(type="sit", seat=seats, name="Nobody")
+        assert me.until("error")["message"] == f"this table has seats 0 to {seats - 1}"
+
+
+def play_out(client: TestClient, rules: str, level: str, seed: int) -> tuple[str, Socket, dict[str, Any]]:
+    """A whole game at a table of these rules: the test at North, bots elsewhere."""
+    table, me, _ = seat_with_bots(client, rules, level)
+    return table, me, play_to_end(me, random.Random(seed))
+
+
+@pytest.mark.parametrize("rules, level", [("three-hand", "easy"), ("moon", "medium"), ("six-hand", "easy")])
+def test_whole_games_at_other_table_sizes_with_bots(client: TestClient, rules: str, level: str) -> None:
+    table, me, final = play_out(client, rules, level, 11)
+    game = final["game"]
+    layout = final["table"]["layout"]
+    outcome = game["outcome"]
+    assert len(game["score"]) == len(outcome["score"]) == layout["sides"]
+    assert outcome["score"][outcome["winner"]] >= game["target"]
+    assert not [m for m in me.log if m["type"] == "notice"], "no bot failed"
+    calls = [m["game"]["hand"]["calls"] for m in me.log if m["type"] == "state" and m["game"]]
+    assert max(len(c) for c in calls) == layout["seats"]
+    text = client.get(f"/api/tables/{table}/games/1/record").text
+    report = check_record(Record.from_json(text))
+    assert json.loads(text).get("seats") == layout["seats"]
+    assert list(report.score) == outcome["score"] and len(report.record.players) == layout["seats"]
+    assert client.get("/api/history").json()[0]["score"] == outcome["score"]
+    replay = client.get(f"/api/tables/{table}/games/1/replay").json()
+    assert replay["layout"] == layout
+    in_play = 28 - len(Rules.parse(rules).removed.split("+")) if Rules.parse(rules).removed else 28
+    for frame in replay["frames"]:
+        hand = frame["hand"]
+        shown = sum(frame["hands"], []) + [p["tile"] for p in hand["trick"]] + [
+            p["tile"] for t in hand["tricks"] for p in t["plays"]] + hand["discards"]  # fmt: skip
+        if hand["phase"] == "auction":
+            shown += hand["widow"]
+        assert len(shown) == len(set(shown)) == in_play - layout["hand_size"] * 0 - _aside(rules)
+
+
+def _aside(rules: str) -> int:
+    from texas42.layout import layout_of
+
+    return layout_of(Rules.parse(rules)).set_aside
+
+
+def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: TestClient) -> None:
+    table, me, _ = seat_with_bots(client, "moon", "medium")
+    rng = random.Random(2)
+    seen_bids: set[str] = set()
+    discarded = False
+    while not discarded:
+        m = me.next_turn()
+        hand = m["game"]["hand"]
+        assert not m["game"]["outcome"], "North should win a bid before the game ends"
+        if hand["phase"] == "auction":
+            seen_bids |= {a["label"] for a in hand["legal"]}
+            bids = [a for a in hand["legal"] if a["action"] != "pass"]
+            me.acted = m["seq"]
+            me.send(type="act", action=(bids[-1] if bids else hand["legal"][0])["action"], seq=m["seq"])
+            continue
+        if hand["phase"] == "discard":
+            assert hand["declarer"] == 0 and len(hand["widow"]) == 1 and len(hand["tiles"]) == 8
+            assert sorted(a["action"] for a in hand["legal"]) == sorted(f"discard {t}" for t in hand["tiles"])
+            watcher = Socket(client, table)
+            watcher.hello()
+            assert watcher.state["game"]["hand"]["widow"] == []
+            tile = hand["widow"][0]
+            me.acted = m["seq"]
+            me.send(type="act", action=f"discard {tile}", seq=m["seq"])
+            after = me.until("state", lambda s: s["seq"] > m["seq"])
+            assert after["last"] == {"seat": 0, "action": "discard", "text": "North discards a tile"}
+            assert after["game"]["hand"]["phase"] == "declare" and after["game"]["hand"]["discards"] == [tile]
+            assert tile not in after["game"]["hand"]["tiles"]
+            seen = watcher.until("state", lambda s: s["seq"] > m["seq"])
+            assert seen["game"]["hand"]["discards"] == [None] and tile not in json.dumps(seen)
+            discarded = True
+            continue
+        me.act(m, rng)
+    assert "Moon (21)" in seen_bids and seen_bids <= {"Pass", "4", "5", "6", "7", "Moon (21)"}
+
+
+def test_three_hand_reads_a_bid_of_42_as_points_not_a_mark(client: TestClient) -> None:
+    table, me, _ = seat_with_bots(client, "three-hand", "easy")
+    room = room_of(client, table)
+    assert room.game is not None
+    word = room._parse_action(room.game, "bid 42")
+    assert word.notation == "42" and not word.marks  # type: ignore[attr-defined]
+    assert room._parse_action(room.game, "bid 1m").marks == 1  # type: ignore[attr-defined]
+
+
+def test_two_people_and_two_bots_at_a_four_seat_table(client: TestClient) -> None:
+    table = new_table(client)
+    ann, bob = Socket(client, table), Socket(client, table)
+    ann.hello()
+    bob.hello()
+    ann.send(type="sit", seat=0, name="Ann")
+    ann.until("seated")
+    bob.send(type="sit", seat=2, name="Bob")
+    bob.until("seated")
+    for seat in (1, 3):
+        ann.send(type="bot", seat=seat, level="easy")
+        ann.until("state", lambda m, s=seat: m["table"]["seats"][s]["kind"] == "bot")
+    ann.send(type="start")
+    rng = random.Random(5)
+    while True:
+        m = ann.until("state")
+        if m["game"] is None:
+            continue
+        if m["game"]["outcome"] or m["game"]["hand_number"] > 2:
+            break
+        turn = m["game"]["hand"]["turn"]
+        for sock, seat in ((ann, 0), (bob, 2)):
+            if turn == seat and sock.acted != m["seq"]:
+                sock.act(sock.next_turn(), rng)
+    assert m["game"]["hand_number"] > 2 or m["game"]["outcome"]
+
+
+def test_two_hand_a_person_plays_and_sees_both_hands_of_a_partnership(client: TestClient) -> None:
+    table = new_table(client, "two-hand")
+    ann, bob, watcher = Socket(client, table), Socket(client, table), Socket(client, table)
+    for sock in (ann, bob, watcher):
+        sock.hello()
+    ann.send(type="sit", seat=0, name="Ann")
+    ann.until("seated")
+    bob.send(type="sit", seat=2, name="Bob")
+    assert bob.until("error")["message"] == "seat 2 is taken"
+    bob.send(type="sit", seat=3, name="Bob")
+    bob.until("seated")
+    seats = bob.until("state", lambda m: m["table"]["seats"][1]["kind"] == "human")["table"]["seats"]
+    assert [(s["name"], s["holder"]) for s in seats] == [("Ann", None), ("Bob", 3), ("Ann", 0), ("Bob", None)]
+    assert bob.state["you"] == {"seat": 3, "seats": [3, 1]}
+    ann.send(type="start")
+    room = room_of(client, table)
+    rng = random.Random(7)
+    players = {0: ann, 2: ann, 1: bob, 3: bob}
+    acted_for: set[int] = set()
+    for _ in range(400):
+        for sock in (ann, bob, watcher):
+            sock.until("state", lambda m: m["seq"] == room.seq and m["game"] is not None)
+        game = room.game
+        assert game is not None
+        if game.is_over() or len(game.hands) > 2:
+            break
+        for sock, mine in ((ann, (0, 2)), (bob, (3, 1)), (watcher, ())):
+            allowed = visible_tiles(game, None)
+            for hand in game.hands:
+                allowed |= {TILE_NAMES[t] for s in mine for t in tiles_of(hand.deal[s])}
+            for message in sock.log:
+                assert set(TILE_WORD.findall(json.dumps(message))) <= allowed, (mine, message)
+            sock.log.clear()
+            held = sock.state["game"]["held"]
+            assert [h["seat"] for h in held] == sorted(mine, key=lambda s: s != mine[0]) if mine else held == []
+            for entry in held:
+                assert entry["tiles"] == [TILE_NAMES[t] for t in tiles_of(game.hand.hands[entry["seat"]])]
+        turn = game.seat_to_act()
+        assert turn is not None
+        sock = players[turn]
+        state = sock.state
+        assert state["game"]["hand"]["seat"] == turn and state["game"]["hand"]["legal"]
+        acted_for.add(turn)
+        sock.send(type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"], seq=room.seq)
+    assert acted_for == {0, 1, 2, 3}
+    bob.send(type="act", action="pass", seq=room.seq)
+    if room.game is not None and room.game.seat_to_act() in (0, 2):
+        assert bob.until("error")["message"] == "it is not your turn"
+
+
+@pytest.mark.parametrize("rules, seed", [("six-hand", 7), ("moon", 8)])
+def test_no_seat_at_a_bigger_table_sees_another_seats_tiles_widow_or_discards(
+    client: TestClient, rules: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("texas42.server.room.secrets.randbits", lambda bits: seed)
+    table = new_table(client, rules)
+    seats = layout_seats(rules)
+    players = [Socket(client, table) for _ in range(seats)]
+    watcher = Socket(client, table)
+    for seat, sock in enumerate(players):
+        sock.hello()
+        sock.send(type="sit", seat=seat, name=f"P{seat}")
+        sock.until("seated")
+    watcher.hello()
+    players[0].send(type="start")
+    room = room_of(client, table)
+    removed = set(Rules.parse(rules).removed.split("+")) - {""}
+    rng = random.Random(seed)
+    everyone: list[tuple[Socket, int | None]] = [(s, k) for k, s in enumerate(players)]
+    everyone.append((watcher, None))
+    checked = widows = 0
+    for seq in range(3000):
+        for sock, seat in everyone:
+            if not (sock.state.get("seq") == seq and sock.state["game"] is not None):
+                sock.until("state", lambda m: m["seq"] == seq and m["game"] is not None)
+            game = room.game
+            assert game is not None and room.seq == seq
+            allowed = visible_tiles(game, seat) | removed
+            for hand in game.hands:
+                if seat is not None and seat == hand.declarer:
+                    allowed |= {TILE_NAMES[t] for t in tiles_of(hand.widow)}
+            for message in sock.log:
+                shown = set(TILE_WORD.findall(json.dumps(message)))
+                assert shown <= allowed, (seat, shown - allowed, message)
+                checked += 1
+            sock.log.clear()
+        if game.is_over() or len(game.hands) > 6:
+            break
+        widows += bool(game.hand.discards)
+        turn = game.seat_to_act()
+        assert turn is not None
+        state = players[turn].state
+        players[turn].send(type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"], seq=seq)
+    assert checked >= (seats + 1) * seq and seq > 60
+    if rules == "moon":
+        assert widows, "a bid winner took the widow and discarded"
+
+
+def layout_seats(rules: str) -> int:
+    from texas42.layout import layout_of
+
+    return layout_of(Rules.parse(rules)).seats

@@ -23,12 +23,13 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from texas42.bots import LEVELS
+from texas42.bots import BOT_NAMES, LEVELS
 from texas42.errors import Texas42Error
 from texas42.record import Record, RecordError, check_record
-from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS, Rules
+from texas42.layout import layout_of
+from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
-from texas42.server.payload import replay_frames
+from texas42.server.payload import layout_payload, replay_frames
 from texas42.server.room import Connection, Room, ServerSettings
 from texas42.server.storage import Storage, database_url
 
@@ -61,6 +62,18 @@ OPTION_LABELS = {
     "sevens_min_marks": "Sevens needs a bid of (marks)",
 }
 """The options a table's creator sees first, by what players call them."""
+
+TABLE_CHOICES: tuple[tuple[str, str], ...] = (
+    ("standard", "Texas 42: two teams of two"),
+    ("two-hand", "two-hand: each player holds a partnership"),
+    ("three-hand", "three-hand 42: the bid winner alone against two"),
+    ("moon", "Moon: trick bids, a widow, everyone for themselves"),
+    ("five-hand", "the bid winner alone against four"),
+    ("six-hand", "three teams of two"),
+    ("six-hand,teams=threes", "two teams of three"),
+    ("seven-hand", "the bid winner alone against six"),
+)
+"""The tables the lobby offers by number of players: a rules string and what it is."""
 
 
 class TableRequest(BaseModel):
@@ -164,14 +177,27 @@ def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]
                 "common": name in OPTION_LABELS,
             }
         )
+    tables = [
+        {"players": _players(Rules.parse(rules)), "rules": rules, "label": label,
+         "default": PLAYERS_PRESETS.get(_players(Rules.parse(rules))) == rules}
+        for rules, label in TABLE_CHOICES
+    ]  # fmt: skip
     return {
+        "tables": sorted(tables, key=lambda t: t["players"]),
         "presets": {
             name: {option: getattr(rules, option) for option in OPTION_NAMES}
             for name, rules in PRESETS.items()
         },
         "options": options,
         "levels": [*LEVELS, *(name for name, _ in engines if name not in LEVELS)],
+        "bots": [name for name in BOT_NAMES if name not in LEVELS],
     }
+
+
+def _players(rules: Rules) -> int:
+    """People at a table: its seats, or two in two-hand, where each holds a partnership."""
+    seats = layout_of(rules).seats
+    return seats // 2 if rules.see_partner else seats
 
 
 def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
@@ -381,7 +407,11 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
 
 def _replay(record: Record) -> dict[str, Any]:
     report = check_record(record)
-    return {"record": record.to_dict(), "frames": replay_frames(list(report.hands), record.rules)}
+    return {
+        "record": record.to_dict(),
+        "layout": layout_payload(record.rules),
+        "frames": replay_frames(list(report.hands), record.rules),
+    }
 
 
 __all__ = ["MAX_MESSAGE_BYTES", "ServerSettings", "Tables", "create_app", "options_payload"]

@@ -16,7 +16,8 @@ MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
 
-Seat = Annotated[int, Field(ge=0, le=3, strict=True)]
+Seat = Annotated[int, Field(ge=0, le=6, strict=True)]
+"""A seat number; a table of fewer seats refuses the ones it does not have."""
 Level = Annotated[str, Field(min_length=1, max_length=40)]
 """A bot level (easy, medium, hard, expert) or the name of an engine the server offers."""
 

@@ -1,24 +1,45 @@
-"""What the server tells one recipient about a game: JSON built from that recipient's `View`.
+"""What the server tells one recipient about a game: JSON built from that recipient's views.
 
 This module is the only place a message about a game's tiles is made, and it reads nothing but
-views (a seat's, or the public part of one for a spectator) and finished hands' results. So a
-payload can hold no tile its recipient could not see at the table, which the leak tests check
-against every message of whole games.
+views (those of the seats the recipient plays, or the public part of one for a spectator) and
+finished hands' results. So a payload can hold no tile its recipient could not see at the table,
+which the leak tests check against every message of whole games.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from texas42.actions import ACTIONS, Action, Bid, Declare, Pass, Play, action_words
+from texas42.actions import ACTIONS, Action, Bid, Declare, Discard, Pass, Play, action_words
 from texas42.game import Game
-from texas42.hand import SEAT_NAMES, SEATS, Hand, HandResult, Phase
+from texas42.hand import Hand, HandResult, Phase
+from texas42.layout import Layout, layout_of
 from texas42.rules import Rules
 from texas42.tally import marks_tally
 from texas42.tiles import TILE_NAMES, tiles_of
 from texas42.view import View, view_of
 
-PHASES = ("auction", "declare", "play", "done")
+PHASES = ("auction", "declare", "play", "done", "discard")
+"""The words for `Phase` values, by number."""
+
+
+def layout_payload(rules: Rules) -> dict[str, Any]:
+    """The table's shape, for drawing it: seats round the oval, sides for the score."""
+    layout = layout_of(rules)
+    return {
+        "seats": layout.seats,
+        "seat_names": list(layout.seat_names),
+        "sides": layout.sides,
+        "side_names": list(layout.side_names),
+        "side_of": list(layout.side_of),
+        "partner": list(layout.partner_of),
+        "teams": layout.teams,
+        "hand_size": layout.hand_size,
+        "widow": layout.widow,
+        "total": layout.total,
+        "see_partner": rules.see_partner,
+    }
 
 
 def action_label(action: Action) -> str:
@@ -26,6 +47,8 @@ def action_label(action: Action) -> str:
     if isinstance(action, Pass):
         return "Pass"
     if isinstance(action, Bid):
+        if action.special == "moon":
+            return "Moon (21)"
         if action.special:
             return action.special.capitalize()
         if action.marks:
@@ -33,7 +56,7 @@ def action_label(action: Action) -> str:
         return action.notation
     if isinstance(action, Declare):
         return action.notation.replace(":", " (doubles ") + (")" if ":" in action.notation else "")
-    assert isinstance(action, Play)
+    assert isinstance(action, (Play, Discard))
     return action.notation
 
 
@@ -53,7 +76,8 @@ def result_payload(result: HandResult) -> dict[str, Any]:
 
 def hand_payload(view: View, *, public: bool, result: HandResult | None = None) -> dict[str, Any]:
     """The hand as ``view`` shows it; ``public`` drops everything about the view's own seat
-    (its tiles, its legal actions, its tiles in face-down tricks) for a spectator."""
+    (its tiles, its widow and discards, its legal actions, its tiles in face-down tricks) for a
+    spectator or for another seat's hand."""
     own_turn = not public and view.turn == view.seat
     tricks = []
     for trick in view.tricks:
@@ -70,14 +94,20 @@ def hand_payload(view: View, *, public: bool, result: HandResult | None = None) 
             {"leader": trick.leader, "winner": trick.winner, "points": trick.points, "plays": plays}
         )
     legal = [{"action": action_words(a), "label": action_label(a)} for a in view.legal]
+    seats = view.layout.seats
     payload: dict[str, Any] = {
+        "seat": None if public else view.seat,
         "shaker": view.shaker,
         "first_bidder": view.first_bidder,
         "phase": PHASES[view.phase],
         "turn": view.turn,
         "tiles": [] if public else [TILE_NAMES[t] for t in tiles_of(view.hand)],
+        "widow": [] if public else [TILE_NAMES[t] for t in tiles_of(view.widow)],
+        "discards": [
+            None if public or t is None else TILE_NAMES[t] for t in view.discards
+        ],
         "calls": [
-            {"seat": (view.first_bidder + i) % SEATS, "call": call.notation}
+            {"seat": (view.first_bidder + i) % seats, "call": call.notation}
             for i, call in enumerate(view.calls)
         ],
         "bidder": view.bidder,
@@ -121,16 +151,31 @@ def _hand_view(game: Game, index: int, seat: int) -> View:
     return view_of(hand, seat, before, game.first_hand + index)
 
 
-def game_payload(game: Game, seat: int | None) -> dict[str, Any]:
-    """The game as one seat sees it, or as a spectator does (``seat`` None)."""
+def acting_seat(game: Game, seats: Sequence[int]) -> int | None:
+    """Which of the seats a recipient plays the hand is shown from: the one to act, else the
+    first. None for a spectator."""
+    if not seats:
+        return None
+    turn = game.seat_to_act()
+    return turn if turn in seats else seats[0]
+
+
+def game_payload(game: Game, seats: Sequence[int] = ()) -> dict[str, Any]:
+    """The game as the player of ``seats`` sees it (in two-hand a person plays a seat and its
+    partner's), or as a spectator does (no seats). ``hand`` is shown from the seat to act among
+    them; ``held`` gives the tiles of each of them."""
+    seat = acting_seat(game, seats)
     public = seat is None
     looking = 0 if seat is None else seat
     rules: Rules = game.rules
     index = len(game.hands) - 1
     hand = game.hand
     current = hand_payload(game.view(looking), public=public, result=hand.result)
-    if not public and seat is not None:
+    if seat is not None:
         current["illegal"] = illegal_reasons(hand, seat)
+    held = [
+        {"seat": s, "tiles": [TILE_NAMES[t] for t in tiles_of(game.view(s).hand)]} for s in seats
+    ]
     last_hand = None
     finished = index if hand.result is None else index + 1
     if finished > 0:
@@ -151,6 +196,7 @@ def game_payload(game: Game, seat: int | None) -> dict[str, Any]:
         "history": [list(s) for s in game.score_history()],
         "draw": [[[s, TILE_NAMES[t]] for s, t in rnd] for rnd in game.draw_rounds],
         "hand": current,
+        "held": held,
         "last_hand": last_hand,
         "outcome": (
             {"winner": outcome.winner, "score": list(outcome.score), "hands": outcome.hands}
@@ -162,7 +208,7 @@ def game_payload(game: Game, seat: int | None) -> dict[str, Any]:
 
 def full_hand_payload(hand: Hand, score: tuple[int, ...], number: int) -> dict[str, Any]:
     """A hand with every tile shown, for the replay of a finished game: the public hand plus
-    what each seat still holds."""
+    what each seat still holds, the widow and the discards."""
     public = hand_payload(view_of(hand, 0, score, number), public=True, result=hand.result)
     public["tricks"] = [
         {
@@ -174,48 +220,57 @@ def full_hand_payload(hand: Hand, score: tuple[int, ...], number: int) -> dict[s
         for trick in hand.tricks
     ]
     public["points"] = list(hand.points)
+    public["widow"] = [TILE_NAMES[t] for t in tiles_of(hand.widow)]
+    public["discards"] = [TILE_NAMES[t] for t in hand.discards]
     return {
         "hand_number": number,
         "score": list(score),
-        "hands": [[TILE_NAMES[t] for t in tiles_of(hand.hands[s])] for s in range(SEATS)],
+        "hands": [[TILE_NAMES[t] for t in tiles_of(hand.hands[s])] for s in range(hand.layout.seats)],
         "hand": public,
     }
 
 
 def replay_frames(hands: list[Hand], rules: Rules) -> list[dict[str, Any]]:
     """Every position of finished hands, each with a caption, played again from their deals."""
+    layout = layout_of(rules)
     frames = []
-    score = (0, 0)
+    score = (0,) * layout.sides
     for number, played in enumerate(hands, 1):
-        hand = Hand(rules, played.shaker, played.deal)
+        hand = Hand(rules, played.shaker, played.deal, played.widow)
         frame = full_hand_payload(hand, score, number)
-        frame["caption"] = f"Hand {number}: {SEAT_NAMES[hand.shaker]} shook"
+        frame["caption"] = f"Hand {number}: {layout.seat_names[hand.shaker]} shook"
         frames.append(frame)
         for seat, aid in _actions_of(played):
             hand.apply(aid)
             frame = full_hand_payload(hand, score, number)
-            frame["caption"] = describe_action(seat, ACTIONS[aid])
+            frame["caption"] = describe_action(seat, ACTIONS[aid], layout, public=False)
             frames.append(frame)
         if hand.result is None:
             break
-        score = (score[0] + hand.result.score[0], score[1] + hand.result.score[1])
+        score = tuple(a + b for a, b in zip(score, hand.result.score))
     return frames
 
 
 def _actions_of(hand: Hand) -> list[tuple[int, int]]:
     """(seat, action id) of every action of a hand, in order."""
-    actions = [((hand.first_bidder + i) % SEATS, c) for i, c in enumerate(hand.calls)]
+    seats = hand.layout.seats
+    actions = [((hand.first_bidder + i) % seats, c) for i, c in enumerate(hand.calls)]
+    if hand.declarer >= 0:
+        actions.extend((hand.declarer, Discard(t).id) for t in hand.discards)
     if hand.contract is not None:
         actions.append((hand.declarer, Declare(hand.contract).id))
     actions.extend(zip(hand.play_seats, hand.plays))
     return actions
 
 
-def describe_action(seat: int, action: Action) -> str:
-    """``West bids 30``: the caption of an action at the table."""
-    who = SEAT_NAMES[seat]
+def describe_action(seat: int, action: Action, layout: Layout, *, public: bool = True) -> str:
+    """``West bids 30``: the caption of an action at the table. A discard is face down, so
+    its ``public`` caption does not name the tile."""
+    who = layout.seat_names[seat]
     if isinstance(action, Play):
         return f"{who} plays {action.notation}"
+    if isinstance(action, Discard):
+        return f"{who} discards a tile" if public else f"{who} discards {action.notation}"
     if isinstance(action, Declare):
         return f"{who} names {action.notation}"
     if isinstance(action, Bid):

@@ -24,11 +24,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from texas42.actions import Action, action_words, parse_action_words
-from texas42.bots import LEVELS, Bot, RulesBot, make_bot
+from texas42.actions import Action, Discard, action_words, parse_action_words, parse_call
+from texas42.bots import BOT_NAMES, LEVELS, Bot, RulesBot, make_bot
 from texas42.errors import Texas42Error
 from texas42.game import Game
-from texas42.hand import SEATS
+from texas42.layout import Layout, layout_of
 from texas42.record import record_from_game
 from texas42.rules import Rules
 from texas42.server.messages import (
@@ -47,7 +47,7 @@ from texas42.server.messages import (
     Sit,
     Start,
 )
-from texas42.server.payload import describe_action, game_payload
+from texas42.server.payload import describe_action, game_payload, layout_payload
 from texas42.server.storage import FinishedGame, Storage, StoredTable
 
 log = logging.getLogger("texas42.server")
@@ -56,7 +56,7 @@ OUTBOX_LIMIT = 512
 """Messages waiting for one slow connection before it is dropped (it resyncs on reconnect)."""
 BOT_RETRY_SECONDS = 2.0
 """How long a bot waits to act again after its action could not be stored."""
-FAST_BOTS = ("easy", "medium")
+FAST_BOTS = ("easy", "medium", "random", "rules")
 """Levels that answer in microseconds and so think on the event loop itself."""
 
 
@@ -71,6 +71,8 @@ class SeatState:
     name: str = ""
     level: str | None = None
     digest: str | None = None
+    holder: int | None = None
+    """In two-hand, the seat of the person who also plays this one (their partner's seat)."""
 
 
 @dataclass
@@ -163,7 +165,7 @@ class Room:
     rules: Rules
     storage: Storage
     settings: ServerSettings
-    seats: list[SeatState] = field(default_factory=lambda: [SeatState() for _ in range(SEATS)])
+    seats: list[SeatState] = field(default_factory=list)
     status: str = "lobby"
     game: Game | None = None
     game_number: int = 0
@@ -180,6 +182,21 @@ class Room:
     active: float = field(default_factory=time.monotonic)
     sockets: int = 0
     """Open WebSockets on this table, joined or not yet."""
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [SeatState() for _ in range(self.layout.seats)]
+
+    @property
+    def layout(self) -> Layout:
+        return layout_of(self.rules)
+
+    def controls(self, seat: int | None) -> tuple[int, ...]:
+        """The seats the person at ``seat`` plays: in two-hand their partner's too."""
+        if seat is None:
+            return ()
+        partner = self.layout.partner(seat)
+        return (seat, partner) if self.rules.see_partner and partner >= 0 else (seat,)
 
     # -- life -------------------------------------------------------------------------------
 
@@ -257,8 +274,8 @@ class Room:
             self._seated(connection)
             self._lobby_seat(message.seat, empty=True)
             engines = dict(self.settings.engines)
-            if message.level not in LEVELS and message.level not in engines:
-                known = ", ".join([*LEVELS, *engines])
+            if message.level not in self._bot_levels():
+                known = ", ".join(self._bot_levels())
                 raise Refused(f"no bot level {message.level!r}: choose from {known}", "bad-message")
             is_engine = message.level in engines and message.level not in LEVELS
             name = message.level if is_engine else f"{message.level.capitalize()} bot"
@@ -286,6 +303,11 @@ class Room:
         elif isinstance(message, AskReview):
             self._review(connection, message.hand)
 
+    def _bot_levels(self) -> tuple[str, ...]:
+        """The levels, every bot `make_bot` knows by name, and this server's engines."""
+        names = [*LEVELS, *BOT_NAMES, *(name for name, _ in self.settings.engines)]
+        return tuple(dict.fromkeys(names))
+
     def _hello(self, connection: Connection, message: Hello) -> None:
         if connection.joined:
             raise Refused("already joined: say hello once per connection", "bad-message")
@@ -310,7 +332,9 @@ class Room:
             raise Refused("say hello first", "bad-message")
         if connection.seat is not None:
             raise Refused("you already have a seat at this table")
-        self._lobby_seat(message.seat, empty=True)
+        self._check_seat(message.seat)
+        for seat in self.controls(message.seat):
+            self._lobby_seat(seat, empty=True)
         name = " ".join(message.name.split())
         if not name or not name.isprintable():
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
@@ -327,14 +351,16 @@ class Room:
         self._seated(connection)
         if self.status != "lobby":
             raise Refused("seats can change only before the game starts")
+        self._check_seat(message.seat)
         seat = self.seats[message.seat]
         if seat.kind == "empty":
             raise Refused("that seat is already empty")
-        if seat.kind == "human" and message.seat != connection.seat:
+        target = seat.holder if seat.holder is not None else message.seat
+        if seat.kind == "human" and target != connection.seat:
             raise Refused("only the player in a seat can give it up")
-        await self._commit("leave", {"seat": message.seat})
+        await self._commit("leave", {"seat": target})
         for other in self.connections:
-            if other.seat == message.seat:
+            if other.seat == target:
                 other.seat = None
         self.broadcast()
 
@@ -347,16 +373,24 @@ class Room:
             raise Refused(f"stale: the table has moved on (you sent {message.seq}, now {self.seq})",
                           "stale")  # fmt: skip
         turn = game.seat_to_act()
-        if turn != seat:
+        if turn is None or turn not in self.controls(seat):
             raise Refused("it is not your turn", "illegal")
         try:
-            action = parse_action_words(message.action)
+            action = self._parse_action(game, message.action)
         except Texas42Error as exc:
             raise Refused(str(exc), "bad-message") from None
         why = game.why_illegal(action)
         if why is not None:
             raise Refused(why, "illegal")
-        await self._play(seat, action)
+        await self._play(turn, action)
+
+    def _parse_action(self, game: Game, text: str) -> Action:
+        """An action in words, its bid read on this table's scale: on a hand of 44 points
+        ``bid 42`` is 42 points, not a mark, and in Moon ``bid 21`` shoots the moon."""
+        verb, _, rest = text.strip().lower().partition(" ")
+        if verb == "bid" and rest.strip():
+            return parse_call(rest, self.layout.total, self.rules.bids == "tricks")
+        return parse_action_words(text)
 
     async def _bot_move(self, move: _BotMove) -> None:
         self.bot_pending = -1
@@ -365,7 +399,7 @@ class Room:
             return
         if game.why_illegal(move.action) is not None:
             log.error("table %s: the bot at seat %d chose an illegal action", self.id, move.seat)
-            move.action = RulesBot().choose(game.view(move.seat))
+            move.action = _stand_in(RulesBot(), game.view(move.seat))
         try:
             await self._play(move.seat, move.action)
         except Exception:
@@ -395,8 +429,7 @@ class Room:
             raise
         self.next_event += 1
         self.seq += 1
-        self.last = {"seat": seat, "action": action_words(action),
-                     "text": describe_action(seat, action)}  # fmt: skip
+        self.last = self._last(seat, action)
         if finished is not None:
             self.status = "over"
             await asyncio.to_thread(self._close_bots)
@@ -419,11 +452,18 @@ class Room:
     def _apply(self, kind: str, data: dict[str, Any]) -> None:
         """One event of the log, live or while restoring."""
         if kind == "sit":
-            self.seats[data["seat"]] = SeatState("human", data["name"], None, data["digest"])
+            seat = data["seat"]
+            self.seats[seat] = SeatState("human", data["name"], None, data["digest"])
+            for other in self.controls(seat)[1:]:
+                self.seats[other] = SeatState("human", data["name"], None, None, seat)
         elif kind == "bot":
             self.seats[data["seat"]] = SeatState("bot", data["name"], data["level"])
         elif kind == "leave":
-            self.seats[data["seat"]] = SeatState()
+            seat = data["seat"]
+            self.seats[seat] = SeatState()
+            for other, state in enumerate(self.seats):
+                if state.holder == seat:
+                    self.seats[other] = SeatState()
         elif kind in ("start", "rematch"):
             self.game_number = data["game"]
             self.seed = data["seed"]
@@ -439,16 +479,20 @@ class Room:
             }
         elif kind == "action":
             game = self._playing()
-            action = parse_action_words(data["action"])
+            action = self._parse_action(game, data["action"])
             game.apply(action)
             self.seq += 1
-            self.last = {"seat": data["seat"], "action": data["action"],
-                         "text": describe_action(data["seat"], action)}  # fmt: skip
+            self.last = self._last(data["seat"], action)
             if game.is_over():
                 self.status = "over"
                 self._close_bots()
         else:
             raise Texas42Error(f"table {self.id}: unknown event {kind!r} in the log")
+
+    def _last(self, seat: int, action: Action) -> dict[str, Any]:
+        """The action everyone is told was taken: a discard is face down, so not its tile."""
+        words = "discard" if isinstance(action, Discard) else action_words(action)
+        return {"seat": seat, "action": words, "text": describe_action(seat, action, self.layout)}
 
     def _finished_game(self) -> FinishedGame:
         game = self._playing()
@@ -477,9 +521,14 @@ class Room:
         if connection.seat is None:
             raise Refused("take a seat first")
 
+    def _check_seat(self, seat: int) -> None:
+        if seat >= self.layout.seats:
+            raise Refused(f"this table has seats 0 to {self.layout.seats - 1}", "bad-message")
+
     def _lobby_seat(self, seat: int, *, empty: bool) -> None:
         if self.status != "lobby":
             raise Refused("seats can change only before the game starts")
+        self._check_seat(seat)
         if empty and self.seats[seat].kind != "empty":
             raise Refused(f"seat {seat} is taken")
 
@@ -488,7 +537,7 @@ class Room:
     def _make_bot(self, level: str, seed: int, name: str) -> Bot:
         """The bot for a seat's level; an engine this server no longer offers (it restarted
         without its ``--engine``) gives way to a medium bot, as a failing engine does."""
-        if level in LEVELS:
+        if level in LEVELS or level in BOT_NAMES:
             return make_bot(level, seed=seed, name=name)
         command = dict(self.settings.engines).get(level)
         if command is None:
@@ -529,7 +578,7 @@ class Room:
             # of failure, since the error's details name the seat's legal tiles
             why = str(getattr(exc, "kind", "error"))
             log.error("table %s: the bot at seat %d failed (%s)", self.id, seat, why)
-            fallback = make_bot("medium", seed=self.seed + seat, name=bot.name)
+            fallback: Bot = make_bot("medium", seed=self.seed + seat, name=bot.name)
             self.bots[seat] = fallback
             close = getattr(bot, "close", None)
             if close is not None:
@@ -538,7 +587,7 @@ class Room:
             for connection in list(self.connections):
                 connection.post({"type": "notice", "message":
                                  f"{bot.name} failed ({why}); a medium bot plays its seat now"})  # fmt: skip
-            action = fallback.choose(view)
+            action = _stand_in(fallback, view)
         await self.queue.put(_BotMove(seat, seq, action))
 
     def _spawn(self, coroutine: Any) -> None:
@@ -555,8 +604,8 @@ class Room:
 
     def _hint(self, connection: Connection) -> None:
         game = self._playing()
-        seat = connection.seat
-        if seat is None or game.seat_to_act() != seat:
+        seat = game.seat_to_act()
+        if seat is None or seat not in self.controls(connection.seat):
             raise Refused("hints are for the player whose turn it is")
         if connection.busy:
             raise Refused("still thinking about the last request", "busy")
@@ -571,6 +620,9 @@ class Room:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
                 ranked = [{**h.to_dict(), "action": action_words(h.action)} for h in found]
                 connection.post({"type": "hints", "seq": seq, "hints": ranked})
+            except Exception:
+                log.exception("table %s: no hints for %s", self.id, self.rules)
+                connection.error("no hints at this table", "busy")
             finally:
                 connection.busy = False
 
@@ -585,6 +637,7 @@ class Room:
             raise Refused(f"hand {number} is not finished yet")
         over = game.is_over()
         seat = connection.seat
+        mine = self.controls(seat)
         if seat is None and not over:
             raise Refused("reviews are for the players until the game is over")
         if connection.busy:
@@ -602,11 +655,14 @@ class Room:
                 )
                 data = review.to_dict()
                 if not over:
-                    data["plays"] = [p for p in data["plays"] if p["seat"] == seat]
-                    data["bids"] = [b for b in data["bids"] if b["seat"] == seat]
+                    data["plays"] = [p for p in data["plays"] if p["seat"] in mine]
+                    data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
                     own = {p["index"] for p in data["plays"]}
                     data["mistakes"] = [i for i in data["mistakes"] if i in own]
                 connection.post({"type": "review", "hand": number, **data})
+            except Exception:
+                log.exception("table %s: no review for %s", self.id, self.rules)
+                connection.error("no review of hands at this table", "busy")
             finally:
                 connection.busy = False
 
@@ -623,13 +679,18 @@ class Room:
             "rules_text": self.rules.describe(),
             "status": self.status,
             "game_number": self.game_number,
+            "layout": layout_payload(self.rules),
             "seats": [
                 {
                     "seat": seat,
                     "name": state.name,
                     "kind": state.kind,
                     "level": state.level,
-                    "connected": state.kind == "bot" or seat in present,
+                    "connected": state.kind == "bot"
+                    or (seat if state.holder is None else state.holder) in present,
+                    "compass": self.layout.seat_names[seat],
+                    "side": self.layout.side_of[seat],
+                    "holder": state.holder,
                 }
                 for seat, state in enumerate(self.seats)
             ],
@@ -640,9 +701,9 @@ class Room:
             "type": "state",
             "seq": self.seq,
             "table": table or self.table_payload(),
-            "you": {"seat": seat},
+            "you": {"seat": seat, "seats": list(self.controls(seat))},
             "last": self.last,
-            "game": game_payload(self.game, seat) if self.game is not None else None,
+            "game": game_payload(self.game, self.controls(seat)) if self.game is not None else None,
         }
 
     def send_state(self, connection: Connection) -> None:
@@ -660,3 +721,14 @@ class Room:
                 state = self.state_for(connection.seat, table)
                 built[connection.seat] = json.dumps(state, separators=(",", ":"))
             connection.post_text(built[connection.seat])
+
+
+def _stand_in(bot: Bot, view: Any) -> Action:
+    """A stand-in bot's action; should it fail too, the first legal action, so a table never
+    sticks."""
+    try:
+        return bot.choose(view)
+    except Exception:
+        log.exception("a stand-in bot failed; the seat takes its first legal action")
+        action: Action = view.legal[0]
+        return action

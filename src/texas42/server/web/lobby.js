@@ -130,6 +130,24 @@ function createForm(api) {
       draw();
     } }, names.map((n) => h("option", { value: n }, n)));
   presetSelect.value = preset;
+  // the table by number of players: a preset, maybe with options of its own (six-hand,teams=threes)
+  const tables = Array.isArray(api.tables) ? api.tables : [];
+  const tableSelect = h("select", { id: "players", name: "players", "data-testid": "players",
+    onchange: () => {
+      const [first, ...rest] = tableSelect.value.split(",");
+      if (!(first in presets)) return;
+      preset = first;
+      presetSelect.value = preset;
+      base = presetValues(options, presets[preset]);
+      chosen = { ...base };
+      for (const word of rest) {
+        const [name, raw] = word.split("=", 2);
+        const option = options.find((o) => o.name === name);
+        if (option) chosen[name] = coerce(option, raw ?? "true");
+      }
+      draw();
+    } }, tables.map((t) => h("option", { value: String(t.rules) }, `${t.players} players: ${t.label}`)));
+  if (tables.some((t) => t.rules === "standard")) tableSelect.value = "standard";
   const nameInput = h("input", { id: "table-name", name: "name", maxlength: 40,
     placeholder: "Friday night", autocomplete: "off", "data-testid": "table-name" });
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" },
@@ -152,6 +170,8 @@ function createForm(api) {
   h("h2", {}, "Start a table"),
   h("div", { class: "form-row" },
     h("label", { for: "table-name" }, "Table name"), nameInput),
+  tables.length ? h("div", { class: "form-row" },
+    h("label", { for: "players" }, "Players"), tableSelect) : null,
   h("div", { class: "form-row" },
     h("label", { for: "preset" }, "Rules"), presetSelect),
   fieldset,
@@ -174,7 +194,7 @@ function myTablesCard() {
     const status = h("span", { class: "muted status-word" });
     const item = h("li", {},
       h("a", { href: `/t/${encodeURIComponent(t.id)}` }, t.name || `Table ${t.id}`),
-      Number.isInteger(t.seat) ? h("span", { class: "muted" }, ` · ${SEAT_NAMES[t.seat]}`) : null,
+      Number.isInteger(t.seat) ? h("span", { class: "muted" }, ` · ${t.compass || SEAT_NAMES[t.seat] || `seat ${t.seat}`}`) : null,
       " ", status,
       h("button", { type: "button", class: "link-button", "aria-label": `forget table ${t.name || t.id}`,
         onclick: () => { forgetTable(t.id); item.remove(); } }, "forget"));
@@ -208,8 +228,8 @@ function historyCard() {
     mount(list, games.map((raw) => {
       const g = historyEntry(raw);
       const teams = g.players.length === 4
-        ? `${g.players[0]} & ${g.players[2]} vs ${g.players[1]} & ${g.players[3]}` : "";
-      const score = Array.isArray(g.score) ? ` · ${g.score[0]}–${g.score[1]}` : "";
+        ? `${g.players[0]} & ${g.players[2]} vs ${g.players[1]} & ${g.players[3]}` : g.players.join(", ");
+      const score = Array.isArray(g.score) ? ` · ${g.score.join("–")}` : "";
       const stamp = typeof g.when === "number" && g.when < 1e12 ? g.when * 1000 : g.when;
       const date = stamp ? new Date(stamp) : null;
       const when = date && !Number.isNaN(date.getTime()) ? ` · ${date.toLocaleString()}` : "";

@@ -3,15 +3,19 @@
 import { h, mount, setTitle, typingInField } from "./dom.js";
 import { getJson } from "./net.js";
 import {
-  SEAT_NAMES, callsList, contractLine, phaseOf, piles, placeOf, rolesOf, scorePad, seatLabel,
-  teamLabels, teamOf, tilePicture, trickArea, trickPoints,
+  SEAT_NAMES, callsList, compassOf, contractLine, ovalSpot, phaseOf, piles, placeOf, rolesOf,
+  scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture, trickArea, trickPoints,
 } from "./board.js";
 
-const BOTTOM = 2; // South at the bottom, North at the top, as on a diagram
+/** South at the bottom and North at the top of four seats, as on a diagram; North at the foot of
+    the other tables. */
+const bottomOf = (n) => (n === 4 ? 2 : 0);
 
 function unitOf(record) {
   const rules = record && record.rules;
-  return rules && typeof rules === "object" && rules.game === "points" ? "points" : "marks";
+  const preset = rules && typeof rules === "object" ? rules.preset : rules;
+  const game = rules && typeof rules === "object" && rules.game ? rules.game : preset === "moon" ? "moon" : "marks";
+  return game === "points" || game === "moon" ? "points" : "marks";
 }
 
 /** The score after each finished hand up to frame i: the score as each new hand begins. */
@@ -56,19 +60,23 @@ export async function showReplay(root, tableId, gameNumber) {
     mount(root, h("section", { class: "card narrow" }, h("h2", {}, "This game has no frames to show")));
     return;
   }
-  const viewer = new ReplayViewer(root, replay.record || {}, frames, tableId ? `Table ${tableId}, game ${gameNumber}` : "Imported record");
+  const viewer = new ReplayViewer(root, replay.record || {}, replay.layout || {}, frames, tableId ? `Table ${tableId}, game ${gameNumber}` : "Imported record");
   viewer.start();
 }
 
 class ReplayViewer {
-  constructor(root, record, frames, title) {
+  constructor(root, record, layout, frames, title) {
     this.root = root;
     this.record = record;
     this.frames = frames;
     this.title = title;
     this.i = 0;
     const players = Array.isArray(record.players) ? record.players : [];
-    this.seats = [0, 1, 2, 3].map((s) => ({ name: typeof players[s] === "string" ? players[s] : SEAT_NAMES[s], kind: "human" }));
+    const names = Array.isArray(layout.seat_names) ? layout.seat_names : SEAT_NAMES;
+    const sides = Array.isArray(layout.side_of) ? layout.side_of : names.map((_, s) => s & 1);
+    this.seats = names.map((compass, s) => ({ name: typeof players[s] === "string" ? players[s] : compass,
+      kind: "human", compass, side: sides[s] }));
+    this.bottom = bottomOf(this.seats.length);
   }
 
   start() {
@@ -106,17 +114,20 @@ class ReplayViewer {
 
   seatPanel(seat, frame) {
     const hand = frame.hand || {};
-    const place = placeOf(seat, BOTTOM);
+    const n = seatCount(this.seats);
+    const place = n === 4 ? placeOf(seat, this.bottom) : "oval";
+    const spot = n === 4 ? null : ovalSpot(seat, this.bottom, n);
     const tiles = Array.isArray(frame.hands) && Array.isArray(frame.hands[seat]) ? frame.hands[seat] : [];
     const toAct = phaseOf(hand) !== "done" && hand.turn === seat;
     const roles = rolesOf(hand, seat);
     return h("section", {
-      class: `seat-panel place-${place} team-${teamOf(seat)}${toAct ? " to-act" : ""}${hand.out_seat === seat ? " out" : ""}`,
+      class: `seat-panel place-${place} team-${sideOf(this.seats, seat)}${toAct ? " to-act" : ""}${hand.out_seat === seat ? " out" : ""}`,
+      style: spot ? `left: ${spot.x.toFixed(1)}%; top: ${spot.y.toFixed(1)}%` : null,
       "data-testid": `replay-seat-${seat}`, "data-seat": seat,
     },
     h("div", { class: "seat-head" },
       h("span", { class: "seat-name" }, this.seats[seat].name),
-      h("span", { class: "seat-compass" }, SEAT_NAMES[seat])),
+      h("span", { class: "seat-compass" }, compassOf(this.seats, seat))),
     roles.length ? h("div", { class: "roles" }, roles.join(" · ")) : null,
     h("div", { class: `open-hand ${place === "left" || place === "right" ? "side" : ""}`,
       "aria-label": `${seatLabel(this.seats, seat)}'s tiles` },
@@ -134,13 +145,14 @@ class ReplayViewer {
     if (!trick.length && tricks.length) {
       const last = tricks[tricks.length - 1];
       const pts = trickPoints(last);
-      center = trickArea(last.plays, BOTTOM, this.seats,
+      center = trickArea(last.plays, this.bottom, this.seats,
         { won: last.winner, note: `${seatLabel(this.seats, last.winner)} took it${pts !== null ? ` (${pts})` : ""}` });
     } else {
-      center = trickArea(trick, BOTTOM, this.seats);
+      center = trickArea(trick, this.bottom, this.seats);
     }
+    this.el.felt.classList.toggle("oval", seatCount(this.seats) !== 4);
     mount(this.el.felt,
-      [0, 1, 2, 3].map((seat) => this.seatPanel(seat, frame)),
+      seatList(this.seats).map((seat) => this.seatPanel(seat, frame)),
       h("div", { class: "felt-center" },
         h("div", { class: "center-stack" },
           h("div", { class: "center-note" }, `Hand ${frame.hand_number ?? ""} · ${contractLine(hand, this.seats)}`),
@@ -156,7 +168,7 @@ class ReplayViewer {
       button("next frame", "Next ›", this.i + 1, "replay-next"),
       button("last frame", "Last »", n - 1, "replay-last"),
       slider);
-    const game = { score: frame.score || [0, 0], unit: unitOf(this.record), history: historyUpTo(this.frames, this.i) };
+    const game = { score: frame.score || [], unit: unitOf(this.record), history: historyUpTo(this.frames, this.i) };
     mount(this.el.side,
       scorePad(game, this.seats, null),
       h("section", { class: "card side-card" }, h("h2", {}, "Bidding"), callsList(hand, this.seats, "replay-calls")),

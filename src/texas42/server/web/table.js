@@ -6,14 +6,14 @@ import { copyText, h, mount, setTitle, toast, typingInField } from "./dom.js";
 import { getJson, TableSocket } from "./net.js";
 import { forgetTable, playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
 import {
-  SEAT_NAMES, TEAM_NAMES, backsRow, callsList, contractLine, lastCallOf, phaseOf, piles,
-  placeOf, resultWords, rolesOf, scorePad, seatLabel, teamLabels, teamOf, tilePicture, trickArea,
-  trickPoints, trickRow,
+  backsRow, callsList, compassOf, contractLine, lastCallOf, ovalSpot, phaseOf, piles, placeOf,
+  resultWords, rolesOf, scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture,
+  trickArea, trickPoints, trickRow,
 } from "./board.js";
 import { tileSvg } from "./tiles.js";
 
 const SHORTCUTS = [
-  ["1 – 7", "play the 1st … 7th tile of your hand"],
+  ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
   ["p", "pass in the bidding"],
   ["h", "ask for a hint (on your turn)"],
   ["l", "show or hide the last trick"],
@@ -21,11 +21,12 @@ const SHORTCUTS = [
   ["Esc", "close a panel"],
 ];
 
-const isSeat = (x) => Number.isInteger(x) && x >= 0 && x < 4;
+const isSeat = (x) => Number.isInteger(x) && x >= 0 && x < 7;
 
-/** The tile a legal action plays ("6-4" or "play 6-4"), or null for a call or a contract. */
+/** The tile a legal action plays or discards ("6-4", "play 6-4", "discard 6-4"), or null for a
+    call or a contract. */
 export function playedTile(action) {
-  const m = /^(?:play\s+)?([0-6]-[0-6])$/.exec(String(action || "").trim());
+  const m = /^(?:(?:play|discard)\s+)?([0-6]-[0-6])$/.exec(String(action || "").trim());
   return m ? m[1] : null;
 }
 
@@ -68,6 +69,7 @@ class TablePage {
     this.id = id;
     this.state = null;
     this.you = null;
+    this.mine = [];
     this.levels = ["easy", "medium", "hard", "expert"];
     this.botLevel = {};
     this.hints = null;
@@ -104,7 +106,8 @@ class TablePage {
       });
     getJson("/api/options").then((api) => {
       if (api && Array.isArray(api.levels) && api.levels.length) {
-        this.levels = api.levels.map(String);
+        const bots = Array.isArray(api.bots) ? api.bots : [];
+        this.levels = [...api.levels, ...bots].map(String);
         this.render();
       }
     }).catch(() => {});
@@ -199,8 +202,12 @@ class TablePage {
     const handNumber = game && Number.isInteger(game.hand_number) ? game.hand_number : null;
     const status = state.table && state.table.status;
     if (state.you && "seat" in state.you) this.you = isSeat(state.you.seat) ? state.you.seat : null;
+    // in two-hand a person plays their partner's seat too
+    this.mine = state.you && Array.isArray(state.you.seats) ? state.you.seats.filter(isSeat)
+      : this.you === null ? [] : [this.you];
     if (this.you !== null && tokenFor(this.id)) {
-      rememberTable({ id: this.id, name: state.table && state.table.name, seat: this.you });
+      rememberTable({ id: this.id, name: state.table && state.table.name, seat: this.you,
+        compass: compassOf(state.table && state.table.seats, this.you) });
     }
     // a new hand began: the one just finished is summed up
     if (this.prevHand !== null && handNumber !== null && handNumber > this.prevHand && game.last_hand) {
@@ -247,9 +254,14 @@ class TablePage {
     return this.legal().find((a) => a.action === want || a.action.split(" ").slice(1).join(" ") === want) || null;
   }
 
+  /** Whether this browser plays the seat: its own, or in two-hand its partner's. */
+  plays(seat) {
+    return this.you !== null && (seat === this.you || this.mine.includes(seat));
+  }
+
   myTurn() {
     const hand = this.hand;
-    return Boolean(hand && this.you !== null && hand.turn === this.you && this.legal().length &&
+    return Boolean(hand && this.plays(hand.turn) && this.legal().length &&
       this.state.table.status === "playing");
   }
 
@@ -273,7 +285,7 @@ class TablePage {
     if (!reason) {
       const phase = phaseOf(hand);
       if (!this.myTurn()) reason = "It is not your turn.";
-      else if (phase !== "play") reason = "Tiles are played once the bidding is over.";
+      else if (phase !== "play" && phase !== "discard") reason = "Tiles are played once the bidding is over.";
       else reason = `You cannot play ${tile} now.`;
     }
     this.illegal = `${tile}: ${reason}`;
@@ -337,7 +349,7 @@ class TablePage {
       else toast("You cannot pass now.");
       event.preventDefault();
       return;
-    } else if (/^[1-7]$/.test(key)) {
+    } else if (/^[1-9]$/.test(key)) {
       const tiles = this.hand && Array.isArray(this.hand.tiles) ? this.hand.tiles : [];
       const tile = tiles[Number(key) - 1];
       if (tile) this.clickTile(tile);
@@ -393,7 +405,8 @@ class TablePage {
   }
 
   bottomSeat() {
-    return this.you !== null ? this.you : 2;
+    if (this.you !== null) return this.you;
+    return seatCount(this.state && this.state.table.seats) === 4 ? 2 : 0;
   }
 
   statusLine() {
@@ -412,8 +425,10 @@ class TablePage {
     if (!hand) return "";
     const phase = phaseOf(hand);
     if (phase === "done" || !isSeat(hand.turn)) return "Hand over";
-    const verb = phase === "auction" ? "bid" : phase === "declare" ? "name trump" : "play";
+    const verb = phase === "auction" ? "bid" : phase === "declare" ? "name trump"
+      : phase === "discard" ? "discard" : "play";
     if (hand.turn === this.you) return `Your turn to ${verb}`;
+    if (this.plays(hand.turn)) return `Your turn to ${verb} for ${compassOf(seats, hand.turn)}`;
     return `${seatLabel(seats, hand.turn)} to ${verb}`;
   }
 
@@ -434,12 +449,15 @@ class TablePage {
     const info = (table.seats || [])[seat] || { kind: "empty" };
     const hand = game && game.hand;
     const bottom = this.bottomSeat();
-    const place = placeOf(seat, bottom);
+    const count = seatCount(table.seats);
+    const place = count === 4 ? placeOf(seat, bottom) : "oval";
+    const spot = count === 4 ? null : ovalSpot(seat, bottom, count);
+    const compass = compassOf(table.seats, seat);
     const lobby = table.status === "lobby";
     const kind = info.kind || "empty";
     const toAct = hand && phaseOf(hand) !== "done" && hand.turn === seat && table.status === "playing";
     const badges = [];
-    if (seat === this.you) badges.push(h("span", { class: "badge you" }, "you"));
+    if (this.plays(seat)) badges.push(h("span", { class: "badge you" }, "you"));
     if (kind === "bot") badges.push(h("span", { class: "badge bot" }, `bot${info.level ? ` · ${info.level}` : ""}`));
     if (kind === "human" && info.connected === false) badges.push(h("span", { class: "badge away" }, "away"));
     const roles = rolesOf(hand, seat);
@@ -453,7 +471,7 @@ class TablePage {
       if (kind === "empty" && this.you !== null) {
         const level = this.botLevel[seat] || (this.levels.includes("medium") ? "medium" : this.levels[0]);
         const select = h("select", { "data-testid": `bot-level-${seat}`, "data-focus": `bot-level-${seat}`,
-          "aria-label": `bot level for ${SEAT_NAMES[seat]}`,
+          "aria-label": `bot level for ${compass}`,
           onchange: () => { this.botLevel[seat] = select.value; } },
         this.levels.map((l) => h("option", { value: l }, l)));
         select.value = level;
@@ -471,18 +489,19 @@ class TablePage {
       }
     }
     let tiles = null;
-    if (hand && !(seat === this.you) && phaseOf(hand) !== "done") {
+    if (hand && !this.plays(seat) && phaseOf(hand) !== "done") {
       const left = Array.isArray(hand.tiles_left) ? hand.tiles_left[seat] : 0;
       tiles = backsRow(left, place === "left" || place === "right" ? "side" : "");
     }
     return h("section", {
-      class: `seat-panel place-${place} team-${teamOf(seat)}${toAct ? " to-act" : ""}${hand && hand.out_seat === seat ? " out" : ""}${kind === "empty" ? " empty" : ""}`,
+      class: `seat-panel place-${place} team-${sideOf(table.seats, seat)}${toAct ? " to-act" : ""}${hand && hand.out_seat === seat ? " out" : ""}${kind === "empty" ? " empty" : ""}`,
+      style: spot ? `left: ${spot.x.toFixed(1)}%; top: ${spot.y.toFixed(1)}%` : null,
       "data-testid": `seat-${seat}`, "data-seat": seat, "data-kind": kind,
-      "aria-label": `${SEAT_NAMES[seat]}: ${kind === "empty" ? "empty seat" : seatLabel(table.seats, seat)}${toAct ? ", to act" : ""}`,
+      "aria-label": `${compass}: ${kind === "empty" ? "empty seat" : seatLabel(table.seats, seat)}${toAct ? ", to act" : ""}`,
     },
     h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, kind === "empty" ? "Empty seat" : info.name || SEAT_NAMES[seat]),
-      h("span", { class: "seat-compass" }, SEAT_NAMES[seat])),
+      h("span", { class: "seat-name" }, kind === "empty" ? "Empty seat" : info.name || compass),
+      h("span", { class: "seat-compass" }, compass)),
     badges.length ? h("div", { class: "badges" }, badges) : null,
     roles.length ? h("div", { class: "roles" }, roles.join(" · ")) : null,
     call ? h("div", { class: `call-bubble${call === "pass" ? " pass" : ""}`, "data-testid": `call-${seat}` }, call) : null,
@@ -493,12 +512,15 @@ class TablePage {
   renderFelt() {
     const { table } = this.state;
     const bottom = this.bottomSeat();
-    const seats = [0, 1, 2, 3].sort((a, b) => ((a - bottom + 4) % 4) - ((b - bottom + 4) % 4));
+    const n = seatCount(table.seats);
+    const seats = seatList(table.seats).sort((a, b) => ((a - bottom + n) % n) - ((b - bottom + n) % n));
     mount(this.el.felt,
       seats.map((seat) => this.seatPanel(seat)),
       h("div", { class: "felt-center" }, this.centerContent()),
       this.overlay());
     this.el.felt.dataset.status = table.status;
+    this.el.felt.dataset.seats = String(n);
+    this.el.felt.classList.toggle("oval", n !== 4);
     this.el.felt.classList.toggle("my-turn", this.myTurn());
   }
 
@@ -531,6 +553,12 @@ class TablePage {
             tilePicture(pair[1], { vertical: true, cls: "small" }))))),
         isSeat(hand.shaker) ? h("p", {}, `${seatLabel(table.seats, hand.shaker)} shakes.`) : null);
     }
+    if (phase === "discard") {
+      const widow = Array.isArray(hand.widow) ? hand.widow : [];
+      return h("div", { class: "center-note center-stack", "data-testid": "widow" },
+        `${seatLabel(table.seats, hand.declarer)} takes the widow and lays a tile face down`,
+        widow.length ? h("span", { class: "widow-tiles" }, widow.map((t) => tilePicture(t, { cls: "small", label: `widow tile ${t}` }))) : null);
+    }
     return h("div", { class: "center-note" },
       phase === "auction" ? "Bidding" : phase === "declare" ? `${seatLabel(table.seats, hand.declarer ?? hand.bidder)} names trump` : "");
   }
@@ -549,7 +577,7 @@ class TablePage {
   pregame() {
     const { table } = this.state;
     const seats = table.seats || [];
-    const full = seats.length === 4 && seats.every((x) => x && x.kind !== "empty");
+    const full = seats.length >= 3 && seats.every((x) => x && x.kind !== "empty");
     // what is typed survives the re-render of every state that arrives meanwhile
     const nameInput = h("input", { class: "name-input", "data-testid": "player-name", maxlength: 24,
       placeholder: "Your name", autocomplete: "nickname", value: this.nameDraft ?? playerName(),
@@ -659,17 +687,18 @@ class TablePage {
     const { table, game } = this.state;
     const outcome = game.outcome || {};
     const labels = teamLabels(table.seats);
-    const score = Array.isArray(outcome.score) ? outcome.score : game.score || [0, 0];
+    const score = Array.isArray(outcome.score) ? outcome.score : game.score || [];
     const n = table.game_number || 1;
     const finalHand = game.hand && phaseOf(game.hand) === "done" ? game.hand : game.last_hand;
     const handNumber = finalHand && (finalHand.number ?? finalHand.hand_number) || game.hand_number;
     const won = Number.isInteger(outcome.winner) ? outcome.winner : null;
-    const mine = this.you !== null && won !== null ? teamOf(this.you) === won : null;
+    const mine = this.you !== null && won !== null ? sideOf(table.seats, this.you) === won : null;
     const base = `/api/tables/${encodeURIComponent(table.id)}/games/${n}`;
     return h("div", { class: "panel game-over", role: "dialog", "aria-label": "game over", "data-testid": "game-over" },
       this.panelHead(won !== null ? `${labels[won]} win${mine === true ? " — well played!" : ""}` : "Game over",
         () => { this.overDismissed = table.game_number; this.render(); }),
-      h("p", { class: "final-score" }, `${TEAM_NAMES[0]} ${score[0]} · ${TEAM_NAMES[1]} ${score[1]} ${game.unit || "marks"}`),
+      h("p", { class: "final-score", "data-testid": "final-score" },
+        `${score.map((n, side) => `${labels[side].replace(/ \(.*\)$/, "")} ${n}`).join(" · ")} ${game.unit || "marks"}`),
       finalHand && finalHand.result ? this.resultLines(finalHand) : null,
       this.reviewBlock(handNumber),
       h("div", { class: "panel-actions" },
@@ -688,9 +717,27 @@ class TablePage {
       return;
     }
     this.el.hand.hidden = false;
+    const held = this.state.game && Array.isArray(this.state.game.held) ? this.state.game.held : [];
+    this.el.hand.classList.toggle("rows", held.length > 1);
+    if (held.length > 1) {
+      // two-hand: a row for each seat played, the tiles of the seat shown (the one to act) live
+      const seats = this.state.table.seats;
+      mount(this.el.hand, held.map((entry) => entry.seat === hand.seat
+        ? h("div", { class: "hand-row active", "data-seat": entry.seat },
+          h("span", { class: "hand-row-seat" }, compassOf(seats, entry.seat)), this.tileButtons(tiles))
+        : h("div", { class: "hand-row", "data-seat": entry.seat, role: "img",
+          "aria-label": `${compassOf(seats, entry.seat)}'s tiles: ${(entry.tiles || []).join(" ")}` },
+        h("span", { class: "hand-row-seat" }, compassOf(seats, entry.seat)),
+        (entry.tiles || []).map((t) => h("span", { class: "held-tile" }, tileSvg(t, { vertical: true }))))));
+      return;
+    }
+    mount(this.el.hand, this.tileButtons(tiles));
+  }
+
+  tileButtons(tiles) {
     const myTurn = this.myTurn();
     const playable = new Set(this.legal().map((a) => playedTile(a.action)).filter(Boolean));
-    mount(this.el.hand, tiles.map((tile, i) => {
+    return tiles.map((tile, i) => {
       const legal = myTurn && playable.has(tile);
       return h("button", {
         type: "button", class: `tile-button${legal ? " legal" : ""}`, "data-tile": tile,
@@ -699,7 +746,7 @@ class TablePage {
         disabled: this.pending && legal ? true : null,
         onclick: () => this.clickTile(tile),
       }, tileSvg(tile, { vertical: true }), h("span", { class: "tile-key", "aria-hidden": "true" }, String(i + 1)));
-    }));
+    });
   }
 
   renderActions() {
@@ -709,6 +756,10 @@ class TablePage {
     const myTurn = this.myTurn();
     const calls = this.legal().filter((a) => !playedTile(a.action));
     const parts = [];
+    if (myTurn && phase === "discard") {
+      parts.push(h("div", { class: "call-box discard", "data-testid": "discard-box", role: "note" },
+        h("span", { class: "call-title" }, "You took the widow: click a tile to lay it face down")));
+    }
     if (myTurn && calls.length && (phase === "auction" || phase === "declare")) {
       const title = phase === "auction" ? "Your bid" : "Name the contract";
       const pass = calls.filter((a) => a.action === "pass");
@@ -749,7 +800,8 @@ class TablePage {
       return;
     }
     const hand = this.hand;
-    const defending = hand && isSeat(hand.bidder) && this.you !== null && teamOf(hand.bidder) !== teamOf(this.you);
+    const seats = this.state.table.seats;
+    const defending = hand && isSeat(hand.bidder) && this.you !== null && sideOf(seats, hand.bidder) !== sideOf(seats, this.you);
     const goal = phaseOf(hand) === "play" && defending ? "to set" : "to make";
     mount(this.el.hints, h("div", { class: "hints", "data-testid": "hints" },
       h("h3", {}, "Hints (best first)"),
@@ -772,7 +824,7 @@ class TablePage {
     const { table, game } = this.state;
     const hand = game && game.hand;
     const labels = teamLabels(table.seats);
-    const you = this.you === null ? null : teamOf(this.you);
+    const you = this.you === null ? null : sideOf(table.seats, this.you);
     const parts = [];
     if (game) parts.push(scorePad(game, table.seats, you));
     if (hand && (phaseOf(hand) === "play" || phaseOf(hand) === "done" || (hand.tricks || []).length)) {
