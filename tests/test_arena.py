@@ -35,10 +35,14 @@ from texas42.arena import (
     summarize,
     wilson,
 )
-from texas42.arena.match import MatchResult
+from texas42.arena.match import GameResult, MatchResult, sides_held
+from texas42.arena.plot import margin_step
 from texas42.arena.stats import ELO_PER_NAT, t_cdf, t_quantile
+from texas42.bots import make_bot
 from texas42.cli import app
 from texas42.errors import Texas42Error
+from texas42.layout import layout_of
+from texas42.protocol.client import EngineError
 
 TEXAS42 = str(Path(sys.executable).parent / "texas42")
 STANDARD = Rules()
@@ -569,3 +573,186 @@ def test_arena_command_stopped_by_ctrl_c_keeps_its_games_and_shows_them(tmp_path
     assert f"{pairs} duplicate pairs of games" in out
     assert len(list(folder.glob("*.json"))) == 2 * pairs
     assert "Traceback" not in err
+
+
+# -- every table size -------------------------------------------------------------------------
+
+TABLES = ["two-hand", "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes",
+          "seven-hand"]  # fmt: skip
+
+
+def bot_of_seat(rules: Rules, seat: int, a_team: int) -> str:
+    """Which bot holds a seat in the game of a pair where A holds the sides of ``a_team``."""
+    return "A" if layout_of(rules).side_of[seat] % 2 == a_team else "B"
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_every_table_plays_each_seat_once_by_each_bot_and_its_records_replay(table: str) -> None:
+    rules = Rules.parse(table)
+    layout = layout_of(rules)
+    names = {"A": "Rules", "B": "Random"}
+    for spec in match_specs("rules", "random", rules, 2, seed=7, records=True):
+        result = run_match(spec)
+        first, second = (Record.from_json(game.record or "") for game in result.games)
+        for a_team, record in enumerate((first, second)):
+            seats = tuple(names[bot_of_seat(rules, s, a_team)] for s in range(layout.seats))
+            assert record.players == seats
+        assert first.players is not None and second.players is not None
+        for seat in range(layout.seats):
+            assert {first.players[seat], second.players[seat]} == {"Rules", "Random"}
+        for a, b in zip(first.hands, second.hands):
+            assert (a.shaker, a.deal, a.widow) == (b.shaker, b.deal, b.widow)
+        for game in result.games:
+            assert json.loads(game.record or "").get("seats", 4) == layout.seats
+            report = check_record(Record.from_json(game.record or ""))
+            assert (report.score, report.winner) == (game.score, game.winner)
+            assert len(report.score) == layout.sides
+            assert len(report.results) == game.hands
+            parities = [
+                (layout.side_of[r.bidder] % 2, r.made)
+                for r in report.results
+                if r.bidder is not None
+            ]
+            for parity in (0, 1):
+                assert game.bids[parity] == sum(p == parity for p, _ in parities)
+                assert game.made[parity] == sum(p == parity and made for p, made in parities)
+
+
+@pytest.mark.parametrize("table", TABLES)
+@pytest.mark.parametrize("hands", [False, True])
+def test_a_bot_against_itself_scores_zero_at_every_table(table: str, hands: bool) -> None:
+    rules = Rules.parse(table)
+    for spec in match_specs("rules", "rules", rules, 2, seed=9, hands=hands, records=True):
+        result = run_match(spec)
+        first, second = result.games
+        assert first.score == second.score
+        assert result.margin == 0
+        assert result.a_wins == result.decided / 2
+        players = Record.from_json(first.record or "").players
+        assert players == tuple(
+            f"Rules {bot_of_seat(rules, s, 0)}" for s in range(layout_of(rules).seats)
+        )
+
+
+@pytest.mark.parametrize("table", TABLES)
+def test_single_hands_at_every_table_share_the_deal_and_the_widow(table: str) -> None:
+    rules = Rules.parse(table)
+    for spec in match_specs("easy", "rules", rules, 3, seed=2, hands=True, records=True):
+        result = run_match(spec)
+        first, second = (Record.from_json(game.record or "") for game in result.games)
+        assert len(first.hands) == len(second.hands) == 1
+        a, b = first.hands[0], second.hands[0]
+        assert (a.shaker, a.deal, a.widow) == (b.shaker, b.deal, b.widow)
+        assert (a.widow is not None) == (layout_of(rules).widow > 0)
+        for game in result.games:
+            assert game.hands == 1
+            # a hand's winner is the one side that scored the most, or nobody on a shared top
+            best = max(game.score)
+            if game.score.count(best) == 1:
+                assert game.winner == game.score.index(best)
+            else:
+                assert game.winner is None
+
+
+def test_a_bots_score_is_the_mean_of_the_sides_it_holds() -> None:
+    three = GameResult(0, (3, 1, 5), 2, 4, (1, 0), (1, 0))
+    assert (three.margin, three.a_won) == (3.0, True)
+    other = dataclasses.replace(three, a_team=1)
+    assert (other.margin, other.a_won) == (-3.0, False)
+    seven = GameResult(1, (4, 0, 2, 7, 0, 1, 7), 3, 9, (2, 3), (1, 2))
+    assert seven.margin == pytest.approx((0 + 7 + 1) / 3 - (4 + 2 + 0 + 7) / 4)
+    assert seven.a_won is True
+    assert GameResult(0, (2, 5), None, 1, (0, 0), (0, 0)).a_won is None
+    assert [sides_held(2, 0), sides_held(2, 1), sides_held(3, 0), sides_held(7, 1)] == [
+        (0,), (1,), (0, 2), (1, 3, 5)
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("table", "step"),
+    [("standard", 1 / 2), ("three-hand", 1 / 4), ("moon", 1 / 4), ("five-hand", 1 / 12),
+     ("six-hand", 1 / 4), ("six-hand,teams=threes", 1 / 2), ("seven-hand", 1 / 24)],
+)  # fmt: skip
+def test_pair_margins_are_whole_multiples_of_the_tables_step(table: str, step: float) -> None:
+    rules = Rules.parse(table)
+    assert margin_step(rules) == pytest.approx(step)
+    _, results = play_match("rules", "random", rules, 4, seed=6, hands=True)
+    for result in results:
+        assert result.margin / step == pytest.approx(round(result.margin / step), abs=1e-9)
+
+
+@pytest.mark.parametrize(("table", "stake"), [("three-hand", 1), ("moon", 7), ("six-hand", 1)])
+def test_a_failing_bot_forfeits_to_every_side_of_the_other(
+    table: str, stake: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Failing:
+        name = "Failing"
+
+        def choose(self, view: object) -> object:
+            raise EngineError("failing", "crashed", "gone")
+
+    def bots(spec: str, seed: int = 0) -> object:
+        return Failing() if spec == "failing" else make_bot(spec, seed)
+
+    monkeypatch.setattr("texas42.arena.match.make_bot", bots)
+    rules = Rules.parse(table)
+    target = rules.winning_target
+    for hands, top in ((False, target), (True, stake)):
+        result = run_match(MatchSpec("failing", "rules", rules, seed=5, hands=hands))
+        for game in result.games:
+            b_sides = sides_held(len(game.score), 1 - game.a_team)
+            assert game.a_won is False and game.winner == b_sides[0]
+            assert game.forfeit is not None and game.forfeit.startswith("A forfeits at seat ")
+            assert all(game.score[side] >= top for side in b_sides)
+            if hands:
+                assert all(game.score[side] == 0 for side in sides_held(3, game.a_team))
+
+
+def test_arena_command_at_three_seats(tmp_path: Path) -> None:
+    folder = tmp_path / "games"
+    done = runner.invoke(app, ["arena", "rules", "random", "--rules", "three-hand", "--games",
+                               "4", "--seed", "1", "--records", str(folder)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert "rules: three-hand; seed 1" in done.stdout
+    assert "A made its bids" in done.stdout
+    assert "each deal twice: A holds North+West, then East; B the rest" in done.stdout
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "pair00001-A-east.json", "pair00001-A-north+west.json",
+        "pair00002-A-east.json", "pair00002-A-north+west.json",
+    ]  # fmt: skip
+    for path in folder.iterdir():
+        record = Record.from_json(path.read_text())
+        assert record.rules.seats == 3
+        assert check_record(record).winner is not None
+    six = runner.invoke(app, ["arena", "rules", "easy", "--rules", "six-hand", "--games", "2"])
+    assert "A's team made its bid" in six.stdout
+    moon = runner.invoke(app, ["arena", "rules", "easy", "--rules", "moon", "--hands", "4",
+                               "--json"])  # fmt: skip
+    assert json.loads(moon.stdout)["unit"] == "points per hand"
+
+
+def test_a_game_that_never_ends_is_one_line_and_status_2(monkeypatch: pytest.MonkeyPatch) -> None:
+    # three random bots at Moon overbid, are set, and drift below zero for ever
+    monkeypatch.setattr("texas42.arena.match.MAX_HANDS", 20)
+    done = runner.invoke(app, ["arena", "random", "random", "--rules", "moon", "--games", "2"])
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr.startswith(
+        "texas42 arena: a game of random and random went 20 hands without a winner (score -"
+    )
+    assert done.stderr.endswith("); measure single hands with --hands\n")
+
+
+def test_a_ladder_at_five_seats() -> None:
+    ladder = play_ladder(["random", "rules"], Rules.parse("five-hand"), 2, seed=3)
+    assert ladder.pairings[0].games == 4
+    assert ladder.wins[0][1] + ladder.wins[1][0] == 4
+    assert ladder.order() == [1, 0]
+
+
+def test_arena_plot_at_five_seats(tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "margin.png"
+    done = runner.invoke(app, ["arena", "rules", "random", "--rules", "five-hand", "--hands",
+                               "12", "--plot", str(path)])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -16,7 +16,8 @@ import typer
 
 from texas42.actions import ACTIONS
 from texas42.errors import Texas42Error
-from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Hand, HandResult
+from texas42.hand import Hand, HandResult
+from texas42.layout import Layout, layout_of
 from texas42.record import UNREADABLE, CheckReport, Record, RecordError, check_record
 from texas42.rules import OPTION_NAMES, Rules
 from texas42.tally import score_line
@@ -47,7 +48,14 @@ WorkersOption = Annotated[
 SeedOption = Annotated[
     int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
 ]
-SeatOption = Annotated[int, typer.Option(help="Your seat: 0 North, 1 East, 2 South, 3 West.")]
+SeatOption = Annotated[
+    int | None,
+    typer.Option(help="Your seat, 0 (North) clockwise; default South at four seats, else North."),
+]
+PlayersOption = Annotated[
+    int | None,
+    typer.Option(help="Players at the table, 2 to 7: picks that size's preset instead of --rules."),
+]
 SaveOption = Annotated[str | None, typer.Option(help="Write the game record to this file.")]
 NameOption = Annotated[str, typer.Option(help="Your name in the saved record.")]
 BotsOption = Annotated[
@@ -94,44 +102,58 @@ def _refused(message: str) -> typer.Exit:
 # -- words shared by check and replay ------------------------------------------------------
 
 
-def _seat(seat: int, players: Players) -> str:
+def _seat(layout: Layout, seat: int, players: Players) -> str:
     """``North``, or ``North (Ann)`` when the record names the player."""
+    names = layout.seat_names
     name = players[seat] if players else ""
-    if not name or name == SEAT_NAMES[seat]:
-        return SEAT_NAMES[seat]
-    return f"{SEAT_NAMES[seat]} ({name})"
+    if not name or name == names[seat]:
+        return names[seat]
+    return f"{names[seat]} ({name})"
 
 
 def _auction(hand: Hand, players: Players) -> str:
+    layout = hand.layout
     calls = [
-        f"{_seat((hand.first_bidder + i) % SEATS, players)} {ACTIONS[call]}"
+        f"{_seat(layout, (hand.first_bidder + i) % layout.seats, players)} {ACTIONS[call]}"
         for i, call in enumerate(hand.calls)
     ]
     return ", ".join(calls) if calls else "no calls yet"
+
+
+def _widow(hand: Hand, players: Players) -> str | None:
+    """``widow 3-1; North laid down 6-6``: the widow and the tiles put down for it (Moon)."""
+    if not hand.layout.widow:
+        return None
+    text = f"widow {hand_name(hand.widow)}"
+    if hand.discards and hand.declarer >= 0:
+        down = " ".join(tile_name(t) for t in hand.discards)
+        text += f"; {_seat(hand.layout, hand.declarer, players)} laid down {down}"
+    return text
 
 
 def _contract(hand: Hand, result: HandResult, players: Players) -> str | None:
     """Who bid what and what was named: ``North bid 34 and named sixes``."""
     if result.bidder is None or result.declarer is None:
         return None
-    bidder = _seat(result.bidder, players)
+    layout = hand.layout
+    bidder = _seat(layout, result.bidder, players)
     if result.contract is None:
         return f"{bidder} bid {result.bid}; the contract is not named yet"
     if result.declarer == result.bidder:
         text = f"{bidder} bid {result.bid} and named {result.contract}"
     else:
-        declarer = _seat(result.declarer, players)
+        declarer = _seat(layout, result.declarer, players)
         text = f"{bidder} bid {result.bid}, {declarer} named {result.contract}"
     if hand.out_seat >= 0:
-        text += f"; {_seat(hand.out_seat, players)} sits out"
+        text += f"; {_seat(layout, hand.out_seat, players)} sits out"
     trump = hand.trump_description()
     return f"{text} ({trump})" if trump else text
 
 
 def _unit(rules: Rules, amount: int) -> str:
-    if rules.game == "points":
-        return "point" if amount == 1 else "points"
-    return "mark" if amount == 1 else "marks"
+    if rules.game in ("points", "moon"):
+        return "point" if abs(amount) == 1 else "points"
+    return "mark" if abs(amount) == 1 else "marks"
 
 
 def _amount(amount: int, unit: str) -> str:
@@ -140,31 +162,46 @@ def _amount(amount: int, unit: str) -> str:
 
 
 def _verdict(rules: Rules, result: HandResult) -> str:
-    """``made: +1 mark to North-South``, ``set: +51 points to East-West``, or what is left."""
+    """``made: +1 mark to North-South``, ``set: +51 points to East-West``, or what is left;
+    in Moon a set bidder's loss reads ``-5 points to North``."""
     if result.reshaken:
         return "everyone passed: reshaken, no score"
     if result.made is None:
         return "in progress"
+    names = layout_of(rules).side_names
     awards = [
-        f"+{amount} {_unit(rules, amount)} to {TEAM_NAMES[team]}"
-        for team, amount in enumerate(result.score)
+        f"{amount:+d} {_unit(rules, amount)} to {names[side]}"
+        for side, amount in enumerate(result.score)
         if amount
     ]
     return f"{'made' if result.made else 'set'}: {', '.join(awards) or 'no score'}"
 
 
-def _points(result: HandResult) -> str:
+def _points(layout: Layout, result: HandResult) -> str:
+    """``7 tricks: North-South 30 points, East-West 12``, every side in turn."""
     tricks = "1 trick" if result.tricks == 1 else f"{result.tricks} tricks"
-    return (
-        f"{tricks}: {TEAM_NAMES[0]} {result.points[0]} points, "
-        f"{TEAM_NAMES[1]} {result.points[1]}"
-    )
+    sides = [f"{name} {points}" for name, points in zip(layout.side_names, result.points)]
+    return f"{tricks}: {sides[0]} points, {', '.join(sides[1:])}"
+
+
+def _alone(layout: Layout) -> bool:
+    """Whether every side is one player (bidder-alone, Moon): "North wins", not "win"."""
+    return layout.sides == layout.seats
 
 
 def _winner(report: CheckReport) -> str:
     if report.winner is None:
         return "no winner yet"
-    return f"{TEAM_NAMES[report.winner]} win"
+    layout = layout_of(report.record.rules)
+    return f"{layout.side_names[report.winner]} {'wins' if _alone(layout) else 'win'}"
+
+
+def _short(name: str) -> str:
+    """``SE`` for Southeast, ``N-S`` for North-South: names short enough for a table column."""
+    for word, letter in (("North", "N"), ("South", "S"), ("east", "E"), ("East", "E"),
+                         ("west", "W"), ("West", "W")):  # fmt: skip
+        name = name.replace(word, letter)
+    return name
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -186,15 +223,19 @@ def check(
         print(report.to_json())
         return
     rules = report.record.rules
+    layout = layout_of(rules)
     players = report.record.players
     print(f"rules: {rules}")
     for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
-        print(f"hand {number}: {_seat(hand.shaker, players)} shakes")
+        print(f"hand {number}: {_seat(layout, hand.shaker, players)} shakes")
         print(f"  auction: {_auction(hand, players)}")
+        widow = _widow(hand, players)
+        if widow is not None and result.bidder is not None:
+            print(f"  {widow}")
         contract = _contract(hand, result, players)
         if contract is not None:
             print(f"  contract: {contract}")
-            print(f"  {_points(result)}")
+            print(f"  {_points(layout, result)}")
         print(f"  {_verdict(rules, result)}")
     print(f"game: {score_line(rules, report.score)}; {_winner(report)}")
 
@@ -209,22 +250,25 @@ def replay(
     report = _replayed(record)
     console = Console(highlight=False, markup=False, soft_wrap=True)
     rules = report.record.rules
+    layout = layout_of(rules)
     players = report.record.players
     console.print(f"Rules: {rules} ({'; '.join(rules.describe())})")
     if players:
-        console.print(
-            f"Seats: {_seat(0, players)} and {_seat(2, players)} against "
-            f"{_seat(1, players)} and {_seat(3, players)}"
-        )
-    score = (0, 0)
+        sides = [
+            " and ".join(_seat(layout, seat, players) for seat in layout.side_seats(side))
+            for side in range(layout.sides)
+        ]
+        console.print(f"Seats: {(', ' if _alone(layout) else ' against ').join(sides)}")
+    score = (0,) * layout.sides
     for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
         console.print()
         console.print(
-            f"Hand {number}: {_seat(hand.shaker, players)} shakes; score {score_line(rules, score)}",
+            f"Hand {number}: {_seat(layout, hand.shaker, players)} shakes; "
+            f"score {score_line(rules, score)}",
             style="bold",
         )
         _replay_hand(console, hand, result, players)
-        score = (score[0] + result.score[0], score[1] + result.score[1])
+        score = tuple(total + amount for total, amount in zip(score, result.score))
         console.print(f"  {_verdict(rules, result)}")
         console.print(f"  score: {score_line(rules, score)}")
     console.print()
@@ -236,40 +280,47 @@ def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Play
     from rich.padding import Padding
     from rich.table import Table
 
-    width = max(len(_seat(seat, players)) for seat in range(SEATS))
-    for seat in range(SEATS):
-        console.print(f"  {_seat(seat, players):<{width}}  {hand_name(hand.deal[seat])}")
+    layout = hand.layout
+    seats = range(layout.seats)
+    width = max(len(_seat(layout, seat, players)) for seat in seats)
+    for seat in seats:
+        console.print(f"  {_seat(layout, seat, players):<{width}}  {hand_name(hand.deal[seat])}")
     console.print(f"  auction: {_auction(hand, players)}")
+    widow = _widow(hand, players)
+    if widow is not None and result.bidder is not None:
+        console.print(f"  {widow}")
     contract = _contract(hand, result, players)
     if contract is None:
         return
     console.print(f"  contract: {contract}")
     if not hand.plays:
         return
+    names = layout.seat_names if layout.seats <= 4 else tuple(map(_short, layout.seat_names))
+    sides = tuple(map(_short, layout.side_names))
     table = Table(box=None, padding=(0, 1), header_style="bold underline")
-    for title in ("trick", "led", *SEAT_NAMES, "won by", "pts", "N-S", "E-W"):
-        numeric = title in ("trick", "pts", "N-S", "E-W")
-        table.add_column(title, justify="right" if numeric else "left")
-    taken = [0, 0]
+    for title in ("trick", "led", *names, "won by", "pts"):
+        table.add_column(title, justify="right" if title in ("trick", "pts") else "left")
+    for title in sides:
+        table.add_column(title, justify="right")
+    taken = [0] * layout.sides
     for number, trick in enumerate(hand.tricks, 1):
         tiles = dict(zip(trick.seats, trick.tiles))
-        taken[trick.winner & 1] += trick.points
+        taken[layout.side_of[trick.winner]] += trick.points
         table.add_row(
             str(number),
-            SEAT_NAMES[trick.leader],
-            *(tile_name(tiles[seat]) if seat in tiles else "-" for seat in range(SEATS)),
-            SEAT_NAMES[trick.winner],
+            names[trick.leader],
+            *(tile_name(tiles[seat]) if seat in tiles else "-" for seat in seats),
+            names[trick.winner],
             str(trick.points),
-            str(taken[0]),
-            str(taken[1]),
+            *map(str, taken),
         )
     if hand.trick:
         tiles = dict(zip(hand.trick_seats, hand.trick))
         table.add_row(
             str(len(hand.tricks) + 1),
-            SEAT_NAMES[hand.trick_seats[0]],
-            *(tile_name(tiles[seat]) if seat in tiles else "" for seat in range(SEATS)),
-            "", "", "", "",
+            names[hand.trick_seats[0]],
+            *(tile_name(tiles[seat]) if seat in tiles else "" for seat in seats),
+            "", "", *("" for _ in sides),
         )  # fmt: skip
     console.print(Padding.indent(table, 1))
 
@@ -278,49 +329,69 @@ def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Play
 def play(
     rules: RulesOption = "standard",
     seed: SeedOption = None,
-    seat: SeatOption = 2,
+    seat: SeatOption = None,
     save: SaveOption = None,
     name: NameOption = "You",
     bots: BotsOption = "medium",
+    players: PlayersOption = None,
 ) -> None:
-    """Play a game in the terminal against three bots, a line at a time."""
+    """Play a game in the terminal against bots, a line at a time (2 to 7 players: --players;
+    with two, you hold both seats of a partnership and see both hands)."""
     from texas42.tui.play import run_play
 
-    parsed = _checked_table(rules, seat, bots)
-    raise typer.Exit(run_play(parsed, seed, seat, save, name, bots=bots))
+    parsed, chosen = _checked_table(rules, players, seat, bots)
+    raise typer.Exit(run_play(parsed, seed, chosen, save, name, bots=bots))
 
 
 @app.command()
 def tui(
     rules: RulesOption = "standard",
     seed: SeedOption = None,
-    seat: SeatOption = 2,
+    seat: SeatOption = None,
     save: SaveOption = None,
     name: NameOption = "You",
     bots: BotsOption = "medium",
+    players: PlayersOption = None,
 ) -> None:
-    """Play at the full-screen terminal table against three bots (mouse and keys)."""
+    """Play at the full-screen terminal table against bots (mouse and keys; 2 to 7 players)."""
     from texas42.tui.app import run_tui
 
-    parsed = _checked_table(rules, seat, bots)
-    raise typer.Exit(run_tui(parsed, seed, seat, bots, name, save))
+    parsed, chosen = _checked_table(rules, players, seat, bots)
+    raise typer.Exit(run_tui(parsed, seed, chosen, bots, name, save))
 
 
-def _checked_table(rules: str, seat: int, bots: str) -> Rules:
-    """The rules of a terminal game, its seat and bots checked before anything starts."""
+def _checked_table(
+    rules: str, players: int | None, seat: int | None, bots: str
+) -> tuple[Rules, int]:
+    """The rules of a terminal game (``--players N`` picks that size's preset unless ``--rules``
+    names rules for that many), its seat (South at four seats, North at the others) and bots,
+    checked before anything starts."""
+    from texas42.rules import PLAYERS_PRESETS
+
+    if players is not None and players not in PLAYERS_PRESETS:
+        raise _refused(f"--players: a table seats 2 to 7 players, not {players}")
+    if players is not None and rules == "standard":
+        rules = PLAYERS_PRESETS[players]
     try:
         parsed = Rules.parse(rules)
     except Texas42Error as exc:
         raise _refused(f"--rules: {exc}") from None
-    if not 0 <= seat < SEATS:
-        raise _refused(f"--seat: a seat is 0..3 (0 North, 1 East, 2 South, 3 West), not {seat}")
+    layout = layout_of(parsed)
+    people = 2 if parsed.see_partner else layout.seats
+    if players is not None and players != people:
+        raise _refused(f"--players {players}: the rules {rules!r} seat {people} players")
+    if seat is None:
+        seat = 2 if layout.seats == 4 and not parsed.see_partner else 0
+    if not 0 <= seat < layout.seats:
+        names = ", ".join(f"{s} {name}" for s, name in enumerate(layout.seat_names))
+        raise _refused(f"--seat: a seat is 0..{layout.seats - 1} ({names}), not {seat}")
     from texas42.bots import make_bot
 
     try:
         make_bot(bots)
     except Texas42Error as exc:
         raise _refused(f"--bots: {exc}") from None
-    return parsed
+    return parsed, seat
 
 
 @app.command()
@@ -366,12 +437,13 @@ def analyze(
         print(json.dumps(review.to_dict()))
         return
     players = loaded.players
+    layout = layout_of(loaded.rules)
     for hand in review.hands:
         print(f"hand {hand.number}:", end=" ")
         if hand.bidder is None:
             print("everyone passed: reshaken")
             continue
-        bidder = _seat(hand.bidder, players)
+        bidder = _seat(layout, hand.bidder, players)
         if hand.contract is None:
             print(f"{bidder} bid {hand.bid}; no contract named")
         else:
@@ -380,12 +452,12 @@ def analyze(
             share = f"{bid.make_share:.0%}"
             others = ", ".join(f"{name} {s:.0%}" for name, s in bid.shares.items())
             print(
-                f"  bid {bid.bid} by {_seat(bid.seat, players)}: made double dummy in {share} of "
+                f"  bid {bid.bid} by {_seat(layout, bid.seat, players)}: made double dummy in {share} of "
                 f"{bid.samples} deals it could face ({others})"
             )
         if not hand.plays:
             continue
-        team = TEAM_NAMES[hand.bidder & 1]
+        team = layout.side_names[layout.side_of[hand.bidder]]
         first = hand.plays[0]
         print(f"  best play from the start: {team} end with {_amount(first.value_before, hand.unit)}")
         mistakes = hand.mistakes
@@ -396,14 +468,14 @@ def analyze(
         for p in mistakes:
             best = " ".join(tile_name(t) for t in p.best)
             print(
-                f"    play {p.index:>2} {_seat(p.seat, players)} {tile_name(p.tile)} cost "
+                f"    play {p.index:>2} {_seat(layout, p.seat, players)} {tile_name(p.tile)} cost "
                 f"{_amount(p.cost, hand.unit)} (best: {best})"
             )
         print("  plays (value after each, for the bidders):")
         for p in hand.plays:
             note = f"  -{p.cost}" if p.cost else ""
             print(
-                f"    {p.index:>2} {SEAT_NAMES[p.seat]:<5} {tile_name(p.tile)}  "
+                f"    {p.index:>2} {layout.seat_names[p.seat]:<5} {tile_name(p.tile)}  "
                 f"{p.value_before:>2} -> {p.value_after:>2}{note}"
             )
 
@@ -425,9 +497,10 @@ def solve(
     if as_json:
         print(json.dumps(solution.to_dict()))
         return
-    team = TEAM_NAMES[solution.bidder & 1]
-    print(f"contract: {solution.contract}, bid by {SEAT_NAMES[solution.bidder]}")
-    print(f"to play: {SEAT_NAMES[solution.turn]}")
+    layout = hand.layout
+    team = layout.side_names[layout.side_of[solution.bidder]]
+    print(f"contract: {solution.contract}, bid by {layout.seat_names[solution.bidder]}")
+    print(f"to play: {layout.seat_names[solution.turn]}")
     print(
         f"value: {team} end with {_amount(solution.value, solution.unit)} "
         f"({solution.taken} taken, {solution.value - solution.taken} to come)"
@@ -522,10 +595,12 @@ def arena(
     ] = None,
     ray: RayOption = None,
 ) -> None:
-    """Play two bots against each other on duplicate deals: every deal twice, teams swapped.
+    """Play two bots against each other on duplicate deals: every deal twice, seats swapped.
 
-    Shows A's margin over B per game (or per hand with --hands) with its 95% interval over the
-    pairs, A's win rate and each side's make rate. Exit status 2 for bad input.
+    Any table (--rules three-hand, moon, six-hand...): A holds every other side round the
+    table, then the others. Shows A's margin over B per game (or per hand with --hands; each
+    bot's mean over its sides) with its 95% interval over the pairs, A's win rate and each
+    bot's make rate. Exit status 2 for bad input.
     """
     from texas42.arena.run import play_match
     from texas42.arena.stats import Sprt
@@ -641,7 +716,7 @@ def hint(
     ],
     seat: Annotated[
         int | None,
-        typer.Option(help="The seat asking (0 North .. 3 West); default: the seat to act."),
+        typer.Option(help="The seat asking (0 North, clockwise); default: the seat to act."),
     ] = None,
     samples: Annotated[int, typer.Option(help="Deals drawn to judge each action.", min=1)] = 32,
     seed: Annotated[int, typer.Option(help="Seed for the deals drawn.")] = 0,
@@ -660,8 +735,9 @@ def hint(
         else:
             hand, score, number = parse_hand_position(position)
             asking = hand.seat_to_act() if seat is None else seat
-            if asking is None or not 0 <= asking < SEATS:
-                raise Texas42Error(f"no seat {asking} to ask for: a seat is 0..3")
+            top = hand.layout.seats - 1
+            if asking is None or not 0 <= asking <= top:
+                raise Texas42Error(f"no seat {asking} to ask for: a seat is 0..{top}")
             view = hand.view(asking, score, number)
         found = hints(view, samples=samples, seed=seed)
     except Texas42Error as exc:
@@ -669,15 +745,20 @@ def hint(
     if as_json:
         print(json.dumps({"seat": view.seat, "hints": [h.to_dict() for h in found]}))
         return
-    defending = view.bidder is not None and view.bidder & 1 != view.seat & 1
+    layout = view.layout
+    defending = view.bidder is not None and not layout.same_side(view.bidder, view.seat)
     goal = "set" if defending and view.phase == 2 else "make"
-    print(f"{SEAT_NAMES[view.seat]} to act; best first:")
+    print(f"{layout.seat_names[view.seat]} to act; best first:")
     for h in found:
         parts = [f"  {h.action.notation:<10}"]
         if h.chance is not None:
             parts.append(f"{goal} {h.chance:.0%}")
         if h.points is not None:
-            team = TEAM_NAMES[view.bidder & 1] if view.bidder is not None else "bidders"
+            team = (
+                layout.side_names[layout.side_of[view.bidder]]
+                if view.bidder is not None
+                else "bidders"
+            )
             parts.append(f"{team} expect {h.points:.1f} points")
         if h.marks is not None:
             parts.append(f"{h.marks:+.2f} marks expected")

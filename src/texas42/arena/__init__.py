@@ -1,7 +1,8 @@
 """The arena: bots measured against each other honestly, on duplicate deals.
 
-Every deal is played twice with the teams swapped, so the luck of the deal cancels and what is
-left is the difference between the bots. `run_match` plays one such pair and is the only thing
+Every deal is played twice with the bots' seats swapped (at four seats, the teams; at any table,
+every seat's cards once by each bot), so the luck of the deal cancels and what is left is the
+difference between the bots. `run_match` plays one such pair and is the only thing
 an executor (this process, a process pool, a Ray cluster) ever runs; `play_match` and
 `play_ladder` drive it and sum the results up with the statistics of `texas42.arena.stats`.
 The tables (`texas42.arena.report`) and the chart (`texas42.arena.plot`, matplotlib) are
@@ -15,6 +16,7 @@ from texas42.arena.match import (
     deal_seed,
     match_specs,
     run_match,
+    sides_held,
 )
 from texas42.arena.run import (
     LadderSummary,
@@ -52,6 +54,7 @@ __all__ = [
     "play_ladder",
     "play_match",
     "run_match",
+    "sides_held",
     "summarize",
     "wilson",
 ]

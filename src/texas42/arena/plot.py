@@ -16,6 +16,8 @@ from texas42.arena.match import MatchResult
 from texas42.arena.run import MatchSummary
 from texas42.arena.stats import mean_ci
 from texas42.errors import Texas42Error
+from texas42.layout import layout_of
+from texas42.rules import Rules
 
 POINTS = 200
 """Most points drawn along the running-margin curve (each needs its own t quantile)."""
@@ -31,6 +33,14 @@ def import_pyplot() -> Any:
         ) from None
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")
+
+
+def margin_step(rules: Rules) -> float:
+    """The grain of a pair's margin: half (the mean of two games) of one over the least common
+    multiple of the sides each bot holds, scores being whole numbers (a half at four seats, a
+    quarter at three, a twelfth at five)."""
+    sides = layout_of(rules).sides
+    return 1 / (2 * math.lcm((sides + 1) // 2, sides // 2))
 
 
 def plot_match(summary: MatchSummary, results: Sequence[MatchResult], path: Path) -> None:
@@ -55,10 +65,11 @@ def plot_match(summary: MatchSummary, results: Sequence[MatchResult], path: Path
     running.set_xlabel("duplicate pairs played")
     running.set_ylabel(f"A - B, {summary.unit}")
     running.set_title("running margin")
-    # pair margins are multiples of a half: bins centred on them, at most about 30 of them
-    width = max(0.5, math.ceil((max(margins) - min(margins)) / 15) / 2)
-    edges = [min(margins) - width / 2 + width * i for i in range(int(
-        (max(margins) - min(margins)) / width) + 2)]  # fmt: skip
+    # pair margins are multiples of a step: bins centred on them, at most about 30 of them
+    grain = margin_step(summary.rules)
+    low, high = min(margins), max(margins)
+    width = grain * max(1, math.ceil((high - low) / (30 * grain) - 1e-9))
+    edges = [low - width / 2 + width * i for i in range(int((high - low) / width + 1e-9) + 2)]
     spread.hist(margins, bins=edges)
     spread.axvline(summary.margin.mean, color="black", linewidth=1)
     spread.set_xlabel(f"pair margin, {summary.unit}")

@@ -9,9 +9,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from texas42.arena.match import MatchResult
+from texas42.arena.match import MatchResult, sides_held
 from texas42.arena.run import LadderSummary, MatchSummary
 from texas42.arena.stats import Estimate, Proportion
+from texas42.layout import layout_of
+from texas42.rules import Rules
 
 FORFEITS_SHOWN = 3
 """Forfeit reasons printed under the match table; ``--json`` has them all."""
@@ -53,22 +55,31 @@ def match_table(summary: MatchSummary) -> Table:
         f"A - B, {summary.unit}", _signed(summary.margin.mean), _interval(summary.margin)
     )
     table.add_row(f"A wins ({played[:-1]} win rate)", *_share(summary.wins, played))
-    table.add_row("A's team made its bid", *_share(summary.make[0], "bids"))
-    table.add_row("B's team made its bid", *_share(summary.make[1], "bids"))
+    layout = layout_of(summary.rules)
+    alone = layout.teams in ("bidder-alone", "solo")
+    for bot, made in zip("AB", summary.make):
+        label = f"{bot} made its bids" if alone else f"{bot}'s team made its bid"
+        table.add_row(label, *_share(made, "bids"))
     table.add_row("hands played", str(summary.hands), "")
     if not summary.hands_mode:
         table.add_row("games played", str(summary.games), "")
     if summary.seconds is not None:
         rate = _per_minute(summary.games, summary.seconds)
         table.add_row("time", f"{summary.seconds:.1f} s", f"{rate} {played} a minute")
+    notes = []
+    if layout.seats != 4:
+        first, second = (_sides_text(summary.rules, parity) for parity in (0, 1))
+        notes.append(f"each deal twice: A holds {first}, then {second}; B the rest")
     a, b = summary.forfeits
     if a or b:
         table.add_row(f"{played} forfeited by A, by B", f"{a}, {b}", "")
         reasons = summary.forfeit_reasons
-        shown = [f"- {reason}" for reason in reasons[:FORFEITS_SHOWN]]
+        notes.append("forfeits:")
+        notes.extend(f"- {reason}" for reason in reasons[:FORFEITS_SHOWN])
         if len(reasons) > FORFEITS_SHOWN:
-            shown.append(f"- and {len(reasons) - FORFEITS_SHOWN} more")
-        table.caption = "\n".join(["forfeits:", *shown])
+            notes.append(f"- and {len(reasons) - FORFEITS_SHOWN} more")
+    if notes:
+        table.caption = "\n".join(notes)
         table.caption_justify = "left"
     return table
 
@@ -138,9 +149,18 @@ def print_tables(tables: Sequence[Table], lines: Sequence[str] = ()) -> None:
         console.print(line)
 
 
+def _sides_text(rules: Rules, parity: int) -> str:
+    """The sides a bot holds in one game of a pair, by name: ``North+West``."""
+    layout = layout_of(rules)
+    names = [layout.side_names[side] for side in sides_held(layout.sides, parity)]
+    return "+".join(names)
+
+
 def record_name(result: MatchResult, a_team: int) -> str:
-    """``pair00001-A-north-south.json``: the pair and where bot A sat."""
-    return f"pair{result.spec.index + 1:05d}-A-{('north-south', 'east-west')[a_team]}.json"
+    """``pair00001-A-north-south.json``, ``pair00001-A-north+west.json``: the pair and where
+    bot A sat."""
+    sides = _sides_text(result.spec.rules, a_team).lower()
+    return f"pair{result.spec.index + 1:05d}-A-{sides}.json"
 
 
 def save_records(results: Sequence[MatchResult], folder: Path) -> int:

@@ -129,9 +129,10 @@ def _ray_map(specs: Sequence[MatchSpec], address: str) -> Results:
 class MatchSummary:
     """A duplicate match summed up: what the arena table and ``--json`` show.
 
-    ``margin`` is A's score minus B's per game (per hand with ``hands``), averaged over each pair
-    and then over pairs; ``wins`` counts A's wins among the games (hands) someone won; ``make``
-    is, for A's team and B's, the bids made out of the hands it won the auction. ``forfeits``
+    ``margin`` is A's score minus B's per game (per hand with ``hands``), each bot's score the
+    mean over the sides it holds, averaged over each pair and then over pairs; ``wins`` counts A's
+    wins among the games (hands) someone won; ``make`` is, for A's sides and B's, the bids made
+    out of the hands they won the auction. ``forfeits``
     counts the games (hands) A and B forfeited, an engine of theirs having failed, and
     ``forfeit_reasons`` says why, in the order played.
     """
@@ -156,8 +157,8 @@ class MatchSummary:
 
     @property
     def unit(self) -> str:
-        """What the margin counts: ``marks per game``, ``points per hand``..."""
-        kind = "points" if self.rules.game == "points" else "marks"
+        """What the margin counts: ``marks per game``, ``points per hand`` (Moon's too)..."""
+        kind = "marks" if self.rules.game == "marks" else "points"
         return f"{kind} per {'hand' if self.hands_mode else 'game'}"
 
     @property
@@ -220,9 +221,9 @@ def summarize(
     bids = [0, 0]
     made = [0, 0]
     for game in games:
-        for side, team in enumerate((game.a_team, 1 - game.a_team)):
-            bids[side] += game.bids[team]
-            made[side] += game.made[team]
+        for bot, parity in enumerate((game.a_team, 1 - game.a_team)):
+            bids[bot] += game.bids[parity]
+            made[bot] += game.made[parity]
     forfeited = [game for game in games if game.forfeit is not None]
     a_forfeits = sum(game.a_won is False for game in forfeited)
     return MatchSummary(
