@@ -242,9 +242,16 @@ def parse_call(text: str, total: int = 42, tricks: bool = False) -> Action:
         return _PASS
     if tricks and word == "21":
         return _BIDS[MOON_ID]
-    if _is_number(word) and 42 <= int(word) < total and int(word) in HIGH_POINT_BIDS:
-        return _BIDS[HIGH_POINT_BIDS[int(word)]]
-    return Bid(text)
+    if total == 42 or not _is_number(word.replace(" ", "")):
+        return Bid(text)
+    points = int(word.replace(" ", ""))
+    top = total if tricks else total - 1
+    if points <= min(top, MAX_POINT_BID):
+        return _BIDS[POINT_BID_BASE + points if points <= 41 else HIGH_POINT_BIDS[points]]
+    if not tricks and points % total == 0 and 1 <= points // total <= MAX_MARKS:
+        return _BIDS[MARK_BID_BASE + points // total]
+    marks = "" if tricks else ", 1m, 2m, ..."
+    raise NotationError(f"not a bid: {text!r} (a hand holds {total}: say 0..{top}{marks})")
 
 
 def parse_action(text: str) -> Action:

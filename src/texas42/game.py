@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from texas42.actions import Action
-from texas42.errors import IllegalActionError
+from texas42.errors import IllegalActionError, NotationError
 from texas42.hand import Hand, HandResult
 from texas42.layout import layout_of
 from texas42.rules import Rules
@@ -74,7 +74,7 @@ class Game:
         if score is None:
             score = (0,) * self.layout.sides
         if len(score) != self.layout.sides:
-            raise IllegalActionError(f"a score has {self.layout.sides} entries under these rules")
+            raise NotationError(f"a score has {self.layout.sides} entries under these rules")
         self.start_score = tuple(int(n) for n in score)
         self.first_hand = first_hand
         self._deals = [tuple(d) for d in deals]

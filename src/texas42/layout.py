@@ -144,8 +144,8 @@ def check_table(rules: Rules) -> None:
         raise RulesError("game=moon and teams=solo go together: in Moon each player scores alone")
     if rules.bids == "tricks" and (rules.count or rules.trick_points != 1):
         raise RulesError("bids=tricks needs count=false and trick_points=1: a bid is a number of tricks")
-    if rules.bids == "tricks" and rules.game != "moon":
-        raise RulesError("bids=tricks is Moon's auction and needs game=moon")
+    if (rules.bids == "tricks") != (rules.game == "moon"):
+        raise RulesError("bids=tricks and game=moon go together: Moon bids tricks and scores them")
     in_play = ALL_TILES & ~parse_removed(rules.removed)
     needed = seats * rules.hand_size + rules.widow
     if needed > in_play.bit_count():
@@ -161,7 +161,7 @@ def check_table(rules: Rules) -> None:
         raise RulesError("see_partner (two-hand play) needs four seats in partnerships")
     if rules.first_bidder == "holder-1-0":
         one_zero = 1
-        if not in_play >> one_zero & 1 or needed < in_play.bit_count():
+        if not in_play >> one_zero & 1 or seats * rules.hand_size < in_play.bit_count():
             raise RulesError("first_bidder=holder-1-0 needs the 1-0 dealt to a seat every hand")
     total = _total(rules, in_play)
     if rules.bids == "points" and total > 44:

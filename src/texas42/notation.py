@@ -70,9 +70,11 @@ def _deal_field(deal: Sequence[str], widow: str | None) -> str:
     return "/".join(deal) + ("" if widow is None else f"+{widow}")
 
 
-def hand_position(hand: Hand, score: tuple[int, ...] = (0, 0), hand_number: int = 1) -> str:
-    """The full position string of a hand (every tile shown)."""
+def hand_position(hand: Hand, score: tuple[int, ...] | None = None, hand_number: int = 1) -> str:
+    """The full position string of a hand (every tile shown); the score defaults to nothing."""
     turn = hand.seat_to_act()
+    if score is None:
+        score = (0,) * hand.layout.sides
     return " ".join(
         (
             str(hand.rules),

@@ -178,6 +178,8 @@ def build_view(
         raise NotationError(f"the bid winner sees the {layout.widow}-tile widow it took")
     if widow & dealt:
         raise NotationError("a widow tile cannot also be dealt to the seat")
+    if (dealt | widow) & ~layout.tiles:
+        raise NotationError("the seat holds a tile these rules take out of the set")
     if len(discards) > (layout.widow if took_widow else 0):
         raise NotationError(f"the bid winner discards {layout.widow if took_widow else 0} tiles here")
     own_discards = [t for t in discards if t is not None]
@@ -226,6 +228,8 @@ def build_view(
     for event in events:
         shown = event.mine if isinstance(event, HiddenTrick) else event
         if shown is not None:
+            if not layout.tiles >> shown & 1:
+                raise NotationError(f"{TILE_NAMES[shown]} is not in play under these rules")
             if seen >> shown & 1:
                 raise NotationError(f"{TILE_NAMES[shown]} is played twice")
             seen |= 1 << shown
@@ -253,6 +257,8 @@ def build_view(
         if tables is None:
             assert contract is not None
             tables = tables_for(contract, rules, first_lead=event)
+        if player != seat and held >> event & 1:
+            raise NotationError(f"{TILE_NAMES[event]} is this seat's tile, played by seat {player}")
         if player == seat and (held & ~mine) >> event & 1:
             own = legal_plays(rules, tables, held & ~mine, [t for _, t in trick], not tricks)
             if not own >> event & 1:
