@@ -10,13 +10,20 @@ import types
 from pathlib import Path
 from typing import Any
 
+from collections.abc import Callable
+
 import pytest
 from typer.testing import CliRunner
 
 from test_record import EX14_HAND, EX14_PLAY, EXAMPLE_NAMES, EXAMPLES, record
-from texas42 import Rules
+from texas42 import Game, Rules
+from texas42.actions import Declare, Discard
+from texas42.bots import RulesBot
 from texas42.cli import app, main
 from texas42.errors import RulesError
+from texas42.layout import layout_of
+from texas42.record import Record, check_record, record_from_game
+from texas42.tiles import TILE_NAMES, hand_name, tiles_of
 
 TEXAS42 = str(Path(sys.executable).parent / "texas42")
 
@@ -274,3 +281,181 @@ def test_engine_serves_a_bot_over_standard_input() -> None:
     assert lines[-1] in ("bestaction pass", "bestaction bid 30", "bestaction bid 31")
     refused = run("engine", "--bot", "wizard")
     assert refused.returncode == 2 and "--bot: no bot called 'wizard'" in refused.stderr
+
+
+# -- every table size ------------------------------------------------------------------------
+
+TABLES = {
+    "two-hand": ["--players", "2"],
+    "three-hand": ["--players", "3"],
+    "moon": ["--rules", "moon"],
+    "five-hand": ["--players", "5"],
+    "six-hand": ["--players", "6"],
+    "six-hand,teams=threes": ["--players", "6", "--rules", "six-hand,teams=threes"],
+    "seven-hand": ["--players", "7"],
+}
+TYPIST = "\n".join(
+    ["pass", "30", "4", "sixes", "ones", *(f"{hi}-{lo}" for hi in range(7) for lo in range(hi + 1))]
+) + "\n"
+"""A dumb typist: at every prompt it tries pass, a bid, a suit and every tile in turn."""
+
+
+@pytest.mark.parametrize("rules", list(TABLES))
+def test_play_at_every_table_size_and_check_the_saved_record(rules: str, tmp_path: Path) -> None:
+    saved = tmp_path / "game.json"
+    args = ["play", *TABLES[rules], "--seed", "3", "--bots", "rules", "--save", str(saved)]
+    done = CliRunner().invoke(app, args, input=TYPIST * 400)
+    assert done.exit_code == 0, done.output
+    played = " ".join(done.stdout.split())  # long lines wrap at the terminal's width
+    assert "Game over after" in played and "Traceback" not in played
+    layout = layout_of(Rules.parse(rules))
+    final_score = played[played.rindex(" Score: ") + len(" Score: ") :].split(". ")[0]
+    final_score = final_score[: final_score.rindex(" ─")]  # the rule above "Game over"
+    checked = CliRunner().invoke(app, ["check", str(saved)])
+    assert checked.exit_code == 0, checked.output
+    last = checked.stdout.splitlines()[-1]
+    report = check_record(Record.from_json(saved.read_text()))
+    assert report.winner is not None and len(report.score) == layout.sides
+    winner = layout.side_names[report.winner]
+    assert last.startswith(f"game: {final_score}; {winner} win")
+    assert f"Game over after {len(report.hands)} hands: {winner} win" in played
+    assert f"rules: {Rules.parse(rules)}" == checked.stdout.splitlines()[0]
+    as_json = json.loads(CliRunner().invoke(app, ["check", "--json", str(saved)]).stdout)
+    assert as_json.get("seats", 4) == layout.seats
+    assert (as_json["score"], as_json["winner"]) == (list(report.score), report.winner)
+    replayed = CliRunner().invoke(app, ["replay", str(saved)])
+    assert replayed.exit_code == 0 and replayed.stdout.rstrip().endswith(last[len("game: ") :])
+    for name in layout.seat_names:
+        assert f"\n  {name} " in replayed.stdout
+
+
+def one_hand(rules: str, seed: int = 5) -> dict[str, Any]:
+    """The record of a game's first hand, played out by RulesBot."""
+    game = Game(Rules.parse(rules), seed)
+    bots = [RulesBot() for _ in range(game.layout.seats)]
+    while not game.results:
+        seat = game.seat_to_act()
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)))
+    return record_from_game(game).to_dict()
+
+
+def seats_4(d: dict[str, Any]) -> None:
+    d["seats"] = 4
+
+
+def two_hands(d: dict[str, Any]) -> None:
+    d["hands"][0]["deal"] = d["hands"][0]["deal"][:2]
+
+
+def deal_the_1_0(d: dict[str, Any]) -> None:
+    deal = d["hands"][0]["deal"]
+    held = [hand for hand in deal if "1-0" not in hand][0]
+    deal[deal.index(held)] = "1-0 " + held.split(" ", 1)[1]
+
+
+def no_discard(d: dict[str, Any]) -> None:
+    d["hands"][0]["discards"] = []
+
+
+@pytest.mark.parametrize(
+    ("rules", "spoil", "status", "message"),
+    [
+        ("moon", seats_4, 2, "seats: the record has 4 seats; its rules seat 3"),
+        ("three-hand", two_hands, 2, "hand 1, deal: a deal is a list of 3 hands, one per seat"),
+        ("three-hand", deal_the_1_0, 1, "hand 1, deal 1: 1-0 is not in play under these rules"),
+        ("moon", no_discard, 1, "took the widow and must first lay 1 tile face down"),
+    ],
+)
+def test_bad_records_of_every_kind_are_one_line(
+    rules: str, spoil: Callable[[dict[str, Any]], None], status: int, message: str,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    d = one_hand(rules)
+    assert CliRunner().invoke(app, ["check", write(tmp_path, d)]).exit_code == 0
+    spoil(d)
+    path = write(tmp_path, d)
+    for command in ("check", "replay"):
+        done = CliRunner().invoke(app, [command, path])
+        assert done.exit_code == status and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and message in done.stderr
+        assert "Traceback" not in done.stderr
+
+
+def test_check_and_replay_of_moon_show_the_widow_and_a_set_moon_below_zero(
+    tmp_path: Path,
+) -> None:
+    game = Game(Rules.parse("moon"), 1)
+    for call in ("pass", "pass", "moon"):
+        game.apply(game.parse_action(call))
+    game.apply(Discard("2-2"))
+    game.apply(Declare("blanks"))
+    bots = [RulesBot() for _ in range(3)]
+    while not game.results:
+        seat = game.seat_to_act()
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)))
+    path = write(tmp_path, record_from_game(game, ("Ann", "Bob", "Cat")).to_dict())
+    checked = CliRunner().invoke(app, ["check", path])
+    assert checked.exit_code == 0
+    assert checked.stdout.splitlines()[1:7] == [
+        "hand 1: West (Cat) shakes",
+        "  auction: North (Ann) pass, East (Bob) pass, West (Cat) moon",
+        "  widow 6-4; West (Cat) laid down 2-2",
+        "  contract: West (Cat) bid moon and named blanks (blanks are trump)",
+        "  7 tricks: North 3 points, East 3, West 1",
+        "  set: +3 points to North, +3 points to East, -21 points to West",
+    ]
+    assert checked.stdout.splitlines()[-1] == "game: North 3, East 3, West -21; no winner yet"
+    replayed = CliRunner().invoke(app, ["replay", path]).stdout.splitlines()
+    assert "Seats: North (Ann), East (Bob), West (Cat)" in replayed
+    assert "  widow 6-4; West (Cat) laid down 2-2" in replayed
+    header = next(line for line in replayed if line.lstrip().startswith("trick"))
+    assert header.split() == ["trick", "led", "North", "East", "West", "won", "by", "pts", "N",
+                              "E", "W"]  # fmt: skip
+    assert "  score: North 3, East 3, West -21" in replayed
+
+
+def test_rules_describes_every_table() -> None:
+    done = CliRunner().invoke(app, ["rules", "moon"])
+    assert done.exit_code == 0
+    assert done.stdout.splitlines()[2] == (
+        "  3 players, 7 tiles each; a widow of 1; without 6-0 5-0 4-0 3-0 2-0 1-0; 7 points a "
+        "hand; everyone scores their own tricks"
+    )
+    assert "seats              3" in done.stdout.splitlines()
+
+
+def test_play_options_for_every_table(fake_play: list[tuple[Any, ...]]) -> None:
+    for players, preset, seat in ((2, "two-hand", 0), (3, "three-hand", 0), (4, "standard", 2),
+                                  (7, "seven-hand", 0)):  # fmt: skip
+        result = CliRunner().invoke(app, ["play", "--players", str(players)])
+        assert result.exit_code == 3
+        assert fake_play[-1][:3] == (Rules.parse(preset), None, seat)
+    result = CliRunner().invoke(app, ["play", "--players", "6", "--rules", "six-hand,teams=threes"])
+    assert fake_play[-1][0] == Rules.parse("six-hand,teams=threes")
+    calls = len(fake_play)
+    for args, message in (
+        (["--players", "8"], "--players: a table seats 2 to 7 players, not 8\n"),
+        (["--players", "5", "--rules", "moon"], "--players 5: the rules 'moon' seat 3 players\n"),
+        (["--rules", "moon", "--seat", "3"],
+         "--seat: a seat is 0..2 (0 North, 1 East, 2 West), not 3\n"),
+    ):  # fmt: skip
+        result = CliRunner().invoke(app, ["play", *args])
+        assert result.exit_code == 2 and result.stderr == message
+    assert len(fake_play) == calls
+
+
+def test_tui_refuses_the_tables_it_cannot_seat(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[Any, ...]] = []
+
+    def fake_tui(*args: Any) -> int:
+        calls.append(args)
+        return 0
+
+    monkeypatch.setattr("texas42.tui.app.run_tui", fake_tui)
+    for args in (["--players", "2"], ["--players", "5"], ["--rules", "moon"]):
+        result = CliRunner().invoke(app, ["tui", *args])
+        assert result.exit_code == 2 and result.stderr.startswith("texas42 tui: the full-screen")
+    assert CliRunner().invoke(app, ["tui", "--players", "4"]).exit_code == 0
+    assert calls == [(Rules.parse("standard"), None, 2, "medium", "You", None)]

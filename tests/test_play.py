@@ -49,6 +49,7 @@ class Human(io.TextIOBase):
     ) -> None:
         self.game = Game(rules, seed)
         self.seat = seat
+        self.mine = (seat, self.game.layout.partner(seat)) if rules.see_partner else (seat,)
         self.output = output
         self.bot = RulesBot()
         self.extras = extras
@@ -68,7 +69,9 @@ class Human(io.TextIOBase):
         if self.check is not None:
             self.check(self.game, self.output.getvalue())
         lines = self.extras(self.game, self.seat) if self.extras else []
-        action = self.choose(self.game, self.seat)
+        to_act = self.game.seat_to_act()
+        assert to_act in self.mine
+        action = self.choose(self.game, to_act)
         self.game.apply(action)
         self.answers += 1
         self.pending = [*lines, action.notation + "\n"]
@@ -80,7 +83,7 @@ class Human(io.TextIOBase):
     def catch_up(self) -> None:
         """Play the bots' moves up to the human's turn or the end, as the game under test does."""
         game = self.game
-        while not game.is_over() and game.seat_to_act() != self.seat:
+        while not game.is_over() and game.seat_to_act() not in self.mine:
             seat = game.seat_to_act()
             assert seat is not None
             game.apply(self.bot.choose(game.view(seat)))
@@ -297,3 +300,81 @@ def test_ctrl_c_leaves_the_game_and_saves_it(tmp_path: Path) -> None:
     status = run_play(STANDARD, 9, 1, str(path), "Dana", input_stream=Interrupted(), console=console)
     assert status == 0 and "You leave the game." in output.getvalue()
     assert check_record(Record.from_json(path.read_text())).results[0].made is None
+
+
+TABLES = ["two-hand", "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes",
+          "seven-hand"]  # fmt: skip
+
+
+def nothing_hidden_shown(game: Game, out: str) -> None:
+    """Since the hand began, no tile another seat holds (bots' hands, with a widow a bot took),
+    laid down face down or set aside is named; at two-hand both the human's hands are shown."""
+    hand = game.hand
+    mine = (0, 2) if game.rules.see_partner else (0,)
+    start = out.rindex(f"Hand {game.hand_number}: ")
+    shown = set(TILE.findall(out[start:]))
+    hidden = 0
+    for seat in range(game.layout.seats):
+        if seat not in mine:
+            hidden |= hand.hands[seat]
+    if hand.declarer not in mine:
+        hidden |= sum(1 << t for t in hand.discards)  # a widow tile still held is in hands
+    hidden |= hand.set_aside
+    assert not shown & set(hand_name(hidden).split()), shown & set(hand_name(hidden).split())
+    if len(mine) == 2:
+        for seat in mine:
+            assert hand_name(hand.hands[seat]) in out[start:]
+    else:
+        assert f"Your hand: {hand_name(hand.hands[0])}" in out[start:]
+
+
+@pytest.mark.parametrize("preset", TABLES)
+def test_whole_game_at_every_table_size(preset: str, tmp_path: Path) -> None:
+    rules = Rules.parse(preset)
+    path = tmp_path / "game.json"
+    status, out, human = run(rules, seed=7, seat=0, save=str(path), check=nothing_hidden_shown)
+    outcome = human.game.outcome()
+    assert status == 0 and outcome is not None and "Traceback" not in out
+    layout = human.game.layout
+    names = layout.seat_names
+    listed = " ".join(out[out.index("Seats, clockwise: ") :].split(".\n")[0].split())
+    for s in range(layout.seats):
+        who = "you" if s in human.mine else "(bot)"
+        assert who in listed.split(f" {names[s]}: ")[1].split(",")[0]
+    winner = layout.side_names[outcome.winner]
+    said = " ".join(out.split())
+    assert f"Game over after {outcome.hands} hands: {winner} win" in said
+    assert ("You win!" if outcome.winner == layout.side_of[0] else "You lose.") in said
+    report = check_record(Record.from_json(path.read_text()))
+    assert (report.winner, report.score) == (outcome.winner, outcome.score)
+    assert json.loads(path.read_text()).get("seats", 4) == layout.seats
+
+
+def test_moon_asks_the_bidder_to_lay_a_tile_down() -> None:
+    def shoot(game: Game, seat: int) -> Action:
+        view = game.view(seat)
+        if view.phase == Phase.AUCTION:
+            return Bid("moon")
+        return RulesBot().choose(view)
+
+    status, out, human = run(Rules.parse("moon"), seed=4, seat=0, choose=shoot, stop_after=3)
+    said = " ".join(out.split())
+    assert status == 0
+    hand = human.game.hands[0]
+    assert hand.declarer == 0 and len(hand.discards) == 1
+    assert f"You took the widow: {hand_name(hand.widow)}" in said
+    assert "Lay a tile down face down (" in said
+    assert f"you laid down {TILE_NAMES[hand.discards[0]]}" in said
+    assert "bid 4 to 7" not in said
+
+
+def test_two_hand_plays_both_seats_of_the_partnership() -> None:
+    status, out, human = run(Rules.parse("two-hand"), seed=5, seat=0, stop_after=10)
+    assert status == 0
+    assert "Seats, clockwise: North: you (North), East: Ann (bot), South: you (South), West: " \
+        "Cat (bot)." in " ".join(out.split())
+    assert "You play both North-South hands and see both" in out
+    assert re.search(r"Your (North|South) hand \(to act\): ", out)
+    assert len(re.findall(r"Your (North|South) hand", out)) == 2 * out.count("(to act)")
+    asked = re.findall(r"Your (call|play|contract) for (North|South)", out)
+    assert asked and all(seat in ("North", "South") for _, seat in asked)

@@ -11,6 +11,8 @@ import pytest
 from helpers import STANDARD, E, N, S, W, auction, fill_deal, hidden_swaps, play, tiles
 
 from texas42 import Bid, Declare, Hand, NotationError, Pass, Rules
+from texas42.hand import Phase
+from texas42.layout import layout_of
 from texas42.notation import parse_view_position
 from texas42.svg import PIP_SPOTS, SVG, hand_svg, table_svg, tile_svg
 from texas42.tiles import HI, LO, TILE_NAMES, hand_name, parse_tile, tiles_of
@@ -317,3 +319,38 @@ def test_table_from_a_seat_view_position_string_is_the_same_picture() -> None:
         for seat in range(4):
             view = hand.view(seat, score=(2, 5), hand_number=3)
             assert table_svg(parse_view_position(view.position())) == table_svg(view)
+
+
+@pytest.mark.parametrize("preset", ["three-hand", "moon", "five-hand", "six-hand", "seven-hand"])
+def test_round_tables_draw_every_seat_and_only_this_seats_tiles(preset: str) -> None:
+    rules = Rules.parse(preset)
+    hand = Hand.random(rules, 1, random.Random(3))
+    while hand.phase != Phase.PLAY or len(hand.trick) < 2:
+        hand.apply(hand.legal_actions()[-1])  # the top bid, then the lowest tiles
+    layout = layout_of(rules)
+    for seat in range(layout.seats):
+        view = hand.view(seat)
+        root = parse(table_svg(view))
+        groups = {int(g.get("data-seat", -1)): g for g in root.iter(f"{NS}g")
+                  if g.get("data-seat") is not None}  # fmt: skip
+        assert sorted(groups) == list(range(layout.seats))
+        assert sorted(shown_tiles(groups[seat])) == sorted(hand_name(view.hand).split())
+        for other in set(groups) - {seat}:
+            assert shown_tiles(groups[other]) == []
+            assert len(tile_groups(groups[other])) == view.tiles_left[other]
+        trick = next(g for g in root.iter(f"{NS}g") if g.get("class") == "trick")
+        assert sorted(shown_tiles(trick)) == sorted(TILE_NAMES[t] for _, t in view.trick)
+        texts = [t.text for t in root.iter(f"{NS}text")]
+        assert all(name in texts for name in layout.seat_names)
+        score = " · ".join(f"{side} 0" for side in layout.side_names)
+        assert f"{score} ({rules.game} to {rules.winning_target})" in texts
+        piles = [g for g in root.iter(f"{NS}g") if g.get("class") == "pile"]
+        assert len(piles) == layout.sides
+
+
+def test_round_table_names_need_one_per_seat() -> None:
+    view = Hand.random(Rules.parse("moon"), 0, random.Random(2)).view(0)
+    with pytest.raises(NotationError, match="names must be 3 strings, one per seat North, East, West"):
+        table_svg(view, names=["Ann", "Bob", "Cat", "Dan"])
+    texts = [t.text for t in parse(table_svg(view, names=["Ann", "Bob", "Cat"])).iter(f"{NS}text")]
+    assert "Ann 0 · Bob 0 · Cat 0 (moon to 21)" in texts

@@ -219,6 +219,10 @@ def check(
     Exit status 0 for a valid record, 1 when it breaks a rule, 2 when it cannot be read.
     """
     report = _replayed(record, as_json)
+    seats = layout_of(report.record.rules).seats
+    if as_json and seats != 4:
+        print(json.dumps({"seats": seats, **report.to_dict()}))
+        return
     if as_json:
         print(report.to_json())
         return
@@ -353,10 +357,15 @@ def tui(
     bots: BotsOption = "medium",
     players: PlayersOption = None,
 ) -> None:
-    """Play at the full-screen terminal table against bots (mouse and keys; 2 to 7 players)."""
+    """Play at the full-screen terminal table against three bots (mouse and keys)."""
     from texas42.tui.app import run_tui
 
     parsed, chosen = _checked_table(rules, players, seat, bots)
+    if layout_of(parsed).seats != 4 or parsed.see_partner:
+        raise _refused(
+            "texas42 tui: the full-screen table seats four players, one a person; "
+            "play other tables with texas42 play (--players N or --rules)"
+        )
     raise typer.Exit(run_tui(parsed, seed, chosen, bots, name, save))
 
 

@@ -8,11 +8,12 @@ return `SVG`, a ``str`` that Jupyter renders as a picture.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape
 
 from texas42.errors import NotationError
-from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Phase
+from texas42.hand import Phase
+from texas42.layout import Layout
 from texas42.tiles import ALL_TILES, HAND_SIZE, HI, LO, TILE_COUNT, TILE_NAMES, iter_tiles
 from texas42.view import View
 
@@ -198,7 +199,8 @@ def _text(
 def _call_words(view: View, names: Sequence[str]) -> str:
     """The auction so far, each call with its seat's name."""
     return ", ".join(
-        f"{names[(view.first_bidder + i) % SEATS]} {call}" for i, call in enumerate(view.calls)
+        f"{names[(view.first_bidder + i) % view.layout.seats]} {call}"
+        for i, call in enumerate(view.calls)
     )
 
 
@@ -229,48 +231,59 @@ def _roles(view: View, seat: int) -> list[str]:
     return roles
 
 
-def _check_names(names: Sequence[str] | None) -> Sequence[str]:
+def _check_names(names: Sequence[str] | None, layout: Layout) -> Sequence[str]:
+    seats = layout.seat_names
     if names is None:
-        return SEAT_NAMES
-    if isinstance(names, str) or len(names) != SEATS or not all(isinstance(n, str) for n in names):
-        raise NotationError("names must be four strings, one per seat North, East, South, West")
+        return seats
+    n = len(seats)
+    if isinstance(names, str) or len(names) != n or not all(isinstance(x, str) for x in names):
+        count = "four" if n == 4 else str(n)
+        raise NotationError(f"names must be {count} strings, one per seat {', '.join(seats)}")
     return names
+
+
+def _side_labels(layout: Layout, names: Sequence[str] | None, labels: Sequence[str]) -> list[str]:
+    """Each side's name: the layout's (``North-South``), or the players' joined by ``&``."""
+    if names is None:
+        return list(layout.side_names)
+    return [" & ".join(labels[s] for s in layout.side_seats(side)) for side in range(layout.sides)]
 
 
 def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 36) -> SVG:
     """The table as ``view.seat`` sees it: its own tiles at the bottom, the others face down.
 
     ``names`` replaces the seat names North, East, South, West (in seat order). Only the view is
-    read, so no tile hidden from the seat can appear.
+    read, so no tile hidden from the seat can appear. Tables of 3 and 5 to 7 seats put the seats
+    round an oval, clockwise from this seat at the bottom, and list each side's pile on the left.
     """
     if not isinstance(view, View):
         raise NotationError(f"table_svg draws a View (hand.view(seat)), not {type(view).__name__}")
-    labels = _check_names(names)
+    layout = view.layout
+    labels = _check_names(names, layout)
     s = _check_size(size)
-    width, height = 20 * s, 12 * s
+    four = layout.seats == 4
+    width, height = (20 if four else 24) * s, 12 * s
     cx, cy = width / 2, 6.3 * s
     small = 0.6 * s
     font = 0.36 * s
     parts = [f'<rect width="{_num(width)}" height="{_num(height)}" fill="{_FELT}"/>']
 
     game = view.rules.game
-    teams = TEAM_NAMES if names is None else tuple(f"{labels[t]} & {labels[t + 2]}" for t in (0, 1))
+    teams = _side_labels(layout, names, labels)
+    score = " · ".join(f"{team} {n}" for team, n in zip(teams, view.score))
     parts.append(_text(0.3 * s, 0.6 * s, f"Hand {view.hand_number}", font, bold=True, css="hand"))
     parts.append(
         _text(
             width - 0.3 * s,
             0.6 * s,
-            f"{teams[0]} {view.score[0]} · {teams[1]} {view.score[1]} "
-            f"({game} to {view.rules.winning_target})",
+            f"{score} ({game} to {view.rules.winning_target})",
             font,
             anchor="end",
             css="score",
         )
     )
     parts.append(_text(0.3 * s, 1.2 * s, _bid_line(view, labels), font, css="bid"))
-
     bottom = view.seat
-    left, top, right = ((bottom + k) % SEATS for k in (1, 2, 3))
 
     def label(seat: int, x: float, y: float, anchor: str) -> None:
         colour = _HIGHLIGHT if seat == view.turn else _INK
@@ -286,7 +299,26 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
         fade = ' opacity="0.4"' if out else ""
         return f'<g class="seat{" out" if out else ""}" data-seat="{seat}"{fade}>{body}</g>'
 
+    # this seat's own tiles, face up, the legal plays highlighted on its turn
+    legal = sum(1 << a.id for a in view.legal if a.id < TILE_COUNT)
+    mine = list(iter_tiles(view.hand))
+    gap = 0.2 * s
+    row = len(mine) * s + max(len(mine) - 1, 0) * gap
+    own = "".join(
+        _tile(t, cx - row / 2 + i * (s + gap), height - 2.4 * s, s, vertical=True,
+              highlight=bool(legal >> t & 1))  # fmt: skip
+        for i, t in enumerate(mine)
+    )
+    parts.append(seat_group(bottom, own))
+    held = max(layout.hand_size + layout.widow, len(mine))
+    label(bottom, cx + (held * 1.2 - 0.2) * s / 2 + 0.2 * s, height - 2.0 * s, "start")
+    if not four:
+        parts.extend(_round_table(view, s, width, height, label, seat_group, teams))
+        title = f"the table as {labels[bottom]} sees it"
+        return _document(width, height, "".join(parts), "texas42-table", title)
+
     # the three other seats: tile backs, as many as they still hold
+    left, top, right = ((bottom + k) % 4 for k in (1, 2, 3))
     count = view.tiles_left[top]
     row = count * small + max(count - 1, 0) * 0.2 * small
     backs = "".join(
@@ -305,23 +337,10 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
         parts.append(seat_group(seat, backs))
         label(seat, lx, cy - 3 * s, anchor)
 
-    # this seat's own tiles, face up, the legal plays highlighted on its turn
-    legal = sum(1 << a.id for a in view.legal if a.id < TILE_COUNT)
-    mine = list(iter_tiles(view.hand))
-    gap = 0.2 * s
-    row = len(mine) * s + max(len(mine) - 1, 0) * gap
-    own = "".join(
-        _tile(t, cx - row / 2 + i * (s + gap), height - 2.4 * s, s, vertical=True,
-              highlight=bool(legal >> t & 1))  # fmt: skip
-        for i, t in enumerate(mine)
-    )
-    parts.append(seat_group(bottom, own))
-    label(bottom, cx + (HAND_SIZE * 1.2 - 0.2) * s / 2 + 0.2 * s, height - 2.0 * s, "start")
-
     # the trick on the table, each tile in front of the seat that played it
     played = []
     for seat, t in view.trick:
-        where = (seat - bottom) % SEATS
+        where = (seat - bottom) % 4
         if where == 0:
             played.append(_tile(t, cx - s / 2, cy + 0.15 * s, s, vertical=True))
         elif where == 2:
@@ -349,3 +368,59 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
         )
     title = f"the table as {labels[bottom]} sees it"
     return _document(width, height, "".join(parts), "texas42-table", title)
+
+
+def _round_table(
+    view: View,
+    s: float,
+    width: float,
+    height: float,
+    label: Callable[[int, float, float, str], None],
+    seat_group: Callable[[int, str], str],
+    teams: Sequence[str],
+) -> list[str]:
+    """The other seats of a 3-, 5-, 6- or 7-seat table round an oval, each with its tile backs;
+    the trick on a smaller oval, each tile towards the seat that played it; the piles by side."""
+    n = view.layout.seats
+    cx, cy = width / 2, 5.9 * s
+    small = 0.6 * s
+    font = 0.36 * s
+    parts = []
+
+    def angle(seat: int) -> float:
+        """Clockwise from this seat at the bottom (SVG's y runs down, so +angle turns left)."""
+        return math.pi / 2 + 2 * math.pi * ((seat - view.seat) % n) / n
+
+    for seat in range(n):
+        if seat == view.seat:
+            continue
+        a = angle(seat)
+        x, y = cx + 7.5 * s * math.cos(a), cy + 3.6 * s * math.sin(a)
+        count = view.tiles_left[seat]
+        row = count * small + max(count - 1, 0) * 0.2 * small
+        backs = "".join(
+            _back(x - row / 2 + i * 1.2 * small, y - small, small, vertical=True)
+            for i in range(count)
+        )
+        parts.append(seat_group(seat, backs))
+        label(seat, x, y - small - 0.6 * s, "middle")
+    trick = []
+    t_size = 0.8 * s
+    for seat, t in view.trick:
+        a = angle(seat)
+        x, y = cx + 2.6 * s * math.cos(a), cy + 1.2 * s * math.sin(a)
+        trick.append(_tile(t, x - t_size / 2, y - t_size, t_size, vertical=True))
+    parts.append(f'<g class="trick">{"".join(trick)}</g>')
+    for side, team in enumerate(teams):
+        won = view.tricks_won[side]
+        pile = f"{team}: {won} trick{'' if won == 1 else 's'}"
+        if view.points is not None:
+            points = view.points[side]
+            pile += f" · {points} point{'' if points == 1 else 's'}"
+        elif won:
+            pile += " face down"
+        y = height - 0.5 * s - (len(teams) - 1 - side) * 0.45 * s
+        parts.append(
+            f'<g class="pile" data-team="{side}">' + _text(0.3 * s, y, pile, font) + "</g>"
+        )
+    return parts

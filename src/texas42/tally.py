@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from texas42.hand import TEAM_NAMES
+from texas42.layout import layout_of
 from texas42.rules import Rules
 
 _ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
@@ -22,9 +22,13 @@ def marks_tally(marks: int) -> str:
 
 
 def score_line(rules: Rules, score: tuple[int, ...]) -> str:
-    """``North-South 3 [A], East-West 1 [/]``: the game score, marks also as strokes of "ALL"."""
+    """``North-South 3 [A], East-West 1 [/]``: the game score, one entry a side (a team, or a
+    player where everyone scores alone), marks also as strokes of "ALL"."""
+    names = layout_of(rules).side_names
+    if len(score) != len(names):
+        raise ValueError(f"a score under these rules has {len(names)} entries, not {len(score)}")
     parts = []
-    for team in (0, 1):
-        tally = marks_tally(score[team]) if rules.game == "marks" else ""
-        parts.append(f"{TEAM_NAMES[team]} {score[team]}" + (f" [{tally}]" if tally else ""))
+    for name, amount in zip(names, score):
+        tally = marks_tally(amount) if rules.game == "marks" else ""
+        parts.append(f"{name} {amount}" + (f" [{tally}]" if tally else ""))
     return ", ".join(parts)

@@ -1,7 +1,9 @@
 """The terminal game: a human at one seat and a bot (`RulesBot` unless asked) at each other.
 
-Everything shown comes from the human's `View` and from public events (the calls, the contract,
-tiles as they are played, who took each trick), never from another seat's hand. Input is read a
+Any table from 2 to 7 players: at two-hand the human holds both seats of a partnership and sees
+both hands. Everything shown comes from the human's `View` (both seats' views at two-hand) and
+from public events (the calls, the contract, tiles as they are played, who took each trick),
+never from a bot's hand, the widow another seat took or a tile laid down face down. Input is read a
 line at a time and anything that is not a legal action is refused with the reason, so no input,
 end of input included, ends the game in a traceback.
 """
@@ -19,18 +21,19 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from texas42.actions import Action, Bid, Declare, Play
+from texas42.actions import Action, Bid, Declare, Discard, Play
 from texas42.bots import Bot, make_bot
 from texas42.game import Game
-from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Hand, HandResult, Phase
+from texas42.hand import Hand, HandResult, Phase
+from texas42.layout import layout_of
 from texas42.record import record_from_game
 from texas42.rules import Rules
 from texas42.tally import score_line
 from texas42.tiles import hand_name, tile_name
 from texas42.view import View
 
-BOT_NAMES = ("Ann", "Bob", "Cat")
-"""The bots, clockwise from the human's left: Bob is the partner."""
+BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+"""The bots, clockwise from the human's left: at four seats Bob is the partner."""
 
 LONGEST_INPUT = 40
 """Longer lines are refused without being echoed back."""
@@ -56,8 +59,9 @@ def run_play(
     input_stream: TextIO | None = None,
     console: Console | None = None,
 ) -> int:
-    """Play one game at ``seat`` against three bots (``bots``: a spec or level for
-    `texas42.bots.make_bot`); the exit status is returned.
+    """Play one game at ``seat`` (and its partner's seat too when the rules let one person see
+    both: two-hand) against bots (``bots``: a spec or level for `texas42.bots.make_bot`) in the
+    other seats; the exit status is returned.
 
     ``seed`` makes the shakes (and so the bots' play) repeat; ``save`` names the file the game
     record is written to when the game ends or the player quits.
@@ -120,7 +124,7 @@ def _range(numbers: list[int]) -> str:
 def choices(view: View) -> str:
     """The legal actions in a few words, for the prompt."""
     legal = view.legal
-    if view.phase == Phase.PLAY:
+    if view.phase in (Phase.PLAY, Phase.DISCARD):
         return " ".join(a.notation for a in sorted(legal, key=lambda a: -a.id))
     if view.phase == Phase.AUCTION:
         words = [a.notation for a in legal if not isinstance(a, Bid)]
@@ -162,18 +166,21 @@ class _Session:
     ) -> None:
         self.game = Game(rules, seed)
         self.rules = rules
+        self.layout = layout = layout_of(rules)
         self.seat = seat
+        self.mine = (seat, layout.partner(seat)) if rules.see_partner else (seat,)
+        """The seats the human plays: at two-hand both seats of a partnership."""
         self.save = save
         self.stream = stream
         self.console = console
+        n = layout.seats
         self.players = [
-            name if s == seat else f"{BOT_NAMES[(s - seat) % SEATS - 1]} (bot)"
-            for s in range(SEATS)
+            name if s in self.mine else f"{BOT_NAMES[(s - seat) % n - 1]} (bot)" for s in range(n)
         ]
         self.bots: dict[int, Bot] = {
-            s: make_bot(bots, (seed or 0) * SEATS + s, self.players[s])
-            for s in range(SEATS)
-            if s != seat
+            s: make_bot(bots, (seed or 0) * n + s, self.players[s])
+            for s in range(n)
+            if s not in self.mine
         }
         self.news: list[str] = []
         """What happened since the human last acted, as it would be seen at the table."""
@@ -182,7 +189,9 @@ class _Session:
     # -- words -----------------------------------------------------------------------------
 
     def who(self, seat: int) -> str:
-        return "you" if seat == self.seat else self.players[seat]
+        if seat not in self.mine:
+            return self.players[seat]
+        return "you" if len(self.mine) == 1 else f"you ({self.layout.seat_names[seat]})"
 
     def subject(self, seat: int) -> str:
         """``You`` or the bot's name, to start a sentence."""
@@ -192,8 +201,10 @@ class _Session:
     def say(self, text: str | Text | Rule = "", style: str | None = None) -> None:
         self.console.print(text, style=style, markup=False, highlight=False)
 
-    def team_of_you(self, team: int) -> str:
-        return " (your team)" if team == self.seat % 2 else ""
+    def side_of_you(self, side: int) -> str:
+        if side != self.layout.side_of[self.seat]:
+            return ""
+        return " (you)" if len(self.layout.side_seats(side)) == 1 else " (your team)"
 
     # -- the game loop -------------------------------------------------------------------
 
@@ -203,8 +214,8 @@ class _Session:
         while not game.is_over():
             seat = game.seat_to_act()
             assert seat is not None
-            if seat == self.seat:
-                action = self.ask()
+            if seat in self.mine:
+                action = self.ask(seat)
                 if action is None:
                     self.say("You leave the game.")
                     return self.finish()
@@ -213,12 +224,17 @@ class _Session:
             self.apply(seat, action)
         outcome = game.outcome()
         assert outcome is not None
-        winners = TEAM_NAMES[outcome.winner]
-        result = "You win!" if outcome.winner == self.seat % 2 else "You lose."
+        layout = self.layout
+        winners = layout.side_names[outcome.winner]
+        result = "You win!" if outcome.winner == layout.side_of[self.seat] else "You lose."
         self.say(Rule(style="bold"))
+        if layout.sides == 2:
+            score = f"{outcome.score[outcome.winner]} to {outcome.score[1 - outcome.winner]}"
+        else:
+            score = score_line(self.rules, outcome.score)
+        verb = "wins" if len(layout.side_seats(outcome.winner)) == 1 else "win"
         self.say(
-            f"Game over after {outcome.hands} hands: {winners} win, "
-            f"{outcome.score[outcome.winner]} to {outcome.score[1 - outcome.winner]}. {result}",
+            f"Game over after {outcome.hands} hands: {winners} {verb}, {score}. {result}",
             style="bold",
         )
         return self.finish()
@@ -227,13 +243,21 @@ class _Session:
         self.say("Texas 42", style="bold")
         for line in self.rules.describe():
             self.say(f"  {line}")
-        seats = ", ".join(f"{SEAT_NAMES[s]}: {self.who(s)}" for s in range(SEATS))
+        layout = self.layout
+        names = layout.seat_names
+        seats = ", ".join(f"{names[s]}: {self.who(s)}" for s in range(layout.seats))
         self.say(f"Seats, clockwise: {seats}.")
-        team = self.seat % 2
-        self.say(
-            f"You and {self.players[(self.seat + 2) % SEATS]} are {TEAM_NAMES[team]}; "
-            "type help at any prompt."
-        )
+        side = layout.side_of[self.seat]
+        others = [self.players[s] for s in layout.side_seats(side) if s not in self.mine]
+        if len(self.mine) > 1:
+            team = f"You play both {layout.side_names[side]} hands and see both"
+        elif others:
+            team = f"You and {' and '.join(others)} are {layout.side_names[side]}"
+        elif layout.teams == "solo":
+            team = "Everyone scores their own tricks"
+        else:
+            team = "The bid winner plays alone against the rest"
+        self.say(f"{team}; type help at any prompt.")
         for number, drawn in enumerate(self.game.draw_rounds, 1):
             again = " again" if number > 1 else ""
             tiles = ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in drawn)
@@ -249,8 +273,10 @@ class _Session:
         tricks = len(hand.tricks)
         first_play = not hand.plays
         game.apply(action)
-        if seat != self.seat:
+        if seat not in self.mine:
             self.news.append(self.describe(seat, action))
+        if hand.phase == Phase.DISCARD and not hand.discards and hand.declarer not in self.mine:
+            self.news.append(f"{self.subject(hand.declarer)} took the widow")
         if isinstance(action, Declare):
             trump = hand.trump_description()
             if trump:
@@ -273,6 +299,8 @@ class _Session:
             return f"{self.subject(seat)} named {action.notation}"
         if isinstance(action, Bid):
             return f"{self.subject(seat)} bid {action.notation}"
+        if isinstance(action, Discard):
+            return f"{self.subject(seat)} laid a tile down face down"
         return f"{self.subject(seat)} passed"
 
     # -- showing the table ---------------------------------------------------------------
@@ -296,7 +324,7 @@ class _Session:
         self.flush_news()
         if view.calls:
             calls = ", ".join(
-                f"{self.who((view.first_bidder + i) % SEATS)} {call.notation}"
+                f"{self.who((view.first_bidder + i) % self.layout.seats)} {call.notation}"
                 for i, call in enumerate(view.calls)
             )
             self.say(f"Auction: {calls}")
@@ -319,7 +347,18 @@ class _Session:
                 "This trick: "
                 + ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in view.trick)
             )
-        self.say(Text.assemble("Your hand: ", (hand_name(view.hand), "bold")))
+        if view.widow:
+            down = [tile_name(t) for t in view.discards if t is not None]
+            laid = f"; you laid down {' '.join(down)}" if down else ""
+            self.say(f"You took the widow: {hand_name(view.widow)}{laid}")
+        if len(self.mine) == 1:
+            self.say(Text.assemble("Your hand: ", (hand_name(view.hand), "bold")))
+            return
+        for seat in self.mine:
+            held = view.hand if seat == view.seat else self.game.view(seat).hand
+            to_act = " (to act)" if seat == view.seat else ""
+            label = f"Your {self.layout.seat_names[seat]} hand{to_act}: "
+            self.say(Text.assemble(label, (hand_name(held), "bold" if to_act else "")))
 
     def show_piles(self, view: View) -> None:
         """The tricks taken, tile by tile when they lie face up, only who won when face down."""
@@ -334,17 +373,17 @@ class _Session:
                 )
                 self.say(f"{taker}, {_points(trick.points)}: {tiles}")
         if view.tricks:
-            if view.points is not None:
-                taken = f"points {TEAM_NAMES[0]} {view.points[0]}, {TEAM_NAMES[1]} {view.points[1]}"
-            else:
-                won = view.tricks_won
-                taken = f"tricks {TEAM_NAMES[0]} {won[0]}, {TEAM_NAMES[1]} {won[1]}"
-            self.say(f"  so far: {taken}")
+            names = self.layout.side_names
+            kind, amounts = ("points", view.points) if view.points is not None else (
+                "tricks", view.tricks_won
+            )
+            taken = ", ".join(f"{name} {n}" for name, n in zip(names, amounts))
+            self.say(f"  so far: {kind} {taken}")
 
     def hand_over(self, hand: Hand, result: HandResult) -> None:
         """The news of the hand's end, then what it came to and the running score."""
         game = self.game
-        before = (game.score[0] - result.score[0], game.score[1] - result.score[1])
+        before = tuple(total - amount for total, amount in zip(game.score, result.score))
         self.header(game.first_hand + len(game.results) - 1, hand.shaker, before)
         self.flush_news()
         if result.reshaken:
@@ -357,34 +396,40 @@ class _Session:
                 else f"{self.who(result.declarer)} named {result.contract}"
             )
             verdict = "made it" if result.made else "was set"
-            team = result.bidder % 2
+            names = self.layout.side_names
+            side = self.layout.side_of[result.bidder]
             line = f"{self.subject(result.bidder)} bid {result.bid}, {named}, and {verdict}."
             self.say(line, style="bold")
             if not hand.tricks_hidden:
-                points = result.points
-                self.say(f"Points: {TEAM_NAMES[0]} {points[0]}, {TEAM_NAMES[1]} {points[1]}")
+                points = ", ".join(f"{name} {n}" for name, n in zip(names, result.points))
+                self.say(f"Points: {points}")
             awards = [
-                f"{amount} {self.unit(amount)} to {TEAM_NAMES[t]}{self.team_of_you(t)}"
-                for t, amount in enumerate(result.score)
+                f"{amount} {self.unit(amount)} to {names[s]}{self.side_of_you(s)}"
+                for s, amount in enumerate(result.score)
                 if amount
             ]
-            self.say(f"{TEAM_NAMES[team]} bid; " + ("; ".join(awards) or "no score") + ".")
+            self.say(f"{names[side]} bid; " + ("; ".join(awards) or "no score") + ".")
         self.say(f"Score: {score_line(self.rules, self.game.score)}")
 
     def unit(self, amount: int) -> str:
-        word = "point" if self.rules.game == "points" else "mark"
-        return word if amount == 1 else word + "s"
+        word = "point" if self.rules.game in ("points", "moon") else "mark"
+        return word if abs(amount) == 1 else word + "s"
 
     # -- asking the human ----------------------------------------------------------------
 
-    def ask(self) -> Action | None:
-        """The human's next action, asked until it is legal; None to leave the game."""
+    def ask(self, seat: int) -> Action | None:
+        """The human's next action at ``seat``, asked until it is legal; None to leave."""
         game = self.game
-        view = game.view(self.seat)
+        view = game.view(seat)
         self.show(view)
-        kind, question = (
-            ("call", "Your call"), ("contract", "Name the contract"), ("play", "Your play"),
-        )[view.phase]  # fmt: skip
+        kind, question = {
+            Phase.AUCTION: ("call", "Your call"),
+            Phase.DECLARE: ("contract", "Name the contract"),
+            Phase.PLAY: ("play", "Your play"),
+            Phase.DISCARD: ("discard", "Lay a tile down face down"),
+        }[Phase(view.phase)]
+        if len(self.mine) > 1:
+            question += f" for {self.layout.seat_names[seat]}"
         while True:
             self.console.print(f"{question} ({choices(view)}): ", end="", markup=False,
                                highlight=False)  # fmt: skip
@@ -430,9 +475,10 @@ class _Session:
         return line or None
 
     def help(self, view: View) -> None:
-        if view.phase == Phase.PLAY:
+        if view.phase in (Phase.PLAY, Phase.DISCARD):
             tiles = sorted(view.legal, key=lambda action: -action.id)
-            self.say("You may play: " + " ".join(a.notation for a in tiles))
+            verb = "play" if view.phase == Phase.PLAY else "lay down"
+            self.say(f"You may {verb}: " + " ".join(a.notation for a in tiles))
             hi, lo = tiles[0].notation.split("-")
             self.say(f"Write a tile with or without the dash, either way round: {hi}-{lo}, "
                      f"{lo}-{hi} or {hi}{lo}.")  # fmt: skip
