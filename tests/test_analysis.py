@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from texas42 import Hand, Phase, Rules
+from texas42.actions import ACTIONS, PASS_ID
 from texas42.analysis import review_hand, review_record, solve_position
 from texas42.cli import app
 from texas42.notation import parse_hand_position
@@ -200,3 +203,52 @@ def test_reshaken_hand_has_no_plays() -> None:
         hand.apply(hand.parse_action("pass"))
     review = review_hand(hand, bid_samples=8)
     assert (review.bidder, review.contract, review.plays, review.bids) == (None, None, (), ())
+
+
+TABLES = ("three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand")
+
+
+def played_hand(text: str, seed: int) -> Hand:
+    """A seeded hand on the table ``text`` played out at random (redealt until someone bids)."""
+    rules = Rules.parse(text)
+    rng = random.Random(seed)
+    while True:
+        hand = Hand.random(rules, rng.randrange(rules.seats), rng)
+        while hand.phase != Phase.DONE:
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.contract is not None:
+            return hand
+
+
+@pytest.mark.parametrize("text", TABLES)
+def test_a_hand_on_every_table_is_reviewed_against_the_solver(text: str) -> None:
+    """Each play's values, best tiles and cost are the solver's at that point of the hand; the
+    bids are judged where there is no widow (Moon's discard is left to the bid winner)."""
+    hand = played_hand(text, 5)
+    review = review_hand(hand, solver=Solver(), bid_samples=2)
+    assert review.bidder == hand.high_seat and review.contract == str(hand.contract)
+    assert len(review.plays) == len(hand.plays) > 0
+    start = hand.copy()
+    for _ in hand.plays:
+        start.undo()
+    position = PlayPosition.from_hand(start)
+    solver = Solver()
+    for play, tile in zip(review.plays, hand.plays):
+        values = solver.move_values(position)
+        maximizing = position.maximizing(position.turn)
+        best = max(values.values()) if maximizing else min(values.values())
+        assert (play.seat, play.tile) == (position.turn, tile)
+        assert play.value_before == position.taken + best
+        assert play.value_after == position.taken + values[tile]
+        assert set(play.best) == {t for t, v in values.items() if v == best}
+        assert play.cost == abs(best - values[tile])
+        position = position.play(tile)
+    seats = hand.layout.seats
+    bids = [((hand.first_bidder + k) % seats, c) for k, c in enumerate(hand.calls) if c != PASS_ID]
+    if hand.layout.widow:
+        assert hand.discards and review.bids == ()
+    else:
+        assert [(b.seat, b.bid) for b in review.bids] == [(s, ACTIONS[c].notation) for s, c in bids]
+        assert all(0.0 <= b.make_share <= 1.0 and b.samples == 2 for b in review.bids)
+
+

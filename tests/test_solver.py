@@ -1,9 +1,10 @@
 """The double-dummy solver against a plain minimax written here over the core's `Hand`.
 
-The reference plays a points-game hand (which always runs all seven tricks) through `Hand.apply`
+The reference plays a points-game hand (which always runs every trick) through `Hand.apply`
 and `Hand.undo`, so it shares no code with the kernel. The same positions are solved by the
 jitted kernel in this process and by the pure-Python kernel in a subprocess with
-``NUMBA_DISABLE_JIT=1``.
+``NUMBA_DISABLE_JIT=1``. Four seats are tested hardest; every other table (three to seven seats,
+Moon's widow, six seats in pairs with Nel-O's out seat and in threes) gets endgames of its own.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from functools import cache
 
 import pytest
@@ -40,11 +42,11 @@ VARIANTS = (
 
 
 def bidders_total(hand: Hand) -> int:
-    """What the bidders end with: points, or for Nel-O the bidder's tricks."""
+    """What the bidding side ends with: points, or for Nel-O the bidder's tricks."""
     assert hand.contract is not None
     if hand.contract.kind == "nello":
         return sum(1 for trick in hand.tricks if trick.winner == hand.high_seat)
-    return hand.points[hand.high_seat & 1]
+    return hand.points[hand.layout.side_of[hand.high_seat]]
 
 
 def brute_force(hand: Hand) -> int:
@@ -54,7 +56,7 @@ def brute_force(hand: Hand) -> int:
     assert hand.contract is not None
     seat = hand.seat_to_act()
     assert seat is not None
-    wants_more = ((seat & 1) == (hand.high_seat & 1)) != (hand.contract.kind == "nello")
+    wants_more = hand.layout.same_side(seat, hand.high_seat) != (hand.contract.kind == "nello")
     values = []
     for action in hand.legal_actions():
         hand.apply(action)
@@ -78,6 +80,50 @@ def random_position(seed: int, tricks_left: int) -> Hand:
     while len(hand.plays) < plays_wanted:
         hand.apply(rng.choice(hand.legal_actions()))
     return hand
+
+
+TABLES = (
+    "three-hand,game=points",
+    "moon",
+    "five-hand,game=points",
+    "six-hand,nello,game=points",
+    "six-hand,teams=threes,game=points",
+    "seven-hand,game=points",
+)
+"""Every other table, each in a game that plays all its tricks (Moon always does)."""
+
+
+def random_table_position(text: str, seed: int, tricks_left: int) -> Hand:
+    """A hand on the table ``text``, auction, discards and contract chosen at random (redealt
+    until someone bids), played at random to ``tricks_left`` tricks left and a random number of
+    tiles into the next trick."""
+    rules = Rules.parse(text)
+    rng = random.Random(seed)
+    while True:
+        hand = Hand.random(rules, rng.randrange(rules.seats), rng)
+        while hand.phase not in (Phase.PLAY, Phase.DONE):
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.phase == Phase.PLAY:
+            break
+    plays_wanted = (hand.layout.tricks - tricks_left) * hand.trick_size + rng.randrange(
+        hand.trick_size
+    )
+    while len(hand.plays) < plays_wanted:
+        hand.apply(rng.choice(hand.legal_actions()))
+    return hand
+
+
+@cache
+def table_cases() -> tuple[tuple[str, int], ...]:
+    """(position string, exact total) for endgames on every other table: the last three tricks
+    on three seats, the last two on more (the reference's lines grow as tiles ** seats)."""
+    found = []
+    for text in TABLES:
+        tricks_left = 3 if Rules.parse(text).seats == 3 else 2
+        for seed in range(14):
+            hand = random_table_position(text, seed, tricks_left)
+            found.append((hand.position(), brute_force(hand)))
+    return tuple(found)
 
 
 @cache
@@ -112,6 +158,58 @@ def test_values_match_brute_force() -> None:
         assert answers(solver, text)["total"] == expected, text
 
 
+def test_values_match_brute_force_on_every_table() -> None:
+    solver = Solver()
+    for text, expected in table_cases():
+        got = answers(solver, text)
+        assert got["total"] == expected, text
+        hand, _, _ = parse_hand_position(text)
+        value = expected - PlayPosition.from_hand(hand).taken
+        assert got["reaches"] == [value >= t for t in range(len(got["reaches"]))], text  # type: ignore[arg-type]
+
+
+def test_move_values_match_brute_force_on_every_table() -> None:
+    solver = Solver()
+    for text, _ in table_cases()[::3]:
+        hand, _, _ = parse_hand_position(text)
+        position = PlayPosition.from_hand(hand)
+        for tile, value in solver.move_values(position).items():
+            hand.apply(hand.parse_action(tile_name(tile)))
+            assert position.taken + value == brute_force(hand), (text, tile_name(tile))
+            hand.undo()
+
+
+def test_every_table_and_a_nello_out_seat_are_covered() -> None:
+    """The cases really reach each table, its middle of a trick, and six seats' Nel-O."""
+    hands = [parse_hand_position(text)[0] for text, _ in table_cases()]
+    assert {h.rules.seats for h in hands} == {3, 5, 6, 7}
+    assert any(h.layout.widow and h.discards for h in hands)
+    assert any(h.out_seat >= 0 and h.layout.seats == 6 for h in hands)
+    assert any(h.trick for h in hands) and any(not h.trick for h in hands)
+    assert len({total for _, total in table_cases()}) > 5
+
+
+@pytest.mark.parametrize("text", TABLES)
+def test_a_whole_hand_on_every_table_follows_its_best_play(text: str) -> None:
+    """From the first lead to the end along random play, each tile keeps or loses value for
+    its own side, the table of one solver serves the whole hand, and the last position's total
+    is what the hand itself scored for the bidding side."""
+    hand = random_table_position(text, 7, Rules.parse(text).hand_size)
+    position = PlayPosition.from_hand(hand)
+    shared = Solver()
+    rng = random.Random(7)
+    while not position.is_over:
+        before = position.taken + shared.value(position)
+        assert before == position.taken + Solver().value(position)
+        maximizing = position.maximizing(position.turn)
+        tile = rng.choice(tiles_of(position.legal()))
+        hand.apply(hand.parse_action(tile_name(tile)))
+        position = position.play(tile)
+        after = position.taken + shared.value(position)
+        assert after <= before if maximizing else after >= before
+    assert position.taken == bidders_total(hand)
+
+
 def test_every_contract_kind_is_covered() -> None:
     kinds = {parse_hand_position(text)[0].contract for text, _ in cases()}
     assert {str(k) for k in kinds} >= set(CONTRACTS)
@@ -143,7 +241,7 @@ def test_move_values_agree_with_solving_each_child() -> None:
 
 
 def test_pure_python_kernel_agrees_with_the_jitted_one() -> None:
-    texts = [text for text, _ in cases()[::3]]
+    texts = [text for text, _ in cases()[::3] + table_cases()[::4]]
     script = (
         "import json, sys\n"
         "sys.path.insert(0, 'tests')\n"
@@ -166,7 +264,7 @@ def test_pure_python_kernel_agrees_with_the_jitted_one() -> None:
     pure = json.loads(run.stdout)
     solver = Solver()
     assert pure == [answers(solver, text) for text in texts]
-    expected = dict(cases())
+    expected = dict(cases() + table_cases())
     assert [p["total"] for p in pure] == [expected[t] for t in texts]
 
 
@@ -239,13 +337,15 @@ def test_positions_reject_illegal_plays_and_unnamed_contracts() -> None:
         position.play(tiles_of(EX14_DEAL[1])[0])
 
 
-@pytest.mark.parametrize("text", ["standard", "standard,nello,sevens"])
+@pytest.mark.parametrize(
+    "text", ["standard", "standard,nello,sevens", "three-hand", "moon", "six-hand,nello", "seven-hand"]
+)
 def test_a_view_completed_by_the_true_world_is_the_hand_itself(text: str) -> None:
     """`PlayPosition.from_view` with the real hands (and face-down tiles) matches `from_hand`."""
     rules = Rules.parse(text)
     for seed in range(40):
         rng = random.Random(seed)
-        hand = Hand.random(rules, seed % 4, rng)
+        hand = Hand.random(rules, seed % rules.seats, rng)
         while hand.phase != Phase.PLAY and hand.result is None:
             hand.apply(rng.choice(hand.legal_actions()))
         for _ in range(rng.randrange(0, 20)):
@@ -255,7 +355,30 @@ def test_a_view_completed_by_the_true_world_is_the_hand_itself(text: str) -> Non
         if hand.phase != Phase.PLAY:
             continue
         hidden = tuple(trick.tiles for trick in hand.tricks) if hand.tricks_hidden else ()
-        hands = (hand.hands[0], hand.hands[1], hand.hands[2], hand.hands[3])
-        for seat in range(4):
-            seen = PlayPosition.from_view(hand.view(seat), hands, hidden)
-            assert seen == PlayPosition.from_hand(hand), (seed, seat)
+        hands = tuple(hand.hands)
+        whole = PlayPosition.from_hand(hand)
+        for seat in range(rules.seats):
+            view = hand.view(seat)
+            seen = PlayPosition.from_view(view, hands, hidden)
+            if view.contract != hand.contract:
+                # a by-lead trump whose first trick lies face down shows as the suit it named
+                assert seen.tables == whole.tables and view.contract is not None
+                seen = replace(seen, contract=whole.contract)
+            assert seen == whole, (seed, seat)
+
+
+@pytest.mark.parametrize("text", TABLES)
+def test_the_endgame_search_of_one_deal_is_the_solver(text: str) -> None:
+    """`InformationSetSearch` with a single deal knows everything: each tile's total and
+    whether the contract is made are the solver's, seen from either side of the contract."""
+    from texas42.bots.endgame import InformationSetSearch
+
+    for seed in range(3):
+        hand = random_table_position(text, seed, 2)
+        position = PlayPosition.from_hand(hand)
+        solver = Solver()
+        search = InformationSetSearch(position.turn, [1.0], solver)
+        for tile, estimate in search.estimates([position]).items():
+            child = position.play(tile)
+            assert estimate.total == child.taken + solver.value(child)
+            assert estimate.make == float(solver.makes(child))

@@ -1,11 +1,13 @@
 """Hand review for players: what each play was worth double dummy, and how sound each bid was.
 
-A play's value is the total the bidding team ends the hand with if all seven tricks are played
-out from there with best play by both sides (points already taken included, an early end
-ignored); for Nel-O it is the number of tricks the bidder ends up taking. A play's ``cost`` is
-what it gave up for the player's own team against the best play. A bid's ``make_share`` is the
-share of deals, drawn uniformly from what the bidder could see when bidding, in which its contract
-is made double dummy.
+A play's value is the total the bidding side (the bid winner's team, or the bidder alone) ends
+the hand with if every trick is played out from there with best play by all seats (points already
+taken included, an early end ignored); for Nel-O it is the number of tricks the bidder ends up
+taking. A play's ``cost`` is what it gave up for the player's own side (the bidders, or the
+defenders together) against the best play. A bid's ``make_share`` is the share of deals, drawn
+uniformly from what the bidder could see when bidding, in which its contract is made double
+dummy; bids are not reviewed on a table with a widow, where the bid winner's discard is a choice
+the share would have to search as well.
 
 `review_record` serves ``texas42 analyze``; `solve_position` serves ``texas42 solve``; both
 return plain data (``to_dict``) for the web table.
@@ -18,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from texas42.actions import ACTIONS, PASS_ID, Declare
-from texas42.hand import SEATS, Hand, Phase, plain_contracts
+from texas42.actions import ACTIONS, PASS_ID, Declare, Discard
+from texas42.hand import Hand, Phase, plain_contracts
 from texas42.record import Record, check_record
 from texas42.solver import PlayPosition, Solver
 from texas42.tiles import tile_name
@@ -212,9 +214,11 @@ def review_plays(start: PlayPosition, plays: Sequence[int], solver: Solver) -> l
 
 def _start_of_play(hand: Hand) -> Hand:
     """The hand again from its deal, just after the contract was named."""
-    start = Hand(hand.rules, hand.shaker, hand.deal)
+    start = Hand(hand.rules, hand.shaker, hand.deal, hand.widow)
     for call in hand.calls:
         start.apply(call)
+    for tile in hand.discards:
+        start.apply(Discard(tile))
     assert hand.contract is not None
     start.apply(Declare(hand.contract))
     return start
@@ -294,7 +298,8 @@ def review_hand(
     solver = solver or Solver()
     rng = rng or random.Random(0)
     bids: list[BidReview] = []
-    if bid_samples > 0 and hand.high_seat >= 0 and len(hand.calls) == SEATS:
+    auction_over = hand.high_seat >= 0 and hand.phase != Phase.AUCTION
+    if bid_samples > 0 and auction_over and not hand.layout.widow:
         bids = review_bids(hand, solver, bid_samples, rng)
     if hand.contract is None:
         bidder = hand.high_seat if hand.high_seat >= 0 else None

@@ -11,9 +11,10 @@ returns its Pareto front, every plan not matched or beaten in every deal by anot
 which deals reach a later decision depends on the opponents' choices, which depend on the plan;
 keeping only the plan best on average at each node can miss the best plan.
 
-Each deal is scored for the seat's side as ``100 * made + total`` (the defenders negate both;
-Nel-O's total counts the bidder's tricks, so its sign flips). Per deal that puts the contract
-first and the points second; a plan is judged by its weighted mean score.
+On a table of any size the sides are those of the contract: the bid winner's side against every
+other seat together. Each deal is scored for the seat's side as ``100 * made + total`` (the
+defenders negate both; Nel-O's total counts the bidder's tricks, so its sign flips). Per deal that
+puts the contract first and the points second; a plan is judged by its weighted mean score.
 """
 
 from __future__ import annotations
@@ -95,8 +96,9 @@ class InformationSetSearch:
             ]
             return self._pruned(plans, present)
         # another seat sees its deal and picks per deal: the opponents the worst plan value for
-        # the seat, partner the best; a plan of the seat's names one plan per tile played
-        friendly = (seat & 1) == (self.seat & 1)
+        # the seat, partners (every seat on its side of the contract) the best; a plan of the
+        # seat's names one plan per tile played
+        friendly = first.maximizing(seat) == first.maximizing(self.seat)
         start = -np.inf if friendly else np.inf
         size = len(self.weights)
         fronts = [
@@ -143,7 +145,7 @@ class InformationSetSearch:
         for i, position in items:
             value = position.taken + self.solver.value(position)
             makes = value == 0 if position.nello else value >= position.goal
-            sign = 1.0 if (self.seat & 1) == position.bidders else -1.0
+            sign = 1.0 if position.layout.same_side(self.seat, position.bidder) else -1.0
             value_sign = -sign if position.nello else sign
             score[i] = sign * 100.0 * makes + value_sign * value
             made[i], total[i] = makes, value

@@ -2,10 +2,12 @@
 
 `PlayPosition` is the play of one hand reduced to what the search needs (who holds what, the
 trick on the table, the contract's tables); unlike `Hand` it never ends early, because the
-solver's values count all seven tricks. `Solver` answers three questions about a position and
-keeps one transposition table across calls on the same deal:
+solver's values count every trick. It plays on any table the rules describe (3 to 7 seats): the
+bid winner's side (its team, or the bidder alone) against every other seat together, and tiles
+set aside or discarded are simply in nobody's hand. `Solver` answers three questions about a
+position and keeps one transposition table across calls on the same deal:
 
-- `Solver.value`: what the bidding team takes from here (points; for Nel-O, tricks the bidder
+- `Solver.value`: what the bidding side takes from here (points; for Nel-O, tricks the bidder
   is forced to take);
 - `Solver.reaches`: whether that is at least a target, by a cheaper null-window search;
 - `Solver.move_values`: the value after each legal tile.
@@ -15,15 +17,17 @@ The search itself is the numba kernel in `texas42.solver.kernel`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
+from typing import cast
 
 import numpy as np
 
 from texas42.actions import Bid
 from texas42.contracts import SEVENS_DISTANCE_MASKS, SUIT_COUNT, Contract, PlayTables, tables_for
 from texas42.errors import RulesError
-from texas42.hand import SEATS, TRICKS_PER_HAND, Hand, Phase, legal_plays
+from texas42.hand import Hand, Phase, legal_plays
+from texas42.layout import Layout, layout_of
 from texas42.rules import Rules
 from texas42.solver import kernel
 from texas42.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of
@@ -36,15 +40,16 @@ __all__ = ["PlayPosition", "Solver", "KernelTables", "kernel_tables", "points_ne
 class PlayPosition:
     """The play of a hand from some point on, with every seat's tiles known.
 
-    ``taken`` is what the bidding team already has on the solver's scale (points, or for Nel-O the
-    bidder's tricks); ``goal`` is the total it needs to make the contract (for Nel-O, the most
-    tricks the bidder may take: 0).
+    ``hands`` has one mask per seat of the table. ``taken`` is what the bidding side already has
+    on the solver's scale (points, or for Nel-O the bidder's tricks); ``goal`` is the total it
+    needs to make the contract (for Nel-O, the most tricks the bidder may take: 0). ``layout``
+    is the rules' table, looked up once when not given and carried along from play to play.
     """
 
     rules: Rules
     contract: Contract
     tables: PlayTables | None
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]
     trick: tuple[int, ...]
     leader: int
     bidder: int
@@ -53,6 +58,13 @@ class PlayPosition:
     taken: int
     goal: int
     tricks_played: int
+    layout: Layout = field(default=cast(Layout, None), compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.layout is None:
+            object.__setattr__(self, "layout", layout_of(self.rules))
+        if len(self.hands) != self.layout.seats:
+            raise RulesError(f"a position on {self.layout.seats} seats needs a hand for each")
 
     @classmethod
     def from_hand(cls, hand: Hand) -> PlayPosition:
@@ -60,19 +72,20 @@ class PlayPosition:
         if hand.contract is None or hand.phase not in (Phase.PLAY, Phase.DONE):
             raise RulesError("the solver needs a hand whose contract is named")
         bidder = hand.high_seat
+        layout = hand.layout
         nello = hand.contract.kind == "nello"
         if nello:
             taken = sum(1 for trick in hand.tricks if trick.winner == bidder)
             goal = 0
         else:
-            taken = hand.points[bidder & 1]
-            goal = 42 if hand.bid_marks else hand.high_value
+            taken = hand.points[layout.side_of[bidder]]
+            goal = layout.total if hand.bid_marks else hand.high_value
         leader = hand.trick_leader
         return cls(
             rules=hand.rules,
             contract=hand.contract,
             tables=hand.tables,
-            hands=(hand.hands[0], hand.hands[1], hand.hands[2], hand.hands[3]),
+            hands=tuple(hand.hands),
             trick=tuple(hand.trick),
             leader=leader,
             bidder=bidder,
@@ -81,20 +94,25 @@ class PlayPosition:
             taken=taken,
             goal=goal,
             tricks_played=len(hand.tricks),
+            layout=layout,
         )
 
     @classmethod
     def from_view(
         cls,
         view: View,
-        hands: tuple[int, int, int, int],
+        hands: tuple[int, ...],
         hidden: tuple[tuple[int, ...], ...] = (),
     ) -> PlayPosition:
         """The position one seat sees, completed by a sampled world: every seat's current
-        ``hands`` and the tiles of each face-down trick (``hidden``, in order) if piles lie down.
+        ``hands`` (one per seat of the table) and the tiles of each face-down trick (``hidden``,
+        in order) if piles lie down.
         """
         if view.contract is None or view.bidder is None or view.declarer is None:
             raise RulesError("the solver needs a hand whose contract is named")
+        layout = view.layout
+        if len(hands) != layout.seats:
+            raise RulesError(f"the sampled world needs {layout.seats} hands, not {len(hands)}")
         if hands[view.seat] != view.hand:
             raise RulesError("the sampled hands must give the seat its own tiles")
         contract = view.contract
@@ -116,10 +134,10 @@ class PlayPosition:
             tiles = done.tiles if done.tiles is not None else next(face_down, None)
             if contract.kind == "nello":
                 taken += done.winner == bidder
-            elif done.winner & 1 == bidder & 1:
+            elif layout.same_side(done.winner, bidder):
                 if tiles is None:
                     raise RulesError("a face-down trick needs its sampled tiles")
-                taken += 1 + count_points(mask_of(tiles))
+                taken += layout.trick_value(mask_of(tiles))
         if view.trick:
             leader = view.trick[0][0]
         else:
@@ -128,7 +146,7 @@ class PlayPosition:
             rules=rules,
             contract=contract,
             tables=tables,
-            hands=hands,
+            hands=tuple(hands),
             trick=trick,
             leader=leader,
             bidder=bidder,
@@ -137,6 +155,7 @@ class PlayPosition:
             taken=taken,
             goal=0 if contract.kind == "nello" else points_needed(view),
             tricks_played=len(tricks),
+            layout=layout,
         )
 
     @property
@@ -145,16 +164,17 @@ class PlayPosition:
 
     @property
     def bidders(self) -> int:
-        """The bidding team: 0 for North-South, 1 for East-West."""
-        return self.bidder & 1
+        """The bidding side (`Layout.side_of`): on four seats 0 for North-South, 1 for East-West."""
+        return self.layout.side_of[self.bidder]
 
     @property
     def trick_size(self) -> int:
-        return SEATS - 1 if self.out_seat >= 0 else SEATS
+        seats = self.layout.seats
+        return seats - 1 if self.out_seat >= 0 else seats
 
     @property
     def is_over(self) -> bool:
-        return self.tricks_played == TRICKS_PER_HAND
+        return self.tricks_played == self.layout.tricks
 
     @property
     def turn(self) -> int:
@@ -164,12 +184,20 @@ class PlayPosition:
         return seat
 
     def _next_seat(self, seat: int) -> int:
-        seat = (seat + 1) % SEATS
-        return (seat + 1) % SEATS if seat == self.out_seat else seat
+        seats = self.layout.seats
+        seat = (seat + 1) % seats
+        return (seat + 1) % seats if seat == self.out_seat else seat
 
     def maximizing(self, seat: int) -> bool:
-        """Whether ``seat`` wants the value high (the bidders, or in Nel-O the opponents)."""
-        return ((seat & 1) == self.bidders) != self.nello
+        """Whether ``seat`` wants the value high (the bidding side, or in Nel-O the opponents)."""
+        side_of = self.layout.side_of
+        return (side_of[seat] == side_of[self.bidder]) != self.nello
+
+    def bid_side_mask(self) -> int:
+        """The seats on the bid winner's side, as a mask of seat bits: they play together."""
+        side_of = self.layout.side_of
+        bidders = side_of[self.bidder]
+        return sum(1 << s for s in range(self.layout.seats) if side_of[s] == bidders)
 
     def legal(self) -> int:
         """The mask of tiles the seat to play may play."""
@@ -191,7 +219,7 @@ class PlayPosition:
         hands[seat] ^= 1 << tile
         trick = self.trick + (tile,)
         if len(trick) < self.trick_size:
-            return replace(self, tables=tables, hands=_four(hands), trick=trick)
+            return replace(self, tables=tables, hands=tuple(hands), trick=trick)
         seats = [self.leader]
         while len(seats) < len(trick):
             seats.append(self._next_seat(seats[-1]))
@@ -199,12 +227,12 @@ class PlayPosition:
         gain = 0
         if self.nello:
             gain = 1 if winner == self.bidder else 0
-        elif winner & 1 == self.bidders:
-            gain = 1 + count_points(mask_of(trick))
+        elif self.layout.same_side(winner, self.bidder):
+            gain = self.layout.trick_value(mask_of(trick))
         return replace(
             self,
             tables=tables,
-            hands=_four(hands),
+            hands=tuple(hands),
             trick=(),
             leader=winner,
             taken=self.taken + gain,
@@ -212,26 +240,27 @@ class PlayPosition:
         )
 
     def remaining_bound(self) -> int:
-        """The most the bidding team can still add: the tricks and count not yet won."""
-        tricks_left = TRICKS_PER_HAND - self.tricks_played
+        """The most the bidding side can still add: the tricks and count not yet won."""
+        layout = self.layout
+        tricks_left = layout.tricks - self.tricks_played
         if self.nello:
             return tricks_left
-        live = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
-        if self.out_seat >= 0:
-            live &= ~self.hands[self.out_seat]
-        return tricks_left + count_points(live | mask_of(self.trick))
+        bound = tricks_left * layout.trick_points
+        if layout.count:
+            live = mask_of(self.trick)
+            for seat, held in enumerate(self.hands):
+                if seat != self.out_seat:
+                    live |= held
+            bound += count_points(live)
+        return bound
 
 
 def points_needed(view: View) -> int:
-    """The total the bidding team needs to make its bid: the points bid, or all 42 for a mark
-    bid (the minimum bid while no bid is known)."""
+    """The total the bidding side needs to make its bid: the points (or tricks) bid, or the
+    hand's whole total for a mark bid or a moon (the minimum bid while no bid is known)."""
     if view.bid_marks:
-        return 42
+        return view.layout.total
     return view.bid.points if isinstance(view.bid, Bid) else view.rules.min_bid
-
-
-def _four(hands: list[int]) -> tuple[int, int, int, int]:
-    return (hands[0], hands[1], hands[2], hands[3])
 
 
 @dataclass(frozen=True)
@@ -313,7 +342,7 @@ class Solver:
         self._tt_gen = np.zeros(size, np.int32)
         self._generation = 0
         self._context: tuple[object, ...] | None = None
-        self._holdings = [0, 0, 0, 0]
+        self._holdings: list[int] = []
         self.stats = np.zeros(kernel.STAT_COUNT, np.int64)
 
     @property
@@ -327,16 +356,18 @@ class Solver:
 
     def _prepare(self, position: PlayPosition) -> None:
         assert position.tables is not None
-        context = (position.tables, position.bidders, position.nello, position.out_seat)
+        bid_side = position.bid_side_mask()
+        context = (position.tables, bid_side, position.nello, position.out_seat, len(position.hands))
         hands = position.hands
+        seats = range(len(hands))
         consistent = context == self._context and all(
-            hands[s] & self._holdings[o] == 0 for s in range(SEATS) for o in range(SEATS) if o != s
+            hands[s] & self._holdings[o] == 0 for s in seats for o in seats if o != s
         )
         if not consistent:
             self._generation += 1
             self._context = context
-            self._holdings = [0, 0, 0, 0]
-        for s in range(SEATS):
+            self._holdings = [0] * len(hands)
+        for s in seats:
             self._holdings[s] |= hands[s]
 
     def _search(self, position: PlayPosition, alpha: int, beta: int) -> int:
@@ -348,21 +379,23 @@ class Solver:
         first_lead_mask = 0
         if rules.first_lead_trump and position.tricks_played == 0 and not position.trick:
             first_lead_mask = tables.trump_mask
+        layout = position.layout
         params = np.array(
             [
-                position.bidders,
+                position.bid_side_mask(),
                 1 if position.nello else 0,
-                0 if position.nello else 1,
+                0 if position.nello or not layout.count else 1,
                 position.out_seat,
                 first_lead_mask,
                 1 if tables.sevens else 0,
-                1,
+                1 if position.nello else layout.trick_points,
                 COUNT5,
                 COUNT10,
+                layout.seats,
             ],
             np.int64,
         )
-        trick = np.zeros(4, np.int64)
+        trick = np.zeros(kernel.MAX_SEATS, np.int64)
         for i, t in enumerate(position.trick):
             trick[i] = t
         return int(
@@ -392,7 +425,7 @@ class Solver:
         )
 
     def value(self, position: PlayPosition) -> int:
-        """What the bidding team takes from here on under best play by both sides.
+        """What the bidding side takes from here on under best play by both sides.
 
         Points for a trump, follow-me or Sevens contract (the tiles on the table count with the
         trick they are in); for Nel-O, the tricks the bidder can be forced to take. Add
@@ -415,7 +448,7 @@ class Solver:
         return lo
 
     def reaches(self, position: PlayPosition, target: int) -> bool:
-        """Whether the bidding team takes at least ``target`` from here under best play."""
+        """Whether the bidding side takes at least ``target`` from here under best play."""
         if target <= 0:
             return True
         if position.is_over or target > position.remaining_bound():

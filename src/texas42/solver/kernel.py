@@ -6,10 +6,12 @@ question is a lookup in arrays built by `texas42.solver.search` from the core's 
 It is compiled ``nogil``: searches on worker threads (the web table's bots and hints, the terminal
 table's workers) run beside the event loop and each other instead of queueing for the GIL.
 
-The value of a position is what the bidding team takes from the tricks not yet complete: for each
-such trick it wins, ``trick_base`` plus (when ``count_on``) the trick's count. The bidding team
-maximises it, except in Nel-O (``minimize``), where the value counts the bidder's tricks and the
-bidder tries to keep it at zero.
+The table has ``seats`` seats (3 to 7), numbered clockwise; ``bid_side`` is the mask of the seats
+on the bid winner's side, and every other seat plays against them (a bidder alone against all, or
+one team against the other teams together). The value of a position is what the bidding side takes
+from the tricks not yet complete: for each such trick it wins, ``trick_base`` plus (when
+``count_on``) the trick's count. The bidding side maximises it, except in Nel-O (``minimize``),
+where the value counts the bidder's tricks and the bidder tries to keep it at zero.
 
 Search techniques, after bridge double-dummy solvers:
 
@@ -28,10 +30,15 @@ import numpy as np
 from numba import njit
 
 MAX_PLIES = 30
-"""More than the 28 plays of a hand, so a stack index never runs past the end."""
+"""More than the plays of any hand (at most 28: seven hands of four, or 27: three of nine), so a
+stack index never runs past the end."""
+MAX_SEATS = 7
+"""The most seats a table has: the length of the per-seat arrays."""
+MAX_HAND = 9
+"""The most tiles a seat holds (three seats of nine), so the most moves a node generates."""
 
 # indices into the ``params`` array the caller fills in
-P_BID_TEAM = 0
+P_BID_SIDE = 0
 P_MINIMIZE = 1
 P_COUNT_ON = 2
 P_OUT_SEAT = 3
@@ -40,7 +47,8 @@ P_SEVENS = 5
 P_TRICK_BASE = 6
 P_FIVES = 7
 P_TENS = 8
-PARAM_COUNT = 9
+P_SEATS = 9
+PARAM_COUNT = 10
 
 # indices into the ``stats`` array the kernel updates
 S_NODES = 0
@@ -79,11 +87,11 @@ def _count(mask: int, fives: int, tens: int) -> int:
 
 @njit(cache=True, nogil=True)
 def _trick_value(
-    table: int, winner: int, bid_team: int, count_on: int, trick_base: int, fives: int, tens: int
+    table: int, winner: int, bid_side: int, count_on: int, trick_base: int, fives: int, tens: int
 ) -> int:
     """What a finished trick adds to the value: its point, and its count when counted, if the
     bidders took it."""
-    if (winner & 1) != bid_team:
+    if not (bid_side >> winner) & 1:
         return 0
     if count_on:
         return trick_base + _count(table, fives, tens)
@@ -99,14 +107,6 @@ def _better(maximizing: int, best: int, alpha: int, beta: int, v: int) -> tuple[
     elif v < best:
         return v, alpha, min(beta, v)
     return best, alpha, beta
-
-
-@njit(cache=True, nogil=True)
-def _next_seat(seat: int, out_seat: int) -> int:
-    seat = (seat + 1) & 3
-    if seat == out_seat:
-        seat = (seat + 1) & 3
-    return seat
 
 
 @njit(cache=True, nogil=True)
@@ -128,9 +128,11 @@ def _playable(
 @njit(cache=True, nogil=True)
 def _one_trick(
     hands: np.ndarray,
+    gone: int,
     leader: int,
-    out_seat: int,
-    bid_team: int,
+    next_of: np.ndarray,
+    trick_size: int,
+    bid_side: int,
     count_on: int,
     trick_base: int,
     fives: int,
@@ -138,32 +140,67 @@ def _one_trick(
     led: np.ndarray,
     power: np.ndarray,
 ) -> int:
-    """The value of the last trick, which plays itself: every seat has one tile."""
-    t = _lowest(hands[leader])
+    """The value of the last trick, which plays itself: every seat has one tile that is not in
+    ``gone``."""
+    t = _lowest(hands[leader] & ~gone)
     suit = led[t]
     winner = leader
     best = power[suit, t]
     table = 1 << t
     o = leader
-    for _ in range(2 if out_seat >= 0 else 3):
-        o = _next_seat(o, out_seat)
-        t = _lowest(hands[o])
+    for _ in range(trick_size - 1):
+        o = next_of[o]
+        t = _lowest(hands[o] & ~gone)
         table |= 1 << t
         if power[suit, t] > best:
             winner = o
             best = power[suit, t]
-    return _trick_value(table, winner, bid_team, count_on, trick_base, fives, tens)
+    return _trick_value(table, winner, bid_side, count_on, trick_base, fives, tens)
+
+
+@njit(cache=True, nogil=True)
+def _short_trick(
+    hands: np.ndarray,
+    gone: int,
+    leader: int,
+    next_of: np.ndarray,
+    four: bool,
+    bid_side: int,
+    count_on: int,
+    trick_base: int,
+    fives: int,
+    tens: int,
+    led: np.ndarray,
+    power: np.ndarray,
+) -> int:
+    """`_one_trick` for a trick of three tiles, or four when ``four``. It runs at the bottom of
+    `_two_tricks`, the search's busiest code, where a loop of two or three steps (which the
+    compiler writes out) measured faster than `_one_trick`'s loop over any trick size."""
+    t = _lowest(hands[leader] & ~gone)
+    suit = led[t]
+    winner = leader
+    best = power[suit, t]
+    table = 1 << t
+    o = leader
+    for _ in range(3 if four else 2):
+        o = next_of[o]
+        t = _lowest(hands[o] & ~gone)
+        table |= 1 << t
+        if power[suit, t] > best:
+            winner = o
+            best = power[suit, t]
+    return _trick_value(table, winner, bid_side, count_on, trick_base, fives, tens)
 
 
 @njit(cache=True, nogil=True)
 def _two_tricks(
     hands: np.ndarray,
-    rest: np.ndarray,
     leader: int,
     alpha: int,
     beta: int,
-    out_seat: int,
-    bid_team: int,
+    next_of: np.ndarray,
+    trick_size: int,
+    bid_side: int,
     minimize: int,
     count_on: int,
     trick_base: int,
@@ -175,18 +212,18 @@ def _two_tricks(
     sevens: int,
     sevens_masks: np.ndarray,
 ) -> int:
-    """The fail-soft alpha-beta value of the last two tricks, by nested loops over at most 16
-    lines: most of a search's positions have two tricks or fewer left, and this does their work
-    without the stack or move ordering. ``rest`` is scratch space for four masks.
+    """The fail-soft alpha-beta value of the last two tricks of three or four tiles, by nested
+    loops over at most 16 lines: most of a search's positions have two tricks or fewer left, and
+    this does their work without the stack or move ordering.
     """
     s0 = leader
-    s1 = _next_seat(s0, out_seat)
-    s2 = _next_seat(s1, out_seat)
-    s3 = _next_seat(s2, out_seat) if out_seat < 0 else -1
-    max0 = ((s0 & 1) == bid_team) ^ minimize
-    max1 = ((s1 & 1) == bid_team) ^ minimize
-    max2 = ((s2 & 1) == bid_team) ^ minimize
-    max3 = ((s3 & 1) == bid_team) ^ minimize if s3 >= 0 else 1
+    s1 = next_of[s0]
+    s2 = next_of[s1]
+    s3 = next_of[s2] if trick_size == 4 else -1
+    max0 = ((bid_side >> s0) & 1) ^ minimize
+    max1 = ((bid_side >> s1) & 1) ^ minimize
+    max2 = ((bid_side >> s2) & 1) ^ minimize
+    max3 = ((bid_side >> s3) & 1) ^ minimize if s3 >= 0 else 1
     best0 = -1 if max0 else 1000
     a0 = alpha
     b0 = beta
@@ -230,12 +267,11 @@ def _two_tricks(
                         if power[suit, e] > wp:
                             w = s3
                         table |= 1 << e
-                    v = _trick_value(table, w, bid_team, count_on, trick_base, fives, tens)
+                    v = _trick_value(table, w, bid_side, count_on, trick_base, fives, tens)
                     # the last trick plays itself
-                    for o in range(4):
-                        rest[o] = hands[o] & ~table
-                    v += _one_trick(
-                        rest, w, out_seat, bid_team, count_on, trick_base, fives, tens, led, power
+                    v += _short_trick(
+                        hands, table, w, next_of, s3 >= 0, bid_side, count_on, trick_base,
+                        fives, tens, led, power,
                     )
                     best3, a3, b3 = _better(max3, best3, a3, b3, v)
                 best2, a2, b2 = _better(max2, best2, a2, b2, best3)
@@ -317,7 +353,7 @@ def search(
     ``between[a, b]`` the mask of tiles that could separate ``a`` and ``b`` in a trick, and
     ``beats[t]`` the tiles that beat ``t`` when it is led.
     """
-    bid_team = params[P_BID_TEAM]
+    bid_side = params[P_BID_SIDE]
     minimize = params[P_MINIMIZE]
     count_on = params[P_COUNT_ON]
     out_seat = params[P_OUT_SEAT]
@@ -326,13 +362,26 @@ def search(
     trick_base = params[P_TRICK_BASE]
     fives = params[P_FIVES]
     tens = params[P_TENS]
+    seats = params[P_SEATS]
     tt_mask = tt_key.shape[0] - 1
-    trick_size = 3 if out_seat >= 0 else 4
+    trick_size = seats - 1 if out_seat >= 0 else seats
 
-    hands = np.zeros(4, np.int64)
-    scratch = np.zeros(4, np.int64)
-    for s in range(4):
-        hands[s] = hands0[s] if s != out_seat else 0
+    hands = np.zeros(MAX_SEATS, np.int64)
+    next_of = np.zeros(MAX_SEATS, np.int64)
+    # every tile still in a hand, and those of them the bidding side holds, kept up to date as
+    # tiles are played and taken back
+    left = 0
+    bid_tiles = 0
+    for s in range(seats):
+        if s != out_seat:
+            hands[s] = hands0[s]
+            left |= hands[s]
+            if (bid_side >> s) & 1:
+                bid_tiles |= hands[s]
+        nxt = (s + 1) % seats
+        if nxt == out_seat:
+            nxt = (nxt + 1) % seats
+        next_of[s] = nxt
 
     # per-ply stack
     seat = np.zeros(MAX_PLIES, np.int64)
@@ -350,8 +399,8 @@ def search(
     maximizing = np.zeros(MAX_PLIES, np.int64)
     tt_slot = np.zeros(MAX_PLIES, np.int64)
     shift = np.zeros(MAX_PLIES, np.int64)
-    moves = np.zeros((MAX_PLIES, 8), np.int64)
-    scores = np.zeros(8, np.int64)
+    moves = np.zeros((MAX_PLIES, MAX_HAND), np.int64)
+    scores = np.zeros(MAX_HAND, np.int64)
     n_moves = np.zeros(MAX_PLIES, np.int64)
     next_move = np.zeros(MAX_PLIES, np.int64)
 
@@ -370,9 +419,7 @@ def search(
             w_seat = s
             w_power = p
         table |= 1 << t
-        s = (s + 1) & 3
-        if s == out_seat:
-            s = (s + 1) & 3
+        s = next_of[s]
     d = 0
     seat[0] = s
     pos[0] = trick_len
@@ -391,20 +438,18 @@ def search(
             entering = False
             stats[S_NODES] += 1
             mover = seat[d]
-            is_bidder = 1 if (mover & 1) == bid_team else 0
-            maximizing[d] = is_bidder ^ minimize
+            maximizing[d] = ((bid_side >> mover) & 1) ^ minimize
             tt_slot[d] = -1
             hint = -1
             settled = False
             if pos[d] == 0:
-                left = hands[0] | hands[1] | hands[2] | hands[3]
                 tricks_left = _popcount(hands[mover])
                 if tricks_left <= 1:
                     value = 0
                     if left:
                         value = _one_trick(
-                            hands, mover, out_seat, bid_team, count_on, trick_base, fives, tens,
-                            led, power,
+                            hands, 0, mover, next_of, trick_size, bid_side, count_on, trick_base,
+                            fives, tens, led, power,
                         )
                     settled = True
                 else:
@@ -431,9 +476,9 @@ def search(
                     else:
                         alpha[d] = max(alpha[d], lo)
                         beta[d] = min(beta[d], hi)
-                        if tricks_left == 2 and tt_slot[d] >= 0:
+                        if tricks_left == 2 and tt_slot[d] >= 0 and trick_size <= 4:
                             value = _two_tricks(
-                                hands, scratch, mover, alpha[d], beta[d], out_seat, bid_team,
+                                hands, mover, alpha[d], beta[d], next_of, trick_size, bid_side,
                                 minimize, count_on, trick_base, fives, tens, led, follow, power,
                                 sevens, sevens_masks,
                             )
@@ -445,7 +490,11 @@ def search(
                 if d == 0:
                     return value
                 d -= 1
-                hands[seat[d]] ^= 1 << moves[d, next_move[d] - 1]
+                undo = 1 << moves[d, next_move[d] - 1]
+                hands[seat[d]] ^= undo
+                left ^= undo
+                if (bid_side >> seat[d]) & 1:
+                    bid_tiles ^= undo
                 continue
             else:
                 # generate the legal tiles, one per equivalence class run, and order them
@@ -463,8 +512,9 @@ def search(
                     following = hand & follow[lead_suit[d]]
                     if following:
                         legal = following
-                others = (hands[0] | hands[1] | hands[2] | hands[3] | on_table[d]) & ~hand
-                opponents = hands[(mover + 1) & 3] | hands[(mover + 3) & 3]
+                mine = (bid_side >> mover) & 1
+                others = (left | on_table[d]) & ~hand
+                opponents = left & ~bid_tiles if mine else bid_tiles
                 n = 0
                 rest = legal
                 while rest:
@@ -494,7 +544,7 @@ def search(
                             sc = p * 4
                     else:
                         p = power[lead_suit[d], t]
-                        partner_winning = (win_seat[d] & 1) == (mover & 1)
+                        partner_winning = ((bid_side >> win_seat[d]) & 1) == mine
                         wins = p > win_power[d]
                         if minimize:
                             # Nel-O: everyone prefers to duck; the bidder most of all
@@ -546,6 +596,9 @@ def search(
             next_move[d] += 1
             mover = seat[d]
             hands[mover] ^= 1 << t
+            left ^= 1 << t
+            if (bid_side >> mover) & 1:
+                bid_tiles ^= 1 << t
             c = d + 1
             if pos[d] == 0:
                 suit = led[t]
@@ -561,7 +614,7 @@ def search(
                     w_power = p
             table = on_table[d] | (1 << t)
             if pos[d] == trick_size - 1:
-                gain = _trick_value(table, w_seat, bid_team, count_on, trick_base, fives, tens)
+                gain = _trick_value(table, w_seat, bid_side, count_on, trick_base, fives, tens)
                 shift[d] = gain
                 seat[c] = w_seat
                 pos[c] = 0
@@ -573,10 +626,7 @@ def search(
                 beta[c] = beta[d] - gain
             else:
                 shift[d] = 0
-                nxt = (mover + 1) & 3
-                if nxt == out_seat:
-                    nxt = (nxt + 1) & 3
-                seat[c] = nxt
+                seat[c] = next_of[mover]
                 pos[c] = pos[d] + 1
                 lead_suit[c] = suit
                 win_seat[c] = w_seat
@@ -591,11 +641,14 @@ def search(
         # node d is finished: store it at a trick boundary and hand its value up
         value = best[d]
         if tt_slot[d] >= 0:
-            left = hands[0] | hands[1] | hands[2] | hands[3]
             _store(tt_key, tt_lo, tt_hi, tt_move, tt_gen, tt_slot[d], left | (seat[d] << 28),
                    generation, value, alpha_in[d], beta_in[d], best_tile[d])
             stats[S_TT_STORES] += 1
         if d == 0:
             return int(value)
         d -= 1
-        hands[seat[d]] ^= 1 << moves[d, next_move[d] - 1]
+        undo = 1 << moves[d, next_move[d] - 1]
+        hands[seat[d]] ^= undo
+        left ^= undo
+        if (bid_side >> seat[d]) & 1:
+            bid_tiles ^= undo
