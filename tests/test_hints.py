@@ -7,7 +7,7 @@ import random
 import pytest
 from helpers import EX14_DEAL, contract_hand, hidden_swaps
 
-from texas42 import Hand, Rules
+from texas42 import Hand, Phase, Rules
 from texas42.errors import IllegalActionError
 from texas42.hints import hints
 
@@ -130,3 +130,21 @@ def test_a_defenders_chance_is_the_chance_to_set() -> None:
     estimates = bot.play_estimates(view, bot.worlds(view, 8, random.Random(f"2:{view.position()}")))
     for h in found:
         assert h.chance == pytest.approx(1.0 - estimates[h.action.tile].make)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("preset", ["three-hand", "moon", "six-hand,teams=threes"])
+def test_hints_at_other_tables_rank_every_legal_action(preset: str) -> None:
+    """Away from four seats a defender's chance is still the chance to set, for its side."""
+    rules = Rules.parse(preset)
+    rng = random.Random(preset)
+    hand = Hand.random(rules, 0, rng)
+    while hand.phase != Phase.PLAY or len(hand.legal_actions()) < 2:
+        if hand.result is not None:
+            hand = Hand.random(rules, 0, rng)
+        hand.apply(rng.choice(hand.legal_actions()))
+    seat = hand.turn
+    found = hints(hand.view(seat), samples=4)
+    assert sorted(h.action.id for h in found) == sorted(a.id for a in hand.legal_actions())
+    for hint in found:
+        assert hint.chance is not None and 0.0 <= hint.chance <= 1.0
+        assert hint.points is not None and 0 <= hint.points <= hand.layout.total

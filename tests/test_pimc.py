@@ -18,7 +18,10 @@ from helpers import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from texas42 import Bid, Hand, Phase, Play, Rules
+from texas42 import Bid, Declare, Hand, Phase, Play, Rules
+from texas42.actions import DISCARD_BASE, Discard
+from texas42.contracts import tables_for
+from texas42.tiles import tiles_of
 from texas42.bots import BOT_NAMES, LEVELS, make_bot, parse_spec
 from texas42.bots.pimc import PimcBot, PimcSettings
 from texas42.errors import Texas42Error
@@ -392,3 +395,108 @@ def test_a_standing_plunge_counts_its_marks_when_valuing_a_splash_over_it() -> N
     assert Bid("splash") in view.legal
     assert _standing_bid(view) == 168
     assert special_bid_marks(rules, SPLASH_ID, _standing_bid(view)) == 5
+
+
+# -- every table size ------------------------------------------------------------------------------
+
+TABLES = ["three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand"]
+
+
+def _replay(hand: Hand, deal: tuple[int, ...], widow: int) -> Hand | None:
+    """The same calls, discards, contract and plays on another deal, or None where illegal."""
+    try:
+        world = Hand(hand.rules, hand.shaker, deal, widow)
+    except Texas42Error:
+        return None
+    actions: list[int] = list(hand.calls) + [DISCARD_BASE + t for t in hand.discards]
+    if hand.contract is not None:
+        actions.append(Declare(hand.contract).id)
+    actions.extend(hand.plays)
+    for aid in actions:
+        if not world.legal_mask() >> aid & 1:
+            return None
+        world.apply(aid)
+    return world
+
+
+@pytest.mark.parametrize("preset", TABLES)
+@pytest.mark.parametrize("spec", [FAST, FAST_EXPERT])
+def test_a_whole_hand_at_every_table_is_played_legally(preset: str, spec: str) -> None:
+    rules = Rules.parse(preset)
+    hand = Hand.random(rules, 1, random.Random(preset))
+    bots = [make_bot(spec, seat) for seat in range(rules.seats)]
+    while hand.result is None:
+        seat = hand.seat_to_act()
+        assert seat is not None
+        action = bots[seat].choose(hand.view(seat))
+        assert hand.is_legal(action), (preset, hand.position(), action)
+        hand.apply(action)
+    assert len(hand.result.score) == hand.layout.sides
+
+
+@pytest.mark.parametrize("preset", TABLES)
+def test_choices_at_every_table_never_depend_on_hidden_tiles(preset: str) -> None:
+    """Moving a tile the seat cannot see (between two other hands, or into the tiles set aside
+    or the widow) leaves its view and its choice unchanged."""
+    rules = Rules.parse(preset)
+    checked = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        hand = Hand.random(rules, seed % rules.seats, rng)
+        for _ in range(rng.randrange(rules.seats, 4 * rules.seats)):
+            if hand.result is not None:
+                break
+            hand.apply(rng.choice(hand.legal_actions()))
+        if hand.result is not None:
+            hand.undo()
+        seat = hand.seat_to_act()
+        assert seat is not None
+        first = make_bot(FAST_EXPERT, 3).choose(hand.view(seat))
+        others = [s for s in range(rules.seats) if s != seat and hand.hands[s]]
+        for _ in range(8):
+            a = rng.choice(others)
+            x = rng.choice(tiles_of(hand.hands[a]))
+            deal, widow = list(hand.deal), hand.widow
+            hidden = hand.set_aside | (widow if hand.declarer is None else 0)
+            if hidden and rng.random() < 0.5:
+                y = rng.choice(tiles_of(hidden))
+                if widow >> y & 1:
+                    widow ^= 1 << x | 1 << y
+            else:
+                b = rng.choice([s for s in others if s != a] or [a])
+                y = rng.choice(tiles_of(hand.hands[b]))
+                deal[b] ^= 1 << x | 1 << y
+            deal[a] ^= 1 << x | 1 << y
+            world = _replay(hand, tuple(deal), widow)
+            if world is None or world.view(seat) != hand.view(seat):
+                continue
+            assert make_bot(FAST_EXPERT, 3).choose(world.view(seat)) == first
+            checked += 1
+    assert checked >= 6
+
+
+def test_the_widow_taker_lays_down_a_tile_off_the_trump_it_names() -> None:
+    """Moon: after winning the auction the bot holds eight tiles and lays down one of them, not
+    a trump of the contract it then names."""
+    rules = Rules.parse("moon")
+    bot = make_bot(FAST, 1)
+    found = 0
+    for seed in range(30):
+        hand = Hand.random(rules, seed % 3, random.Random(seed))
+        while hand.phase == Phase.AUCTION:
+            hand.apply(bot.choose(hand.view(hand.turn)))
+        if hand.phase != Phase.DISCARD:
+            continue
+        view = hand.view(hand.turn)
+        assert view.hand.bit_count() == 8 and view.widow
+        discard = bot.choose(view)
+        hand.apply(discard)
+        declare = bot.choose(hand.view(hand.turn))
+        assert isinstance(declare, Declare)
+        tables = tables_for(declare.contract, rules)
+        assert isinstance(discard, Discard)
+        assert not tables.trump_mask >> discard.tile & 1 or not view.hand & ~tables.trump_mask
+        found += 1
+        if found == 3:
+            break
+    assert found == 3

@@ -472,3 +472,115 @@ def test_worlds_lists_every_consistent_deal_once() -> None:
         assert all(sampler.fits(w) for w in worlds)
         assert truth(hand) in worlds
         assert sampler.worlds(sampler.count() - 1) is None
+
+
+# -- every table size ------------------------------------------------------------------------------
+
+TABLES = ["three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand"]
+
+
+def table_point(rules: Rules, seed: int, steps: int) -> Hand:
+    """A hand at any table moved on by random legal actions, stopped before it ends."""
+    rng = random.Random(seed)
+    hand = Hand.random(rules, seed % rules.seats, rng)
+    for _ in range(steps):
+        if hand.result is not None:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    if hand.result is not None:
+        hand.undo()
+    return hand
+
+
+def true_pool(hand: Hand, seat: int) -> int:
+    """What no hand holds and the seat has not seen: set aside, the widow while nobody has
+    taken it, and discards laid by another seat."""
+    pool = hand.set_aside | (hand.widow if hand.declarer is None or hand.declarer < 0 else 0)
+    if seat != hand.declarer:
+        pool |= mask_of(hand.discards)
+    return pool
+
+
+@settings(max_examples=examples(60), deadline=None)
+@given(
+    seed=st.integers(0, 2**31),
+    steps=st.integers(0, 40),
+    preset=st.sampled_from(TABLES),
+    hide=st.booleans(),
+)
+def test_deals_at_every_table_fit_the_view(seed: int, steps: int, preset: str, hide: bool) -> None:
+    """Each seat's draws give every other seat its tiles left, respect the voids it showed, never
+    hand out a tile seen, and leave the rest (set aside, an untaken widow, another seat's
+    discards) in the unseen pool; the true deal fits too."""
+    rules = Rules.parse(preset + ("" if hide else ",hide_tricks=never"))
+    hand = table_point(rules, seed, steps)
+    rng = random.Random(seed)
+    for seat in range(rules.seats):
+        view = hand.view(seat)
+        sampler = DealSampler(view)
+        truth_world = World(tuple(hand.hands), (), true_pool(hand, seat))
+        if not view.piles_face_down or not view.tricks:
+            assert sampler.fits(truth_world)
+            worlds = sampler.samples(4, rng)
+        else:
+            worlds = [w for w, _ in sampler.weighted(2, rng, lambda w: 1.0)]
+        seen = view.discarded | mask_of(t for tr in view.tricks for t in tr.tiles or ())
+        seen |= mask_of(t for _, t in view.trick)
+        seen |= mask_of(t for tr in view.tricks if tr.mine is not None for t in [tr.mine])
+        for world in worlds:
+            assert sampler.fits(world)
+            assert world.hands[seat] == view.hand
+            assert [h.bit_count() for h in world.hands] == list(view.tiles_left)
+            assert world.pool.bit_count() == true_pool(hand, seat).bit_count()
+            every = world.pool | mask_of(t for tiles in world.hidden for t in tiles)
+            for h in world.hands:
+                assert not h & every
+                every |= h
+            assert not every & seen & ~mask_of(t for tiles in world.hidden for t in tiles)
+            assert every | seen == view.layout.tiles
+            if hand.tables is not None and not hand.tables.sevens:
+                for s in range(rules.seats):
+                    for suit in iter_tiles(view.voids[s]):
+                        assert not world.hands[s] & hand.tables.follow[suit]
+
+
+def test_the_seat_that_took_the_widow_knows_it_and_the_others_do_not() -> None:
+    """Moon: the bid winner's draws never move its widow or discard; another seat's draws put
+    the discard in the pool as often as in any hand it could be in."""
+    rules = Rules.parse("moon")
+    for seed in range(40):
+        hand = Hand.random(rules, seed % 3, random.Random(seed))
+        while hand.phase not in (Phase.DECLARE, Phase.DONE):
+            hand.apply(hand.legal_actions()[-1] if hand.phase == Phase.AUCTION else hand.legal_actions()[0])
+        if hand.phase == Phase.DECLARE:
+            break
+    else:
+        pytest.fail("no Moon auction was won")
+    declarer = hand.declarer
+    own = hand.view(declarer)
+    assert own.widow == hand.widow and own.discarded == mask_of(hand.discards)
+    for world in DealSampler(own).samples(30, random.Random(1)):
+        assert world.pool == 0 and world.hands[declarer] == hand.hands[declarer]
+    other = (declarer + 1) % 3
+    pools = Counter(w.pool for w in DealSampler(hand.view(other)).samples(600, random.Random(2)))
+    assert mask_of(hand.discards) in pools
+    # the discard is one of 15 tiles the other seat cannot see: about 1 draw in 15 has it
+    assert 20 <= pools[mask_of(hand.discards)] <= 70
+
+
+def test_set_aside_tiles_may_be_anywhere_unseen() -> None:
+    """Six-hand sets four tiles aside: a draw may put any unseen tile there, and over many draws
+    each unseen tile is set aside about as often as the pool's share says."""
+    rules = Rules.parse("six-hand")
+    hand = Hand.random(rules, 0, random.Random(5))
+    view = hand.view(0)
+    sampler = DealSampler(view)
+    draws = 2000
+    counts: Counter[int] = Counter()
+    for world in sampler.samples(draws, random.Random(3)):
+        counts.update(iter_tiles(world.pool))
+    unseen = view.layout.tiles & ~view.hand
+    assert set(counts) == set(iter_tiles(unseen))
+    share = draws * 4 / unseen.bit_count()
+    assert all(abs(n - share) < 5 * math.sqrt(share) for n in counts.values())
+    assert sampler.count() == math.factorial(24) // (math.factorial(4) ** 6)

@@ -68,7 +68,7 @@ def _play_hints(bot: PimcBot, view: View) -> list[Hint]:
     estimates, _ = bot.estimates(view, rng)
     scores = bot.play_scores(view, estimates)
     assert view.bidder is not None
-    defending = view.seat & 1 != view.bidder & 1
+    defending = not view.layout.same_side(view.seat, view.bidder)
     points_game = view.rules.game == "points"
     found = []
     for action in view.legal:

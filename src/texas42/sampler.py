@@ -36,7 +36,7 @@ from typing import TypeVar
 from texas42.actions import PLUNGE_ID, SPLASH_ID
 from texas42.contracts import SEVENS_DISTANCE_MASKS, PlayTables, tables_for
 from texas42.errors import Texas42Error
-from texas42.hand import DOUBLE_SIX, ONE_ZERO, SEATS, legal_plays
+from texas42.hand import DOUBLE_SIX, ONE_ZERO, legal_plays
 from texas42.tiles import ALL_TILES, DOUBLES, PIPS, TILE_COUNT, TILE_NAMES, iter_tiles, tiles_of
 from texas42.view import TrickView, View
 
@@ -64,11 +64,14 @@ _CLOSER: tuple[int, ...] = tuple(
 
 @dataclass(frozen=True, slots=True)
 class World:
-    """One full deal as it stands now: every seat's holding and the tiles of each face-down trick
-    in play order (the viewer's own tile included)."""
+    """One full deal as it stands now: every seat's holding, the tiles of each face-down trick
+    in play order (the viewer's own tile included), and the ``pool`` of tiles in play that no
+    hand holds and nobody has seen: set aside, the widow before it is taken, another seat's
+    discards."""
 
-    hands: tuple[int, int, int, int]
+    hands: tuple[int, ...]
     hidden: tuple[tuple[int, ...], ...]
+    pool: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,43 +237,52 @@ class DealSampler:
     """
 
     __slots__ = (
-        "view", "tables", "_others", "_forbidden", "_played", "_gone", "_needs", "_pinned_away",
-        "_hidden", "_places", "_deal", "_below", "_last_lacks",
+        "view", "tables", "_seats", "_tiles", "_others", "_forbidden", "_played", "_gone",
+        "_needs", "_pinned_away", "_pinned", "_hidden", "_places", "_aside", "_unseen", "_deal",
+        "_below", "_last_lacks",
     )  # fmt: skip
 
     def __init__(self, view: View) -> None:
         self.view = view
         self.tables = _tables_of(view)
-        self._others = tuple(s for s in range(SEATS) if s != view.seat)
-        self._forbidden = [0] * SEATS
-        self._played = [0] * SEATS
+        layout = view.layout
+        self._seats = layout.seats
+        self._tiles = layout.tiles
+        self._others = tuple(s for s in range(self._seats) if s != view.seat)
+        self._forbidden = [0] * self._seats
+        self._played = [0] * self._seats
         self._gone = 0
         self._read_face_up()
         if view.hand & self._gone:
             raise Texas42Error("the view holds a tile it has played")
         self._needs = self._read_calls()
-        self._pinned_away = [0] * SEATS
+        self._pinned_away = [0] * self._seats
+        self._pinned = 0
         for need in self._needs:
             if need.tile >= 0:
-                for s in range(SEATS):
+                self._pinned |= _BIT[need.tile]
+                for s in range(self._seats):
                     if s != need.seat:
                         self._pinned_away[s] |= _BIT[need.tile]
         self._hidden = self._read_face_down()
-        self._last_lacks = self._hidden[-1].lacks if self._hidden else (0,) * SEATS
+        self._last_lacks = self._hidden[-1].lacks if self._hidden else (0,) * self._seats
         self._places = sum(len(h.seats) - (h.view_pos >= 0) for h in self._hidden)
-        unseen = ALL_TILES & ~view.hand & ~self._gone
+        self._aside = self._pool_size()
+        unseen = self._unseen = self._tiles & ~view.hand & ~self._gone & ~view.discarded
         room = tuple(view.tiles_left[s] for s in self._others)
         if self._hidden:
             room += (self._places,)
+        if self._aside:
+            room += (self._aside,)
         if sum(room) != unseen.bit_count():
             raise Texas42Error(
                 f"the view leaves {unseen.bit_count()} tiles unseen for {sum(room)} places"
             )
         pool_bit = 1 << len(self._others) if self._hidden else 0
-        lacking = [self._forbidden[s] | self._last_lacks[s] for s in range(SEATS)]
+        lacking = [self._forbidden[s] | self._last_lacks[s] for s in range(self._seats)]
         allowed = []
         for t in iter_tiles(unseen):
-            bins = pool_bit | self._seats_allowed(t, lacking)
+            bins = pool_bit | self._seats_allowed(t, lacking) | self._aside_bit(t, bool(pool_bit))
             if not bins:
                 raise Texas42Error(f"no seat can hold {TILE_NAMES[t]} in this view")
             allowed.append((t, bins))
@@ -325,7 +337,7 @@ class DealSampler:
         if rules.first_bidder == "holder-1-0":
             needs.append(_Need(view.first_bidder, ONE_ZERO, 0))
         for i, call in enumerate(view.calls):
-            caller = (view.first_bidder + i) % SEATS
+            caller = (view.first_bidder + i) % self._seats
             if call.id == PLUNGE_ID:
                 needs.append(_Need(caller, DOUBLE_SIX if rules.plunge_needs_66 else -1, 4))
             elif call.id == SPLASH_ID:
@@ -349,7 +361,7 @@ class DealSampler:
         """The seat the view shows drew tile ``t``, if any."""
         if self.view.dealt >> t & 1:
             return self.view.seat
-        return next((s for s in range(SEATS) if self._played[s] >> t & 1), None)
+        return next((s for s in range(self._seats) if self._played[s] >> t & 1), None)
 
     def _read_face_down(self) -> tuple[_Hidden, ...]:
         """The face-down tricks, each with what its players are seen to hold or play later."""
@@ -358,18 +370,18 @@ class DealSampler:
         if face_down and self.tables is None:
             raise Texas42Error("a face-down trick needs a known trump")
         lacks: dict[int, tuple[int, ...]] = {}
-        known = [0] * SEATS
+        known = [0] * self._seats
         for i in face_down:
             for s, shown in self._sure_lacks(view.tricks[i]).items():
                 known[s] |= shown
             lacks[i] = tuple(known)
-        later = [0] * SEATS
+        later = [0] * self._seats
         later[view.seat] = view.hand
         for s, t in view.trick:
             later[s] |= _BIT[t]
         found: list[_Hidden] = []
-        places = [0] * SEATS
-        ahead: list[list[tuple[int, int]]] = [[] for _ in range(SEATS)]
+        places = [0] * self._seats
+        ahead: list[list[tuple[int, int]]] = [[] for _ in range(self._seats)]
         for i in range(len(view.tricks) - 1, -1, -1):
             trick = view.tricks[i]
             if trick.tiles is not None:
@@ -434,6 +446,22 @@ class DealSampler:
                 bins |= 1 << b
         return bins
 
+    def _aside_bit(self, t: int, places: bool) -> int:
+        """The bit of the unseen pool's bin (after the other seats' bins, and the face-down
+        places' bin when the deal has one) if ``t`` may lie there, else 0: a tile a call shows
+        was dealt may not."""
+        if not self._aside or self._pinned >> t & 1:
+            return 0
+        return 1 << (len(self._others) + places)
+
+    def _pool_size(self) -> int:
+        """How many tiles nobody holds or has shown this seat: those set aside, the widow until
+        it is taken, and the bid winner's discards when another seat laid them."""
+        view, layout = self.view, self.view.layout
+        if view.declarer is None or not layout.widow:
+            return layout.set_aside + layout.widow
+        return layout.set_aside + (0 if view.seat == view.declarer else len(view.discards))
+
     def _doubles_needed(self, played: list[int]) -> tuple[tuple[int, int], ...]:
         """(bin, doubles still to find in the current hand) for each call that needs doubles."""
         return tuple(
@@ -466,14 +494,7 @@ class DealSampler:
         otherwise None. For an endgame, where sampling would only add noise."""
         if self._hidden or self.count() > limit:
             return None
-        found = []
-        for masks in self._deal.every():
-            hands = [0] * SEATS
-            hands[self.view.seat] = self.view.hand
-            for b, s in enumerate(self._others):
-                hands[s] = masks[b]
-            found.append(World((hands[0], hands[1], hands[2], hands[3]), ()))
-        return found
+        return [self._world(masks, ()) for masks in self._deal.every()]
 
     def samples(self, n: int, rng: random.Random) -> list[World]:
         """``n`` independent uniform draws."""
@@ -519,13 +540,9 @@ class DealSampler:
     def _propose(self, rng: random.Random) -> World:
         """A uniform draw of the current hands and, face down, of the hidden pool's order."""
         masks = self._deal.draw(rng)
-        hands = [0] * SEATS
-        hands[self.view.seat] = self.view.hand
-        for b, s in enumerate(self._others):
-            hands[s] = masks[b]
         if not self._hidden:
-            return World((hands[0], hands[1], hands[2], hands[3]), ())
-        pool = tiles_of(masks[-1])
+            return self._world(masks, ())
+        pool = tiles_of(masks[len(self._others)])
         rng.shuffle(pool)
         hidden = []
         pos = 0
@@ -538,7 +555,16 @@ class DealSampler:
                     tiles.append(pool[pos])
                     pos += 1
             hidden.append(tuple(tiles))
-        return World((hands[0], hands[1], hands[2], hands[3]), tuple(hidden))
+        return self._world(masks, tuple(hidden))
+
+    def _world(self, masks: list[int], hidden: tuple[tuple[int, ...], ...]) -> World:
+        """The world of a deal into the bins: the other seats' hands, then (when there are
+        such) the face-down places and the unseen pool."""
+        hands = [0] * self._seats
+        hands[self.view.seat] = self.view.hand
+        for b, s in enumerate(self._others):
+            hands[s] = masks[b]
+        return World(tuple(hands), hidden, masks[-1] if self._aside else 0)
 
     # -- face-down tricks ----------------------------------------------------------------
 
@@ -551,8 +577,8 @@ class DealSampler:
     def _replays(self, world: World) -> bool:
         """Face-down tricks legal with their winners, current hands true to them, calls kept."""
         tables = self.tables
-        commit = [0] * SEATS
-        dealt = [world.hands[s] | self._played[s] for s in range(SEATS)]
+        commit = [0] * self._seats
+        dealt = [world.hands[s] | self._played[s] for s in range(self._seats)]
         for h, tiles in zip(self._hidden, world.hidden):
             assert tables is not None
             fol = tables.follow[tables.led[tiles[0]]]
@@ -597,9 +623,9 @@ class DealSampler:
         tiles no seat can take, gets weight 0, and when the weights grow uneven the particles
         are resampled in proportion to them, so the population follows the histories that fit.
         """
-        unseen = ALL_TILES & ~self.view.hand & ~self._gone
+        unseen = self._unseen
         states: list[_Particle] = [
-            _Particle(unseen, (0,) * SEATS, tuple(self._played), ()) for _ in range(n)
+            _Particle(unseen, (0,) * self._seats, tuple(self._played), ()) for _ in range(n)
         ]
         weights = [1.0] * n
         for h in self._hidden:
@@ -623,8 +649,9 @@ class DealSampler:
                 states = _resample(states, weights, rng, n)
                 weights = [1.0] * n
         live: list[tuple[World, float]] = []
+        deals: dict[tuple[object, ...], _Deal] = {}
         for k, state in enumerate(states):
-            dealt = self._deal_rest(state, rng) if weights[k] else None
+            dealt = self._deal_rest(state, rng, deals) if weights[k] else None
             if dealt is not None:
                 live.append((dealt[0], weights[k] * dealt[1]))
         if not live:
@@ -661,14 +688,20 @@ class DealSampler:
         ``h`` and its current hand (plus one place in ``h`` for each seat in ``playing``), each
         place taking only tiles its seat has not shown it lacks: a necessary condition for a
         world to fit. Past `HALL_BINS` groups of places, a seat's later places merge into one
-        group that lacks only what all of them lack, which keeps the condition necessary."""
-        for merged in (False, True):
+        group that lacks only what all of them lack, and past that again (big tables) with its
+        current hand too, which keeps the condition necessary. The unseen pool takes any tile a
+        call does not tie to a hand."""
+        for merged in range(3):
             bins: dict[int, int] = {}
+            if self._aside:
+                bins[unseen & ~self._pinned] = self._aside
             for s in self._others:
                 lacks = commit[s] | self._pinned_away[s]
                 places = list(h.ahead[s])
                 if s in playing:
                     places.append((1, h.lacks[s]))
+                if self.view.tiles_left[s] and merged == 2:
+                    places.append((self.view.tiles_left[s], self._forbidden[s] | self._last_lacks[s]))
                 if merged and places:
                     common = ALL_TILES
                     for _, lacked in places:
@@ -677,7 +710,7 @@ class DealSampler:
                 for count, lacked in places:
                     allowed = unseen & ~(lacks | lacked)
                     bins[allowed] = bins.get(allowed, 0) + count
-                if self.view.tiles_left[s]:
+                if self.view.tiles_left[s] and merged < 2:
                     allowed = unseen & ~(lacks | self._forbidden[s] | self._last_lacks[s])
                     bins[allowed] = bins.get(allowed, 0) + self.view.tiles_left[s]
             if len(bins) <= HALL_BINS:
@@ -694,25 +727,29 @@ class DealSampler:
                 return False
         return True
 
-    def _deal_rest(self, state: _Particle, rng: random.Random) -> tuple[World, int] | None:
-        """The current hands dealt uniformly after the face-down tricks, with their count."""
-        forbidden = [self._forbidden[s] | state.commit[s] for s in range(SEATS)]
+    def _deal_rest(
+        self, state: _Particle, rng: random.Random, deals: dict[tuple[object, ...], _Deal]
+    ) -> tuple[World, int] | None:
+        """The current hands dealt uniformly after the face-down tricks, with their count
+        (``deals`` keeps the counts of particles that share their constraints)."""
+        forbidden = [self._forbidden[s] | state.commit[s] for s in range(self._seats)]
         allowed = []
         for t in iter_tiles(state.unseen):
-            bins = self._seats_allowed(t, forbidden)
+            bins = self._seats_allowed(t, forbidden) | self._aside_bit(t, False)
             if not bins:
                 return None
             allowed.append((t, bins))
-        room = tuple(self.view.tiles_left[s] for s in self._others)
-        deal = _Deal(allowed, room, self._doubles_needed(list(state.played)))
+        needs = self._doubles_needed(list(state.played))
+        key = (tuple(allowed), needs)
+        deal = deals.get(key)
+        if deal is None:
+            room = tuple(self.view.tiles_left[s] for s in self._others)
+            if self._aside:
+                room += (self._aside,)
+            deal = deals[key] = _Deal(allowed, room, needs)
         if not deal.total:
             return None
-        masks = deal.draw(rng)
-        hands = [0] * SEATS
-        hands[self.view.seat] = self.view.hand
-        for b, s in enumerate(self._others):
-            hands[s] = masks[b]
-        return World((hands[0], hands[1], hands[2], hands[3]), state.hidden), deal.total
+        return self._world(deal.draw(rng), state.hidden), deal.total
 
     def _below_mask(self, suit: int, power: int) -> int:
         """Tiles that play weaker than ``power`` to a trick led in ``suit``."""
@@ -832,9 +869,9 @@ class DealSampler:
     def fits(self, world: World) -> bool:
         """Whether a full world is consistent with the view: the worlds `sample` draws from."""
         view = self.view
-        if len(world.hands) != SEATS or world.hands[view.seat] != view.hand:
+        if len(world.hands) != self._seats or world.hands[view.seat] != view.hand:
             return False
-        seen = view.hand | self._gone
+        seen = view.hand | self._gone | view.discarded
         for s in self._others:
             held = world.hands[s]
             if held.bit_count() != view.tiles_left[s] or held & (self._forbidden[s] | seen):
@@ -853,10 +890,13 @@ class DealSampler:
                     return False
                 else:
                     seen |= _BIT[t]
-        if seen != ALL_TILES:
+        pool = world.pool
+        if pool.bit_count() != self._aside or pool & (seen | self._pinned):
+            return False
+        if seen | pool != self._tiles:
             return False
         if not self._hidden:
-            dealt = [world.hands[s] | self._played[s] for s in range(SEATS)]
+            dealt = [world.hands[s] | self._played[s] for s in range(self._seats)]
             return self._kept(dealt)
         return self._replays(world)
 
@@ -946,7 +986,28 @@ def _distinct_ways(masks: list[int]) -> int:
     if len(masks) == 2:
         a, b = masks
         return a.bit_count() * b.bit_count() - (a & b).bit_count()
+    if len(masks) > 3:
+        return _partition_ways(masks)
     a, b, c = masks
     na, nb, nc = a.bit_count(), b.bit_count(), c.bit_count()
     ab, ac, bc = (a & b).bit_count(), (a & c).bit_count(), (b & c).bit_count()
     return na * nb * nc - ab * nc - ac * nb - bc * na + 2 * (a & b & c).bit_count()
+
+
+def _partition_ways(masks: list[int]) -> int:
+    """`_distinct_ways` for any number of places (big tables): inclusion-exclusion over the set
+    partitions of the places, a block of ``k + 1`` places counting ``(-1)**k * k!`` times the
+    tiles all of them may take."""
+    if not masks:
+        return 1
+    first, rest = masks[0], masks[1:]
+    total = 0
+    for k in range(len(rest) + 1):
+        for block in combinations(range(len(rest)), k):
+            common = first
+            for i in block:
+                common &= rest[i]
+            if common:
+                others = [m for i, m in enumerate(rest) if i not in block]
+                total += (-1) ** k * math.factorial(k) * common.bit_count() * _partition_ways(others)
+    return total

@@ -36,19 +36,23 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
-from texas42.actions import ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid, Declare, Pass, Play
+from texas42.actions import (
+    ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid, Declare, Discard, Pass, Play,
+)  # fmt: skip
 from texas42.bots.endgame import InformationSetSearch
 from texas42.bots.rules_bot import Estimate, RulesBot, best_contract, estimate
 from texas42.contracts import Contract, PlayTables, tables_for
 from texas42.errors import IllegalActionError, Texas42Error
-from texas42.hand import SEATS, Hand, Phase, partner, plain_contracts, special_bid_marks
+from texas42.hand import Hand, Phase, plain_contracts, special_bid_marks
+from texas42.layout import Layout, layout_of
 from texas42.rules import Rules
 from texas42.sampler import DealSampler, World
 from texas42.solver import PlayPosition, Solver, points_needed
+from texas42.tiles import iter_tiles, tiles_of
 from texas42.view import View, build_view
 
 Weighted = list[tuple[World, float]]
@@ -78,6 +82,12 @@ the best left)."""
 NO_LOSER_MARK_CHANCE = 0.8
 """Taking all seven with no loser counted but not sure (4 of 4 such deals made it in the fit's
 data; the prior is kept cautious, since a set mark bid costs its marks)."""
+
+DOUBLE_DUMMY_FLATTERY = 5.5
+"""Points of 42 by which double dummy over-states what a declarer takes in real play (measured
+at four seats). Where `CALIBRATION` was not fitted (other tables), a bid's chance is the share of
+bidding deals whose double-dummy total reaches the bid plus this much, scaled to the hand's
+total (one trick in Moon)."""
 
 SPECIAL_DISCOUNT = 0.1
 """Taken off the share of deals in which Nel-O makes double dummy (no trick for the bidder)."""
@@ -191,6 +201,8 @@ class PimcBot:
             return self._call(view, rng)
         if self.settings.declaring == "rules":
             return self._rules_bot.choose(view)
+        if view.phase == Phase.DISCARD:
+            return self._discard(view)
         return self._declare(view, rng)
 
     # -- deals -----------------------------------------------------------------------------
@@ -313,7 +325,7 @@ class PimcBot:
         difference, then nothing.
         """
         assert view.bidder is not None
-        sign = 1.0 if (view.seat & 1) == (view.bidder & 1) else -1.0
+        sign = 1.0 if view.layout.same_side(view.seat, view.bidder) else -1.0
         nello = view.contract is not None and view.contract.kind == "nello"
         if view.rules.game == "points":
             return {t: (sign * e.difference, 0.0) for t, e in estimates.items()}
@@ -338,15 +350,17 @@ class PimcBot:
             return known
         rng = random.Random(f"{self.seed}:chances:{view.seat}:{view.hand}:{calls}")
         n = self.settings.bid_samples
-        if self.settings.inference:
+        if self.settings.inference or view.widow:
             worlds = self.worlds(view, n, rng)
         else:
             worlds = [(w, 1.0 / n) for w in DealSampler(_opening_view(view)).samples(n, rng)]
         contracts = _candidates(view.rules, view.hand)
         found: dict[Contract, Chances] = {c: [] for c in contracts}
         for world, weight in worlds:
+            held = _with_widow(view, world, rng)
             for contract in contracts:
-                position = _trial_position(view, world.hands, contract)
+                hands = _trial_hands(view, world.hands, held, contract)
+                position = _trial_position(view, hands, contract)
                 if position.nello:
                     value = 0 if self.solver.makes(position) else 1
                 else:
@@ -362,7 +376,7 @@ class PimcBot:
         bids = [a for a in legal if isinstance(a, Bid) and not a.special]
         if Pass() not in legal:
             return min(bids, key=lambda bid: bid.points)
-        if view.bidder is not None and view.bidder == partner(view.seat):
+        if view.bidder is not None and view.bidder == view.layout.partner(view.seat):
             return Pass()
         chances = self.contract_chances(view)
         best: tuple[float, Action] = (self.pass_value(view), Pass())
@@ -390,7 +404,7 @@ class PimcBot:
         rng = random.Random(f"{self.seed}:special:{view.seat}:{view.hand}:{bid.id}")
         n = self.settings.bid_samples
         worlds = DealSampler(_opening_view(view)).samples(n, rng)
-        mate = partner(view.seat)
+        mate = view.layout.partner(view.seat)
         a, b, c = MARK_CHANCE
         total = 0.0
         for world in worlds:
@@ -402,7 +416,7 @@ class PimcBot:
                 total += NO_LOSER_MARK_CHANCE
                 continue
             position = _trial_position(view, world.hands, contract, declarer=mate)
-            all_seven = self.solver.value(position) == 42
+            all_seven = self.solver.value(position) == view.layout.total
             total += 1.0 / (1.0 + math.exp(-(a + b * all_seven + c * min(value.losers, 3))))
         chance = total / len(worlds)
         if len(self._specials) > 64:
@@ -415,12 +429,14 @@ class PimcBot:
     ) -> tuple[float, float]:
         """A bid's chance of being made and its expected marks: ``marks * (2 * chance - 1)``
         (a plunge or splash by `special_chance`, at the marks it would cost)."""
-        if bid.special:
+        if bid.special and bid.special != "moon":
             chance = self.special_chance(view, bid)
             marks = special_bid_marks(view.rules, bid.id, _standing_bid(view))
             return chance, marks * (2 * chance - 1)
         chance = self.bid_chance(chances, bid, view)
-        return chance, (bid.marks or 1) * (2 * chance - 1)
+        # Moon scores a bid's tricks (a moon 21) won or lost; elsewhere marks are at stake
+        stake = bid.points if view.rules.game == "moon" else bid.marks or 1
+        return chance, stake * (2 * chance - 1)
 
     def bid_chance(self, chances: dict[Contract, Chances], bid: Bid, view: View) -> float:
         """The best chance over the contracts of making ``bid``: see the module docstring."""
@@ -431,7 +447,7 @@ class PimcBot:
                 if not bid.marks or bid.marks < rules.nello_min_marks:
                     continue
                 share = _share(values, lambda v: v == 0) - SPECIAL_DISCOUNT
-            elif bid.marks:
+            elif bid.marks or bid.special == "moon":
                 if contract.kind == "sevens" and bid.marks < rules.sevens_min_marks:
                     continue
                 share = self.mark_chance(view, contract, values)
@@ -444,6 +460,9 @@ class PimcBot:
 
     def point_chance(self, view: View, contract: Contract, values: Chances, need: int) -> float:
         """The calibrated chance that the viewer, naming ``contract``, takes ``need`` points."""
+        if not _calibrated(view):
+            flattery = round(DOUBLE_DUMMY_FLATTERY * view.layout.total / 42)
+            return _share(values, lambda v: v >= need + flattery + self.settings.bid_margin)
         a, b, c, spread = CALIBRATION
         mean = sum(v * w for v, w in values) / sum(w for _, w in values)
         expected = a + b * mean + c * _worth_in(view.hand, view.rules, contract)
@@ -453,8 +472,8 @@ class PimcBot:
         """The chance that the viewer, naming ``contract``, takes every trick: from RulesBot's
         loser count, helped a little by the double-dummy share (`MARK_CHANCE`). Sevens, which
         RulesBot does not value, keeps the squared double-dummy share."""
-        share = _share(values, lambda v: v == 42)
-        if contract.kind == "sevens":
+        share = _share(values, lambda v: v == view.layout.total)
+        if contract.kind == "sevens" or not _calibrated(view):
             return share**2
         value = _estimate_in(view.hand, view.rules, contract)
         if value.sure:
@@ -470,12 +489,14 @@ class PimcBot:
         Near the end of a marks game the side one mark from losing bids more freely and the side
         one mark from winning less."""
         value = 0.0
-        if view.bidder is not None and view.bidder & 1 != view.seat & 1:
+        if view.bidder is not None and not view.layout.same_side(view.bidder, view.seat):
             value = -(2 * self.settings.opponent_makes - 1)
         if view.rules.game != "marks":
             return value
         target = view.rules.winning_target
-        ours, theirs = view.score[view.seat & 1], view.score[1 - (view.seat & 1)]
+        side = view.layout.side_of[view.seat]
+        ours = view.score[side]
+        theirs = max(x for k, x in enumerate(view.score) if k != side)
         if theirs >= target - 1:
             return value - 0.4
         if ours >= target - 1:
@@ -486,28 +507,42 @@ class PimcBot:
         self, view: View, contract: Contract, values: Chances, need: int
     ) -> tuple[float, float]:
         """A contract's chance of making ``need`` and its expected double-dummy total (for
-        Nel-O, 42 times its chance)."""
+        Nel-O, the hand's total times its chance)."""
         if contract.kind == "nello":
             share = _share(values, lambda v: v == 0)
-            return share, 42.0 * share
+            return share, view.layout.total * share
         mean = sum(v * w for v, w in values) / sum(w for _, w in values)
-        if need >= 42 or contract.kind == "sevens":
+        if need >= view.layout.total or contract.kind == "sevens":
             return self.mark_chance(view, contract, values), mean
         return self.point_chance(view, contract, values, need), mean
 
     def _declare(self, view: View, rng: random.Random) -> Action:
+        named = {a.contract: a for a in view.legal if isinstance(a, Declare)}
+        best = self._best_contract(view, named)
+        return named[best] if best is not None else self._rules_bot.choose(view)
+
+    def _discard(self, view: View) -> Action:
+        """After taking the widow: the contract simulation rates best for the whole holding
+        (each trial lays down by `discard_choice`), then that contract's discard."""
+        best = self._best_contract(view, _candidates(view.rules, view.hand))
+        contract = best if best is not None else _candidates(view.rules, view.hand)[0]
+        return Discard(discard_choice(view.hand, tables_for(contract, view.rules)))
+
+    def _best_contract(self, view: View, allowed: Iterable[Contract]) -> Contract | None:
+        """Of the contracts in ``allowed`` that simulation judged, the likeliest to make the bid,
+        then the best expected total (then the lowest declaration id)."""
         chances = self.contract_chances(view)
         need = points_needed(view)
         best: tuple[float, float, int] | None = None
-        choice: Action | None = None
-        for action in view.legal:
-            if not isinstance(action, Declare) or not chances.get(action.contract):
+        choice: Contract | None = None
+        for contract in allowed:
+            if not chances.get(contract):
                 continue
-            share, mean = self.contract_score(view, action.contract, chances[action.contract], need)
-            key = (share, mean, -action.id)
+            share, mean = self.contract_score(view, contract, chances[contract], need)
+            key = (share, mean, -Declare(contract).id)
             if best is None or key > best:
-                best, choice = key, action
-        return choice if choice is not None else self._rules_bot.choose(view)
+                best, choice = key, contract
+        return choice
 
 
 # -- helpers --------------------------------------------------------------------------------
@@ -520,6 +555,11 @@ def _normalised(worlds: list[World], weight: Callable[[World], float] | None) ->
         raw = [1.0] * len(worlds)
         total = float(len(worlds))
     return [(w, x / total) for w, x in zip(worlds, raw)]
+
+
+def _calibrated(view: View) -> bool:
+    """Whether the bidding constants, fitted at four seats and 42 points, apply."""
+    return view.layout.seats == 4 and view.layout.total == 42
 
 
 def _normal_cdf(x: float) -> float:
@@ -540,9 +580,10 @@ def _rank(tables: PlayTables, suit: int | None, t: int) -> int:
 def _score_difference(position: PlayPosition, value: int, makes: bool) -> float:
     """Points game: the bidders' score minus the defenders' for a hand ending at ``value``."""
     bid = position.goal
+    total = layout_of(position.rules).total
     if makes:
-        return float(value - (42 - value))
-    return float(-(42 - value + bid))
+        return float(value - (total - value))
+    return float(-(total - value + bid))
 
 
 def _candidates(rules: Rules, hand: int) -> list[Contract]:
@@ -564,8 +605,43 @@ def _opening_view(view: View) -> View:
     )  # fmt: skip
 
 
+def _with_widow(view: View, world: World, rng: random.Random) -> int:
+    """What the viewer holds after winning the auction in this world: its tiles and, until it
+    has taken the widow, the widow, drawn from the world's unseen pool (all of it when nothing
+    is set aside)."""
+    held = world.hands[view.seat]
+    widow = view.layout.widow
+    if not widow or view.widow:
+        return held
+    unseen = tiles_of(world.pool)
+    for t in unseen if len(unseen) == widow else rng.sample(unseen, widow):
+        held |= 1 << t
+    return held
+
+
+def _trial_hands(
+    view: View, hands: tuple[int, ...], held: int, contract: Contract
+) -> tuple[int, ...]:
+    """The hands at the first lead when the viewer, holding ``held``, names ``contract``:
+    it lays the widow's worth of tiles down first (`discard_choice`)."""
+    layout = view.layout
+    for _ in range(held.bit_count() - layout.hand_size):
+        held &= ~(1 << discard_choice(held, tables_for(contract, view.rules)))
+    if held == hands[view.seat]:
+        return hands
+    return tuple(held if s == view.seat else h for s, h in enumerate(hands))
+
+
+def discard_choice(held: int, tables: PlayTables) -> int:
+    """The tile to lay down after taking the widow, for a declarer about to name ``tables``'
+    contract: the lowest-ranked tile outside trump (trump only when the hand is all trump). A
+    sound rule, not a search: a low off tile is the likeliest loser."""
+    off = held & ~tables.trump_mask or held
+    return min(iter_tiles(off), key=lambda t: (tables.power[tables.led[t]][t], t))
+
+
 def _trial_position(
-    view: View, hands: tuple[int, int, int, int], contract: Contract, declarer: int | None = None
+    view: View, hands: tuple[int, ...], contract: Contract, declarer: int | None = None
 ) -> PlayPosition:
     """The play from the first lead on these holdings, the viewer having won the auction and
     ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
@@ -581,7 +657,7 @@ def _trial_position(
         leader=leader,
         bidder=view.seat,
         declarer=leader,
-        out_seat=partner(view.seat) if nello else -1,
+        out_seat=view.layout.partner(view.seat) if nello else -1,
         taken=0,
         goal=0,
         tricks_played=0,
@@ -617,7 +693,9 @@ def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
     constant)."""
     rules = view.rules
     calls = [a.id for a in view.calls]
-    played = [0] * SEATS
+    layout = view.layout
+    scale = layout.total / 42  # the model's widths were set for 42 points a hand
+    played = [0] * layout.seats
     for trick in view.tricks:
         if trick.tiles is not None:
             for s, t in zip(trick.seats, trick.tiles):
@@ -641,33 +719,38 @@ def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
         log = 0.0
         high, high_seat = 0, -1
         for i, aid in enumerate(calls):
-            seat = (first_bidder + i) % SEATS
+            seat = (first_bidder + i) % layout.seats
             if aid != PASS_ID:
-                points = _call_points(aid)
+                points = _call_points(aid, layout.total)
                 if seat != view.seat and aid not in (PLUNGE_ID, SPLASH_ID):
                     # a bidder's hand should be worth about its bid
                     worth = _worth(dealt(world, seat), rules)
-                    log += _log_sigmoid((worth + 2 - min(points, 42)) / 4.0)
+                    gap = worth + 2 * scale - min(points, layout.total)
+                    log += _log_sigmoid(gap / (4 * scale))
                 high, high_seat = max(high, points), seat
-            elif seat != view.seat and high_seat != partner(seat):
+            elif seat != view.seat and not (high_seat >= 0 and layout.same_side(high_seat, seat)):
                 # a seat that passed was not worth the next bid
                 need = max(high + 1, rules.min_bid)
                 worth = _worth(dealt(world, seat), rules)
-                log += _log_sigmoid((need - 1 - worth) / 4.0)
+                log += _log_sigmoid((need - scale - worth) / (4 * scale))
         if contract is not None and declarer is not None and declarer != view.seat:
             if contract.kind in ("suit", "doubles", "follow-me"):
                 # a declarer names about its best contract
                 hand = dealt(world, declarer)
-                log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / 3.0
+                log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / (3 * scale)
         if replay_plays:
-            deal = tuple(dealt(world, seat) for seat in range(SEATS))
+            deal = tuple(dealt(world, seat) for seat in range(layout.seats))
             log += _LOG_DISAGREEMENT * _disagreements(view, deal, sequence)
         return math.exp(log)
 
     sequence = [t for trick in view.tricks for t in (trick.tiles or ())]
     sequence.extend(t for _, t in view.trick)
     replay_plays = (
-        plays and contract is not None and not view.piles_face_down and bool(sequence)
+        plays
+        and contract is not None
+        and not view.piles_face_down
+        and not layout.widow
+        and bool(sequence)
     )
     return weight
 
@@ -696,18 +779,21 @@ def _disagreements(view: View, deal: tuple[int, ...], sequence: list[int]) -> in
 
 
 def _standing_bid(view: View) -> int:
-    """The standing bid on the auction's one scale (a mark is 42; a plunge or splash counts its
-    marks), 0 when there is none."""
+    """The standing bid on the auction's one scale (a mark is the hand's total; a plunge or
+    splash counts its marks), 0 when there is none."""
     if view.bid_marks:
-        return 42 * view.bid_marks
+        return view.layout.total * view.bid_marks
     return view.bid.points if isinstance(view.bid, Bid) else 0
 
 
-def _call_points(aid: int) -> int:
-    """A bid on the auction's one scale (`Bid.points` counts a mark as 42)."""
+def _call_points(aid: int, total: int) -> int:
+    """A bid on the auction's one scale: points, a mark (or shooting the moon) every point of
+    the hand's ``total``."""
     action = ACTIONS[aid]
     assert isinstance(action, Bid)
-    return action.points
+    if action.special == "moon":
+        return total
+    return total * action.marks if action.marks else action.points
 
 
 def _log_sigmoid(x: float) -> float:
