@@ -308,7 +308,7 @@ TABLES = ["two-hand", "three-hand", "moon", "five-hand", "six-hand", "six-hand,t
 
 def nothing_hidden_shown(game: Game, out: str) -> None:
     """Since the hand began, no tile another seat holds (bots' hands, with a widow a bot took),
-    laid down face down or set aside is named; at two-hand both the human's hands are shown."""
+    laid face down or set aside is named; at two-hand both the human's hands are shown."""
     hand = game.hand
     mine = (0, 2) if game.rules.see_partner else (0,)
     start = out.rindex(f"Hand {game.hand_number}: ")
@@ -363,7 +363,7 @@ def test_moon_asks_the_bidder_to_lay_a_tile_down() -> None:
     hand = human.game.hands[0]
     assert hand.declarer == 0 and len(hand.discards) == 1
     assert f"You took the widow: {hand_name(hand.widow)}" in said
-    assert "Lay a tile down face down (" in said
+    assert "Lay a tile face down (" in said
     assert f"you laid down {TILE_NAMES[hand.discards[0]]}" in said
     assert "bid 4 to 7" not in said
 

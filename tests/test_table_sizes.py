@@ -311,3 +311,12 @@ def test_only_the_bid_winner_sees_the_widow_and_its_discard() -> None:
             assert view.position().split()[4].endswith("+?") and "|?" in view.position()
             assert not view.hand & (hand.widow | 1 << gone)
     assert MOON_ID not in hand.legal_ids()
+
+
+@pytest.mark.parametrize("name", ["three-hand", "moon"])
+def test_the_draw_for_the_first_shake_uses_the_tiles_in_play(name) -> None:
+    rules = Rules.parse(name)
+    for seed in range(30):
+        game = Game(rules, seed)
+        drawn = [t for round_ in game.draw_rounds for _, t in round_]
+        assert drawn and all(layout_of(rules).tiles >> t & 1 for t in drawn)

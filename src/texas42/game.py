@@ -16,7 +16,7 @@ from texas42.errors import IllegalActionError, NotationError
 from texas42.hand import Hand, HandResult
 from texas42.layout import layout_of
 from texas42.rules import Rules
-from texas42.tiles import PIPS, TILE_COUNT
+from texas42.tiles import ALL_TILES, PIPS, TILE_COUNT, tiles_of
 from texas42.view import View, view_of
 
 
@@ -30,16 +30,18 @@ class Outcome:
 
 
 def draw_for_shaker(
-    rng: random.Random, seat_count: int = 4
+    rng: random.Random, seat_count: int = 4, tiles: int = ALL_TILES
 ) -> tuple[int, list[tuple[tuple[int, int], ...]]]:
-    """Each seat draws a tile; the highest pip total shakes first, and tied seats draw again.
+    """Each seat draws a tile of the set in play; the highest pip total shakes first, and tied
+    seats draw again.
 
     Returns the first shaker and every round of the draw as (seat, tile) pairs.
     """
     seats = list(range(seat_count))
     rounds: list[tuple[tuple[int, int], ...]] = []
+    in_play = range(TILE_COUNT) if tiles == ALL_TILES else tiles_of(tiles)
     while True:
-        drawn = rng.sample(range(TILE_COUNT), len(seats))
+        drawn = rng.sample(in_play, len(seats))
         rounds.append(tuple(zip(seats, drawn)))
         best = max(PIPS[t] for t in drawn)
         seats = [s for s, t in zip(seats, drawn) if PIPS[t] == best]
@@ -70,7 +72,7 @@ class Game:
             if self.rules.first_shaker == "random":
                 first_shaker = self.rng.randrange(seats)
             else:
-                first_shaker, self.draw_rounds = draw_for_shaker(self.rng, seats)
+                first_shaker, self.draw_rounds = draw_for_shaker(self.rng, seats, self.layout.tiles)
         if score is None:
             score = (0,) * self.layout.sides
         if len(score) != self.layout.sides:

@@ -3,7 +3,7 @@
 Any table from 2 to 7 players: at two-hand the human holds both seats of a partnership and sees
 both hands. Everything shown comes from the human's `View` (both seats' views at two-hand) and
 from public events (the calls, the contract, tiles as they are played, who took each trick),
-never from a bot's hand, the widow another seat took or a tile laid down face down. Input is read a
+never from a bot's hand, the widow another seat took or a tile laid face down. Input is read a
 line at a time and anything that is not a legal action is refused with the reason, so no input,
 end of input included, ends the game in a traceback.
 """
@@ -300,7 +300,7 @@ class _Session:
         if isinstance(action, Bid):
             return f"{self.subject(seat)} bid {action.notation}"
         if isinstance(action, Discard):
-            return f"{self.subject(seat)} laid a tile down face down"
+            return f"{self.subject(seat)} laid a tile face down"
         return f"{self.subject(seat)} passed"
 
     # -- showing the table ---------------------------------------------------------------
@@ -426,7 +426,7 @@ class _Session:
             Phase.AUCTION: ("call", "Your call"),
             Phase.DECLARE: ("contract", "Name the contract"),
             Phase.PLAY: ("play", "Your play"),
-            Phase.DISCARD: ("discard", "Lay a tile down face down"),
+            Phase.DISCARD: ("discard", "Lay a tile face down"),
         }[Phase(view.phase)]
         if len(self.mine) > 1:
             question += f" for {self.layout.seat_names[seat]}"
