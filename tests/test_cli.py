@@ -23,7 +23,7 @@ from texas42.cli import app, main
 from texas42.errors import RulesError
 from texas42.layout import layout_of
 from texas42.record import Record, check_record, record_from_game
-from texas42.tiles import TILE_NAMES, hand_name, tiles_of
+from texas42.tiles import TILE_NAMES, hand_name, parse_hand, tiles_of
 
 TEXAS42 = str(Path(sys.executable).parent / "texas42")
 
@@ -385,7 +385,9 @@ def test_bad_records_of_every_kind_are_one_line(
 def test_check_and_replay_of_moon_show_the_widow_and_a_set_moon_below_zero(
     tmp_path: Path,
 ) -> None:
-    game = Game(Rules.parse("moon"), 1)
+    deal = ["6-2 6-1 4-4 4-2 3-1 1-1 0-0", "6-6 6-5 5-5 5-4 5-2 5-1 2-1", "6-3 5-3 4-3 4-1 3-3 3-2 2-2"]
+    game = Game(Rules.parse("moon"), 1, first_shaker=2, deals=[[parse_hand(h) for h in deal]],
+                widows=[parse_hand("6-4")])  # fmt: skip
     for call in ("pass", "pass", "moon"):
         game.apply(game.parse_action(call))
     game.apply(Discard("2-2"))
