@@ -41,3 +41,29 @@ def test_readme_analyze_and_solve_output_is_real() -> None:
         [TEXAS42, "solve", position], capture_output=True, text=True, cwd=README.parent, check=True
     )
     assert f"{command}\n{done.stdout}" in text
+
+
+def test_readme_moon_session_and_three_hand_arena_are_real() -> None:
+    """The Moon transcript's lines (after "pass") and the arena's figures are what the CLI prints."""
+    text = README.read_text()
+    block = text.split("$ texas42 play --rules moon --seed 4 --bots rules\n", 1)[1].split("```", 1)[0]
+    done = subprocess.run(
+        [TEXAS42, "play", "--rules", "moon", "--seed", "4", "--bots", "rules"],
+        input="pass\n" + "1-1\n" * 200, capture_output=True, text=True, cwd=README.parent,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"}, check=False,
+    )  # fmt: skip
+    printed = done.stdout.replace("): \n", "): pass\n", 1).splitlines()
+    shown = [line for line in block.splitlines() if line != "..."]
+    start = printed.index(shown[0])
+    assert shown[:2] == printed[start : start + 2]
+    later = printed.index(shown[2])
+    assert shown[2:] == printed[later : later + len(shown) - 2]
+    arena = text.split("$ texas42 arena rules easy --rules three-hand --games 20 --seed 1\n", 1)[1]
+    done = subprocess.run(
+        [TEXAS42, "arena", "rules", "easy", "--rules", "three-hand", "--games", "20", "--seed", "1"],
+        capture_output=True, text=True, cwd=README.parent, check=True,
+        env={"COLUMNS": "200", "PATH": "/usr/bin:/bin"},
+    )  # fmt: skip
+    for line in arena.split("```", 1)[0].splitlines():
+        if line != "...":
+            assert line in done.stdout.splitlines()
