@@ -1,9 +1,11 @@
 """How long the bots take to decide, by phase and trick, and how many games a minute they play.
 
     .venv/bin/python benchmarks/bench_bots.py [--bot SPEC] [--opponent SPEC] [--games N] [--seed S]
+        [--rules RULES]
 
-Plays ``--games`` whole standard games (default 6) with ``--bot`` (default ``expert``) in the
-North-South seats against ``--opponent`` (default ``rules``) in East-West, on one core, and
+Plays ``--games`` whole games (default 6, standard rules or ``--rules``, any table size) with
+``--bot`` (default ``expert``) in the even sides' seats (North-South at four seats; as the arena
+seats them elsewhere) against ``--opponent`` (default ``rules``) in the others, on one core, and
 times every decision ``--bot`` takes: the calls, the declarations, and the plays of each trick.
 Prints the median, 95th percentile and maximum per phase and trick, and the games per minute of
 the whole run. Then times single decisions of the instant bots (``easy``, ``medium``).
@@ -32,14 +34,20 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-def play_games(bot: str, opponent: str, games: int, seed: int) -> tuple[dict[str, list[float]], float, int]:
+def play_games(
+    bot: str, opponent: str, games: int, seed: int, rules: Rules
+) -> tuple[dict[str, list[float]], float, int]:
     """Decision times of ``bot`` by phase and trick, the run's seconds and the hands played."""
     times: dict[str, list[float]] = defaultdict(list)
     start = time.perf_counter()
     hands = 0
+    side_of = rules.layout.side_of
+    timed = [side_of[s] % 2 == 0 for s in range(rules.seats)]
     for g in range(games):
-        players = [make_bot(bot if s % 2 == 0 else opponent, seed + 10 * g + s) for s in range(4)]
-        game = Game(Rules(), seed + g)
+        players = [
+            make_bot(bot if timed[s] else opponent, seed + 10 * g + s) for s in range(rules.seats)
+        ]
+        game = Game(rules, seed + g)
         while not game.is_over():
             seat = game.seat_to_act()
             assert seat is not None
@@ -47,9 +55,11 @@ def play_games(bot: str, opponent: str, games: int, seed: int) -> tuple[dict[str
             began = time.perf_counter()
             action = players[seat].choose(view)
             took = time.perf_counter() - began
-            if seat % 2 == 0:
+            if timed[seat]:
                 if view.phase == Phase.AUCTION:
                     times["call"].append(took)
+                elif view.phase == Phase.DISCARD:
+                    times["discard"].append(took)
                 elif view.phase == Phase.DECLARE:
                     times["declare"].append(took)
                 else:
@@ -66,7 +76,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponent", default="rules", help="its opponents (default rules)")
     parser.add_argument("--games", type=int, default=6, help="whole games to play (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
+    parser.add_argument("--rules", default="standard", help="rules or table preset (default standard)")
     args = parser.parse_args(argv)
+    rules = Rules.parse(args.rules)
     if args.games < 1:
         parser.error("--games must be positive")
     print("texas42 bot benchmark (one process, one core)")
@@ -75,11 +87,15 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
     print()
     make_bot(args.bot).choose  # load the solver before any clock starts
-    times, took, hands = play_games(args.bot, args.opponent, args.games, args.seed)
-    print(f"(a) {args.bot} (North-South) against {args.opponent}: {args.games} games, {hands} hands")
+    times, took, hands = play_games(args.bot, args.opponent, args.games, args.seed, rules)
+    held = "+".join(
+        name for s, name in enumerate(rules.layout.seat_names) if rules.layout.side_of[s] % 2 == 0
+    )
+    print(f"(a) {args.bot} ({held}) against {args.opponent}, {rules}: {args.games} games, {hands} hands")
     print("| decision | count | median ms | p95 ms | max ms |")
     print("|---|---:|---:|---:|---:|")
-    order = ["call", "declare", *(f"play, trick {k}" for k in range(1, 8)), "all decisions"]
+    tricks = range(1, rules.layout.tricks + 1)
+    order = ["call", "discard", "declare", *(f"play, trick {k}" for k in tricks), "all decisions"]
     for key in order:
         if key in times:
             values = times[key]
@@ -93,7 +109,7 @@ def main(argv: list[str] | None = None) -> None:
     print("| bot | median µs | max µs |")
     print("|---|---:|---:|")
     views = []
-    game = Game(Rules(), args.seed)
+    game = Game(rules, args.seed)
     rules_bot = make_bot("rules")
     while not game.is_over() and len(views) < 200:
         seat = game.seat_to_act()
