@@ -446,18 +446,3 @@ def test_play_options_for_every_table(fake_play: list[tuple[Any, ...]]) -> None:
         result = CliRunner().invoke(app, ["play", *args])
         assert result.exit_code == 2 and result.stderr == message
     assert len(fake_play) == calls
-
-
-def test_tui_refuses_the_tables_it_cannot_seat(monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[Any, ...]] = []
-
-    def fake_tui(*args: Any) -> int:
-        calls.append(args)
-        return 0
-
-    monkeypatch.setattr("texas42.tui.app.run_tui", fake_tui)
-    for args in (["--players", "2"], ["--players", "5"], ["--rules", "moon"]):
-        result = CliRunner().invoke(app, ["tui", *args])
-        assert result.exit_code == 2 and result.stderr.startswith("texas42 tui: the full-screen")
-    assert CliRunner().invoke(app, ["tui", "--players", "4"]).exit_code == 0
-    assert calls == [(Rules.parse("standard"), None, 2, "medium", "You", None)]

@@ -1,7 +1,7 @@
 """The full-screen table (`texas42.tui.app`) driven by textual's headless pilot: whole hands
 played by key presses alone, refusals explained, hints, the last trick, the review, the end of a
-game with its record and rematch, bots thinking in worker threads, and never a hidden tile on the
-screen."""
+game with its record and rematch, bots thinking in worker threads, every table size from two to
+seven players (Moon's widow, two-hand's pair of hands), and never a hidden tile on the screen."""
 
 from __future__ import annotations
 
@@ -17,12 +17,16 @@ from typing import Any
 import pytest
 from textual.widgets import RichLog
 
-from texas42.actions import Action, Bid, Declare, Pass, Play
+from typer.testing import CliRunner
+
+from texas42.actions import Action, Bid, Declare, Discard, Pass, Play
 from texas42.analysis import HandReview, PlayReview, review_hand
-from texas42.hand import SEATS, Hand, Phase
+from texas42.cli import app as cli_app
+from texas42.hand import Hand, Phase
+from texas42.layout import layout_of
 from texas42.record import Record, check_record
 from texas42.rules import Rules
-from texas42.tiles import HI, LO, parse_hand, tile, tile_name
+from texas42.tiles import HI, LO, parse_hand, tile, tile_name, tiles_of
 from texas42.tui.app import (
     CallButton,
     GameOverPanel,
@@ -31,6 +35,7 @@ from texas42.tui.app import (
     HintButton,
     Panel,
     TableApp,
+    call_order,
     hand_tiles,
     review_lines,
     run_tui,
@@ -44,10 +49,12 @@ TILE_TEXT = re.compile(r"([0-6]) ?\| ?([0-6])|\b([0-6])-([0-6])\b")
 words."""
 
 
-def make_app(rules: str = "standard", seed: int = 1, **options: Any) -> TableApp:
+def make_app(
+    rules: str = "standard", seed: int = 1, seat: int = SEAT, **options: Any
+) -> TableApp:
     settings: dict[str, Any] = {"bots": "medium", "bot_delay": 0, "hint_samples": 4,
                                 "review_samples": 4, **options}  # fmt: skip
-    return TableApp(Rules.parse(rules), seed, SEAT, **settings)
+    return TableApp(Rules.parse(rules), seed, seat, **settings)
 
 
 def run(test: Callable[[], Coroutine[Any, Any, None]]) -> None:
@@ -66,7 +73,7 @@ def tiles_on_screen(text: str) -> set[int]:
 
 
 def _seen_in(view: View) -> set[int]:
-    seen = {t for t in range(28) if view.dealt >> t & 1}
+    seen = set(tiles_of(view.dealt | view.widow))
     seen.update(t for _, t in view.trick)
     for trick in view.tricks:
         seen.update(trick.tiles or ())
@@ -74,13 +81,18 @@ def _seen_in(view: View) -> set[int]:
 
 
 def visible_tiles(app: TableApp) -> set[int]:
-    """Every tile the player may see now: their own, the tiles face up on the table, those of
-    the last finished hand as they saw it, and the public draw for the first shake."""
+    """Every tile the player may see now: the tiles the rules take out of the set, their own
+    (both hands at two-hand, and the widow they took), the tiles face up on the table, those of the last finished hand as they saw
+    it, and the public draw for the first shake."""
     view = app.player_view()
-    seen = _seen_in(view)
+    seen = set(range(28)) - set(tiles_of(app.layout.tiles))  # out of the set: the rules say so
+    for seat in app.mine:
+        seen |= _seen_in(app.game.view(seat))
     number = app.last_finished()
     if number is not None:
-        seen |= _seen_in(app.finished_view(number)[0])
+        finished = app.game.hands[number - app.game.first_hand]
+        for seat in app.mine:
+            seen |= _seen_in(finished.view(seat))
     if view.hand_number == app.game.first_hand and not view.calls:
         seen.update(t for drawn in app.game.draw_rounds for _, t in drawn)
     return seen
@@ -115,7 +127,7 @@ def longest_suit(view: View) -> int:
 async def call_by_keys(pilot: Any, app: TableApp, action: Action) -> None:
     """Walk the bidding box with the arrow keys to ``action`` and press Enter on it."""
     view = app.player_view()
-    order = sorted(view.legal, key=lambda a: (not isinstance(a, Pass), a.id))
+    order = sorted(view.legal, key=call_order)
     await pilot.press(*["right"] * order.index(action))
     assert getattr(app.focused, "call", None) is action
     await pilot.press("enter")
@@ -148,6 +160,11 @@ async def play_hand_by_keys(
             suit = longest_suit(view)
             await pilot.press(str(suit))
             pressed.append(f"declare {suit}")
+        elif view.phase == Phase.DISCARD:
+            tiles = hand_tiles(view)
+            index = next(i for i, t in enumerate(tiles) if Discard(t) in view.legal)
+            await pilot.press(str(index + 1))
+            pressed.append(f"discard {tile_name(tiles[index])}")
         else:
             if on_play is not None:
                 await on_play(view)
@@ -158,11 +175,15 @@ async def play_hand_by_keys(
         assert app.game.hand.action_count > before or app.game.hand_number > view.hand_number
 
 
+def _has_called(view: View) -> bool:
+    seats = view.layout.seats
+    return any((view.first_bidder + i) % seats == view.seat for i in range(len(view.calls)))
+
+
 def lowest_bid_once(view: View) -> Action | None:
     """Bid the lowest legal points on the player's first call, then pass."""
-    mine = [c for i, c in enumerate(view.calls) if (view.first_bidder + i) % SEATS == SEAT]
     bids = [a for a in view.legal if isinstance(a, Bid) and not a.marks and not a.special]
-    return bids[0] if bids and not mine else None
+    return bids[0] if bids and not _has_called(view) else None
 
 
 def never_bid(view: View) -> Action | None:
@@ -278,8 +299,7 @@ def test_face_down_piles_never_show_other_tiles() -> None:
         app = make_app("standard,hide_tricks=mark-bids", seed=2)
 
         def one_mark(view: View) -> Action | None:
-            mine = [c for i, c in enumerate(view.calls) if (view.first_bidder + i) % SEATS == SEAT]
-            return Bid("1m") if Bid("1m") in view.legal and not mine else None
+            return Bid("1m") if Bid("1m") in view.legal and not _has_called(view) else None
 
         async with app.run_test(size=SIZE) as pilot:
             await play_hand_by_keys(pilot, app, one_mark)
@@ -464,3 +484,196 @@ def test_the_review_numbers_tricks_and_keeps_to_the_players_own_plays() -> None:
         "No costly plays: every play of yours was as good as the best."
     ]
     assert review_lines(review, 0) == ["You had no plays to review."]
+
+
+# -- every table size -----------------------------------------------------------------------------
+
+SEAT_BLOCK = re.compile(
+    r"\b(You|Ann|Bob|Cat|Dan|Eve|Fay) · "
+    r"(North|Northeast|East|Southeast|South|Southwest|West|Northwest)\b"
+)
+"""A seat's name on the felt: who sits there and the seat's name."""
+FACE = re.compile(r"\[([0-6])\|([0-6])\]")
+
+
+def shoot_once(view: View) -> Action | None:
+    """Shoot the moon on the player's first call, then pass."""
+    return Bid("moon") if Bid("moon") in view.legal and not _has_called(view) else None
+
+
+def check_the_felt(app: TableApp, seen: dict[str, int]) -> Callable[[View], Awaitable[None]]:
+    """Before each play: one seat on the felt per seat at the table, each under its name, and
+    the trick's tiles in their seats' places (a slot per seat that has played; the last trick
+    whole, a tile a seat, before the next lead)."""
+
+    async def check(view: View) -> None:
+        layout = app.layout
+        text = assert_no_hidden_tiles(app)
+        lines = text.splitlines()
+        top = next(n for n, line in enumerate(lines) if line.lstrip().startswith("╭"))
+        bottom = next(n for n, line in enumerate(lines) if line.lstrip().startswith("╰"))
+        felt = "\n".join(line.split("│")[1] for line in lines[top + 1 : bottom])
+        blocks = SEAT_BLOCK.findall(felt)
+        assert sorted(name for _, name in blocks) == sorted(layout.seat_names)
+        for who, name in blocks:
+            seat = layout.seat_names.index(name)
+            assert who == ("You" if seat in app.mine else app.seating.names[seat])
+        faces = [tile(int(a), int(b)) for a, b in FACE.findall(felt)]
+        if view.trick:
+            assert sorted(faces) == sorted(t for _, t in view.trick)
+        elif view.tricks:
+            assert sorted(faces) == sorted(view.tricks[-1].tiles or ())
+            assert len(faces) == layout.seats
+        seen["tricks"] += bool(view.trick or view.tricks)
+
+    return check
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed", "bid", "sides"),
+    [
+        ("three-hand", 3, lowest_bid_once, ("You", "Ann", "Bob")),
+        ("six-hand", 2, lowest_bid_once, ("Us", "Ann+Dan", "Bob+Eve")),
+        ("six-hand,teams=threes", 2, lowest_bid_once, ("Us", "Them")),
+        ("five-hand", 4, lowest_bid_once, ("You", "Ann", "Bob", "Cat", "Dan")),
+        ("seven-hand", 5, lowest_bid_once, ("You", "Ann", "Bob", "Cat", "Dan", "Eve", "Fay")),
+    ],
+)
+def test_a_whole_hand_at_every_table_size(
+    rules: str, seed: int, bid: Callable[[View], Action | None], sides: tuple[str, ...]
+) -> None:
+    """At three, five, six and seven seats a seeded hand played by keys completes: the felt
+    seats every player round the trick, the bidding box offers the calls the hand allows
+    (three-hand up to 43), the score pad has a column a side, and no screen shows a hidden
+    tile."""
+
+    async def test() -> None:
+        app = make_app(rules, seed=seed, seat=0, bots="rules")
+        layout = app.layout
+        seen = {"tricks": 0}
+        boxes: list[list[Action]] = []
+
+        def bid_and_look(view: View) -> Action | None:
+            box = [button.call for button in app.query(CallButton)]
+            assert set(box) == set(view.legal)
+            boxes.append(box)
+            return bid(view)
+
+        async with app.run_test(size=SIZE) as pilot:
+            await play_hand_by_keys(pilot, app, bid_and_look, check_the_felt(app, seen))
+            hand = app.game.hands[0]
+            assert hand.result is not None and hand.tricks
+            assert all(len(trick.tiles) == layout.seats for trick in hand.tricks)
+            assert seen["tricks"] > 0
+            assert boxes and all(box == sorted(box, key=call_order) for box in boxes)
+            for box in boxes:
+                points = [a.points for a in box if isinstance(a, Bid) and not a.marks]
+                assert points == sorted(points)
+                if points and points[0] == layout_of(Rules.parse(rules)).total * 30 // 42:
+                    assert points[-1] == layout.total - 1  # three-hand: 43
+            text = assert_no_hidden_tiles(app)
+            lines = text.splitlines()
+            header = next(n for n, line in enumerate(lines) if "Score · game to 7 marks" in line)
+            assert lines[header + 1].split("│")[-1].split() == list(sides)
+            result = hand.result
+            assert result.bidder is not None
+            bidders = layout.side_seats(layout.side_of[result.bidder])
+            name = app.seating.who(bidders[0]) if len(bidders) == 1 else (
+                layout.side_names[layout.side_of[result.bidder]]
+            )
+            assert f"{name} {'made it' if result.made else 'went set'}" in text
+
+    run(test)
+
+
+def test_moon_the_widow_is_taken_and_a_tile_laid_down_by_keys() -> None:
+    """At Moon the player shoots the moon, sees the widow in hand (marked) and lays a tile down
+    with its number key before naming trump; the score pad shows the 21 won or lost."""
+
+    async def test() -> None:
+        app = make_app("moon", seed=1, seat=0, bots="rules")
+        async with app.run_test(size=SIZE) as pilot:
+            while app.player_view().phase == Phase.AUCTION:
+                await settle(pilot, app)
+                view = app.player_view()
+                if view.phase == Phase.AUCTION:
+                    action = shoot_once(view) or Pass()
+                    await call_by_keys(pilot, app, action)
+            await settle(pilot, app)
+            view = app.player_view()
+            assert view.phase == Phase.DISCARD and view.seat == 0 and view.widow
+            text = assert_no_hidden_tiles(app)
+            assert "Your turn to lay a tile down  (keys 1 to 8)" in text
+            (widow,) = tiles_of(view.widow)
+            assert f"You took the widow ({tile_name(widow)})" in text
+            marked = [w for w in app.query(HandTile) if w.has_class("widow")]
+            assert [hand_tiles(view)[w.index] for w in marked] == [widow]
+            contracts: list[str] = []
+
+            async def contract(view: View) -> None:
+                contracts.append(str(app.query_one("#contract").render()))
+
+            keys = await play_hand_by_keys(pilot, app, shoot_once, contract)
+            laid = tile(*map(int, keys[0].split()[1].split("-")))
+            assert contracts and all(f"you laid down {tile_name(laid)}" in c for c in contracts)
+            hand = app.game.hands[0]
+            assert keys[0].startswith("discard") and hand.discards == [laid]
+            assert keys[1].startswith("declare") and hand.declarer == 0
+            result = hand.result
+            assert result is not None and result.score[0] == (21 if result.made else -21)
+            await pilot.press("escape")
+            await settle(pilot, app)
+            text = app.screen_text()
+            total = next(line for line in text.splitlines() if "│ total" in line)
+            assert total.split("│")[-1].split() == ["total", *map(str, result.score)]
+
+    run(test)
+
+
+def test_two_hand_plays_both_seats_of_the_partnership() -> None:
+    """At two-hand the player holds North and South: both hands are shown (South's above), the
+    keys play whichever of the two is to act, bots hold East and West only, and no other tile
+    ever shows."""
+
+    async def test() -> None:
+        app = make_app("two-hand", seed=3, seat=0, bots="rules")
+        assert app.mine == (0, 2) and set(app.bots) == {1, 3}
+        seen = {"tricks": 0}
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            text = app.screen_text()
+            assert text.index("Your South hand") < text.index("Your North hand")
+            await play_hand_by_keys(pilot, app, lowest_bid_once, check_the_felt(app, seen))
+            hand = app.game.hands[0]
+            assert hand.result is not None and seen["tricks"] > 0
+            played = {seat for trick in hand.tricks for seat in trick.seats}
+            assert {0, 2} <= played
+            log = " ".join(line.text.strip() for line in app.query_one(RichLog).lines)
+            assert "You (North)" in log and "You (South)" in log
+
+    run(test)
+
+
+def test_texas42_tui_seats_every_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``texas42 tui --players N`` (and ``--rules moon``) open the table of that size, the
+    person North at every size but four, where they sit South."""
+    calls: list[tuple[Any, ...]] = []
+
+    def fake_tui(*args: Any) -> int:
+        calls.append(args)
+        return 0
+
+    monkeypatch.setattr("texas42.tui.app.run_tui", fake_tui)
+    for args, rules, seat in (
+        (["--players", "2"], "two-hand", 0),
+        (["--players", "3"], "three-hand", 0),
+        (["--rules", "moon"], "moon", 0),
+        (["--players", "4"], "standard", 2),
+        (["--players", "6", "--rules", "six-hand,teams=threes"], "six-hand,teams=threes", 0),
+        (["--players", "7", "--seat", "3"], "seven-hand", 3),
+    ):
+        result = CliRunner().invoke(cli_app, ["tui", *args])
+        assert result.exit_code == 0, result.output
+        assert calls[-1] == (Rules.parse(rules), None, seat, "medium", "You", None)
+    assert CliRunner().invoke(cli_app, ["tui", "--players", "8"]).exit_code == 2
+    assert len(calls) == 6

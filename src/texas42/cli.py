@@ -357,15 +357,11 @@ def tui(
     bots: BotsOption = "medium",
     players: PlayersOption = None,
 ) -> None:
-    """Play at the full-screen terminal table against three bots (mouse and keys)."""
+    """Play at the full-screen terminal table against bots, with mouse and keys (2 to 7 players:
+    --players; with two, you hold both seats of a partnership and see both hands)."""
     from texas42.tui.app import run_tui
 
     parsed, chosen = _checked_table(rules, players, seat, bots)
-    if layout_of(parsed).seats != 4 or parsed.see_partner:
-        raise _refused(
-            "texas42 tui: the full-screen table seats four players, one a person; "
-            "play other tables with texas42 play (--players N or --rules)"
-        )
     raise typer.Exit(run_tui(parsed, seed, chosen, bots, name, save))
 
 

@@ -108,6 +108,13 @@ def _tiles_of(mask: int) -> list[int]:
     return [t for t in range(TILE_COUNT - 1, -1, -1) if mask >> t & 1]
 
 
+def seats_held(rules: Rules, seat: int) -> tuple[int, ...]:
+    """The seats a person sitting at ``seat`` plays and sees: both hands of a partnership in
+    two-hand play (``see_partner``), else the one seat."""
+    partner = rules.layout.partner(seat)
+    return (seat, partner) if rules.see_partner and partner >= 0 else (seat,)
+
+
 def parse_removed(text: str) -> int:
     """The mask of tiles named in a ``removed`` option: ``"1-0"``, ``"6-0+5-0"`` (or spaces)."""
     mask = 0

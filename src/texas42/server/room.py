@@ -28,7 +28,7 @@ from texas42.actions import Action, Discard, action_words, parse_action_words, p
 from texas42.bots import BOT_NAMES, LEVELS, Bot, RulesBot, make_bot
 from texas42.errors import Texas42Error
 from texas42.game import Game
-from texas42.layout import Layout, layout_of
+from texas42.layout import Layout, layout_of, seats_held
 from texas42.record import record_from_game
 from texas42.rules import Rules
 from texas42.server.messages import (
@@ -195,8 +195,7 @@ class Room:
         """The seats the person at ``seat`` plays: in two-hand their partner's too."""
         if seat is None:
             return ()
-        partner = self.layout.partner(seat)
-        return (seat, partner) if self.rules.see_partner and partner >= 0 else (seat,)
+        return seats_held(self.rules, seat)
 
     # -- life -------------------------------------------------------------------------------
 

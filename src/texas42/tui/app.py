@@ -1,8 +1,10 @@
-"""The full-screen terminal table (``texas42 tui``): one player and three bots, with textual.
+"""The full-screen terminal table (``texas42 tui``): one person and bots, 2 to 7 players.
 
-Every widget is drawn from the player's `View` of the hand in play and, once a hand is over, from
-the player's view of that hand and its public result; so the screen never shows a tile the player
-could not see at a real table. The review of a finished hand lists the player's own plays only.
+The seats sit round the felt with the person at the bottom; at two-hand the person holds both
+seats of a partnership and sees both hands, as `texas42.tui.play` does. Every widget is drawn from
+the views of the person's seats of the hand in play and, once a hand is over, from the person's
+view of that hand and its public result; so the screen never shows a tile the person could not
+see at a real table. The review of a finished hand lists the person's own plays only.
 The bots choose in worker threads, as do the hints and the double-dummy review, so the screen
 stays live while they think.
 """
@@ -29,16 +31,17 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from texas42.actions import Action, Bid, Declare, Pass, Play, action_words
+from texas42.actions import Action, Bid, Declare, Discard, Pass, Play, action_words
 from texas42.bots import Bot, make_bot
 from texas42.contracts import tables_for
 from texas42.errors import Texas42Error
 from texas42.game import Game
-from texas42.hand import SEAT_NAMES, SEATS, TEAM_NAMES, Hand, HandResult, Phase, partner
+from texas42.hand import Hand, HandResult, Phase
+from texas42.layout import Layout, layout_of, seats_held
 from texas42.record import record_from_game
 from texas42.rules import Rules
 from texas42.tally import marks_tally, score_line
-from texas42.tiles import HAND_SIZE, HI, LO, tile_name, tiles_of
+from texas42.tiles import HI, LO, hand_name, tile_name, tiles_of
 from texas42.tui.play import BAD_SAVE_PATH, BOT_NAMES, SAVE_FAILED, save_problem, write_record
 from texas42.view import TrickView, View
 
@@ -57,7 +60,6 @@ BACK = "[░|░]"
 """A tile lying face down."""
 
 KEYS = (
-    ("1 to 7", "play the 1st ... 7th tile of your hand"),
     ("0 to 6", "name that suit as trump (0 blanks ... 6 sixes)"),
     ("← → Tab", "move along the bidding box"),
     ("Enter", "make the call under the cursor"),
@@ -69,14 +71,27 @@ KEYS = (
     ("Esc", "close a panel or the hints"),
     ("q", "leave the game (twice, to be sure)"),
 )
-KEY_BAR = " 1 to 7 play · p pass · h hint · l last trick · r review · ? keys · q quit"
+KEY_BAR = " 1 to {last} play · p pass · h hint · l last trick · r review · ? keys · q quit"
+"""The keys along the bottom; ``last`` is the most tiles a hand holds."""
 
-_PLACES = ("bottom", "left", "top", "right")
+_RING = ((2, 1), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2), (1, 2), (2, 2))
+"""The places round the felt, clockwise from the bottom middle, as (row, column) of a 3 by 3
+grid whose middle is the trick."""
+_RING_PLACES = {
+    3: (0, 2, 6),
+    4: (0, 2, 4, 6),
+    5: (0, 2, 3, 5, 6),
+    6: (0, 1, 3, 4, 5, 7),
+    7: (0, 1, 2, 3, 5, 6, 7),
+}
+"""The places of `_RING` each table size uses: four seats are a cross; six a hexagon, so that
+partners at six-hand (0-3, 1-4, 2-5) sit opposite."""
 _TABLE_ACTIONS = frozenset(
     ("digit", "pass_turn", "hint", "last_trick", "review", "help", "close_hints",
      "focus_previous", "focus_next")
 )  # fmt: skip
-_VERBS = ("bid", "name trump", "play")
+_VERBS = {Phase.AUCTION: "bid", Phase.DECLARE: "name trump", Phase.PLAY: "play",
+          Phase.DISCARD: "lay a tile down"}  # fmt: skip
 _Failed = Callable[[BaseException], None]
 
 
@@ -85,30 +100,55 @@ _Failed = Callable[[BaseException], None]
 
 @dataclass(frozen=True, slots=True)
 class Seating:
-    """Who sits where, as the player sees the table: the player is "You", at the bottom."""
+    """Who sits where, as the person sees the table: their seat at the bottom, "You"; ``mine``
+    holds their partner's seat too at two-hand."""
 
     seat: int
     names: tuple[str, ...]
+    layout: Layout
+    mine: tuple[int, ...]
 
     def who(self, seat: int) -> str:
-        return "You" if seat == self.seat else self.names[seat]
+        if seat not in self.mine:
+            return self.names[seat]
+        return "You" if len(self.mine) == 1 else f"You ({self.layout.seat_names[seat]})"
 
-    def place(self, seat: int) -> str:
-        """Where a seat sits: the next seat clockwise is on the player's left."""
-        return _PLACES[(seat - self.seat) % SEATS]
+    def place(self, seat: int) -> tuple[int, int]:
+        """Where a seat sits on the felt, (row, column): the next seat clockwise is on the
+        person's left."""
+        seats = self.layout.seats
+        return _RING[_RING_PLACES[seats][(seat - self.seat) % seats]]
 
-    def side(self, team: int) -> str:
-        return "Us" if team == self.seat % 2 else "Them"
+    def side(self, side: int) -> str:
+        """A score column's head: Us and Them for two sides, else You or the side's players."""
+        layout = self.layout
+        mine = side == layout.side_of[self.seat]
+        if layout.sides == 2:
+            return "Us" if mine else "Them"
+        seats = layout.side_seats(side)
+        if mine:
+            return "You" if len(seats) == 1 else "Us"
+        return "+".join(self.names[s] for s in seats)
 
-    def teams(self) -> tuple[int, int]:
-        """The player's team first."""
-        mine = self.seat % 2
-        return mine, 1 - mine
+    def side_name(self, side: int) -> str:
+        """A side in words: the team's name (North-South), or the one player's."""
+        seats = self.layout.side_seats(side)
+        return self.who(seats[0]) if len(seats) == 1 else self.layout.side_names[side]
+
+    def teams(self) -> tuple[int, ...]:
+        """The sides, the person's first."""
+        mine = self.layout.side_of[self.seat]
+        return mine, *(side for side in range(self.layout.sides) if side != mine)
 
 
 def tile_face(tile: int | None) -> str:
     """A tile as the felt and the piles draw it, ``[6|4]``; None for one lying face down."""
     return BACK if tile is None else f"[{HI[tile]}|{LO[tile]}]"
+
+
+def _ordinal(number: int) -> str:
+    """``7th``: the hand holds at most nine tiles, so the teens never come up."""
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th')}"
 
 
 def _plural(count: int, word: str) -> str:
@@ -136,7 +176,7 @@ def hand_tiles(view: View) -> list[int]:
 
 
 def seat_of_call(view: View, index: int) -> int:
-    return (view.first_bidder + index) % SEATS
+    return (view.first_bidder + index) % view.layout.seats
 
 
 def call_label(action: Action) -> str:
@@ -146,20 +186,34 @@ def call_label(action: Action) -> str:
     return action.notation
 
 
+def call_order(action: Action) -> tuple[int, int]:
+    """The bidding box's order: pass, the point (or trick) bids upward with shooting the moon
+    last, then the mark bids, plunge and splash; contracts as numbered."""
+    if isinstance(action, Pass):
+        return 0, 0
+    if isinstance(action, Bid) and not action.marks and action.special in (None, "moon"):
+        return 1, action.points
+    return 2, action.id
+
+
 def status_line(view: View, seating: Seating, thinking: bool) -> Text:
     """Whose turn it is, in words."""
     text = Text(f"Hand {view.hand_number} · ", style="dim")
     turn = view.turn
     if turn is None or view.phase == Phase.DONE:
         return text.append("Hand over", style="bold")
-    verb = _VERBS[view.phase]
-    if turn == seating.seat:
+    verb = _VERBS[Phase(view.phase)]
+    if turn in seating.mine:
         keys = {
             Phase.AUCTION: "← → and Enter, or p to pass",
             Phase.DECLARE: "0 to 6 for a suit, or ← → and Enter",
             Phase.PLAY: f"keys 1 to {len(tiles_of(view.hand))}",
+            Phase.DISCARD: f"keys 1 to {len(tiles_of(view.hand))}",
         }[Phase(view.phase)]
-        return text.append(f"Your turn to {verb}", style="bold reverse").append(f"  ({keys})")
+        words = f"Your turn to {verb}"
+        if len(seating.mine) > 1:
+            words += f" ({seating.layout.seat_names[turn]})"
+        return text.append(words, style="bold reverse").append(f"  ({keys})")
     words = f"{seating.who(turn)} is thinking…" if thinking else f"{seating.who(turn)} to {verb}"
     if view.out_seat == seating.seat:
         words += " · you sit out this hand"
@@ -173,6 +227,14 @@ def contract_line(view: View, seating: Seating) -> str:
     if view.bidder is None or view.bid is None:
         return "Everyone passed: the hand is reshaken"
     line = f"{seating.who(view.bidder)} bid {view.bid.notation}"
+    if view.phase == Phase.DISCARD:
+        assert view.declarer is not None
+        down = _plural(view.layout.widow, "tile")
+        return f"{line} · {seating.who(view.declarer)} took the widow: {down} to lay down"
+    if view.discarded:
+        line += f" · you laid down {hand_name(view.discarded)}"
+    elif view.discards:
+        line += " · the widow was taken"
     if view.contract is None:
         assert view.declarer is not None
         return f"{line} · {seating.who(view.declarer)} to name trump"
@@ -197,7 +259,8 @@ def last_call(view: View, seat: int) -> str | None:
 def seat_roles(view: View, seating: Seating, seat: int) -> list[str]:
     """Short words for a seat's part in the hand: partner, shaker, bid 31, declarer, sits out."""
     roles = []
-    if seat == partner(seating.seat):
+    layout = seating.layout
+    if seat not in seating.mine and layout.same_side(seat, seating.seat):
         roles.append("partner")
     if seat == view.shaker:
         roles.append("shaker")
@@ -222,7 +285,8 @@ def _taken(trick: TrickView) -> str:
 
 
 def felt(view: View, seating: Seating, draw: Sequence[tuple[tuple[int, int], ...]] = ()) -> Table:
-    """The table: the four seats around the trick in the middle, the player at the bottom.
+    """The table: the seats round the trick in the middle, the person at the bottom; each
+    seat's place holds its tile of the trick.
 
     ``draw`` is the public draw for the first shake, shown until the first call of the game.
     """
@@ -255,12 +319,14 @@ def felt(view: View, seating: Seating, draw: Sequence[tuple[tuple[int, int], ...
     grid = Table.grid(expand=True)
     for _ in range(3):
         grid.add_column(ratio=1, justify="center")
-    blocks = {
-        seating.place(s): _seat_block(view, seating, s, faces.get(s), winner) for s in range(SEATS)
-    }
-    grid.add_row("", blocks["top"], "")
-    grid.add_row(blocks["left"], center, blocks["right"])
-    grid.add_row("", blocks["bottom"], "")
+    cells: list[list[RenderableType]] = [["", "", ""], ["", center, ""], ["", "", ""]]
+    placed = {1}
+    for seat in range(seating.layout.seats):
+        row, column = seating.place(seat)
+        cells[row][column] = _seat_block(view, seating, seat, faces.get(seat), winner)
+        placed.add(row)
+    for row in sorted(placed):
+        grid.add_row(*cells[row])
     return grid
 
 
@@ -269,10 +335,11 @@ def _seat_block(
 ) -> Text:
     to_act = view.turn == seat and view.phase != Phase.DONE
     text = Text(justify="center")
-    name = f"{seating.who(seat)} · {SEAT_NAMES[seat]}"
+    mine = "You" if seat in seating.mine else seating.who(seat)
+    name = f"{mine} · {seating.layout.seat_names[seat]}"
     text.append(("▶ " + name) if to_act else name, style="bold reverse" if to_act else "bold")
     roles = seat_roles(view, seating, seat)
-    if seat != seating.seat and view.phase != Phase.DONE and seat != view.out_seat:
+    if seat not in seating.mine and view.phase != Phase.DONE and seat != view.out_seat:
         roles.append("▮" * view.tiles_left[seat])
     text.append("\n" + " · ".join(roles), style="dim")
     if view.phase == Phase.AUCTION:
@@ -297,19 +364,23 @@ def calls_list(view: View, seating: Seating) -> Text:
 
 
 def piles(view: View, seating: Seating) -> Text:
-    """Each team's tricks in the order won; face-down tricks show only the player's own tile."""
+    """Each side's tricks in the order won; face-down tricks show only the player's own tile."""
     text = Text()
     text.append("Tricks\n", style="bold underline")
     numbered = list(enumerate(view.tricks, 1))
+    layout = seating.layout
     for team in seating.teams():
         count = view.tricks_won[team]
-        head = f"{seating.side(team)} ({TEAM_NAMES[team]}): {_plural(count, 'trick')}"
+        name = seating.side(team)
+        if layout.sides == 2 or len(layout.side_seats(team)) == 1:
+            name += f" ({layout.side_names[team]})"
+        head = f"{name}: {_plural(count, 'trick')}"
         if view.points is not None:
             head += f" · {_plural(view.points[team], 'point')}"
         elif count and view.piles_face_down:
             head += " · face down"
         text.append(head + "\n", style="bold")
-        won = [(n, trick) for n, trick in numbered if trick.winner % 2 == team]
+        won = [(n, trick) for n, trick in numbered if layout.side_of[trick.winner] == team]
         if not won:
             text.append("  none yet\n", style="dim")
         for number, trick in won:
@@ -322,27 +393,33 @@ def piles(view: View, seating: Seating) -> Text:
 
 
 def score_pad(rules: Rules, history: Sequence[tuple[int, ...]], seating: Seating,
-              start: tuple[int, ...] = (0, 0)) -> Table:  # fmt: skip
-    """The score: marks as strokes of "ALL" (points as numbers), and each hand's gain."""
+              start: tuple[int, ...]) -> Table:  # fmt: skip
+    """The score, a column a side: marks as strokes of "ALL" (points as numbers), and each
+    hand's gain; with more than two sides a hand's row shows the gains alone, to fit."""
     unit = "marks" if rules.game == "marks" else "points"
     score = history[-1] if history else start
-    us, them = seating.teams()
-    pad = Table(box=None, expand=True, show_edge=False, pad_edge=False,
+    sides = seating.teams()
+    two = len(sides) == 2
+    pad = Table(box=None, expand=True, show_edge=False, pad_edge=False, collapse_padding=not two,
                 title=f"Score · game to {_plural(rules.winning_target, unit[:-1])}",
                 title_style="bold")  # fmt: skip
-    pad.add_column("", style="dim")
-    pad.add_column(seating.side(us), justify="center", style="bold")
-    pad.add_column(seating.side(them), justify="center", style="bold")
-    pad.add_row("", TEAM_NAMES[us], TEAM_NAMES[them], style="dim")
+    pad.add_column("", style="dim", min_width=None if two else 6)
+    for side in sides:
+        pad.add_column(seating.side(side), justify="center", style="bold")
+    if two:
+        pad.add_row("", *(seating.layout.side_names[side] for side in sides), style="dim")
     if unit == "marks":
-        pad.add_row("", marks_tally(score[us]) or "·", marks_tally(score[them]) or "·")
-    pad.add_row("total", str(score[us]), str(score[them]))
+        pad.add_row("", *(marks_tally(score[side]) or "·" for side in sides))
+    pad.add_row("total", *(str(score[side]) for side in sides))
     before = start
     for number, after in enumerate(history, 1):
         cells = []
-        for team in (us, them):
-            gain = after[team] - before[team]
-            cells.append(f"+{gain} = {after[team]}" if gain else f"· {after[team]}")
+        for side in sides:
+            gain = after[side] - before[side]
+            if two:
+                cells.append(f"{gain:+d} = {after[side]}" if gain else f"· {after[side]}")
+            else:
+                cells.append(f"{gain:+d}" if gain else "·")
         pad.add_row(f"hand {number}", *cells, style="")
         before = after
     return pad
@@ -357,8 +434,10 @@ def result_words(
     """
     if result.bidder is None:
         return "Reshaken", ["Everyone passed: the hand was reshaken, nobody scored."]
-    team = result.bidder % 2
-    headline = f"{TEAM_NAMES[team]} {'made it' if result.made else 'went set'}"
+    sides = range(seating.layout.sides)
+    name = seating.side_name
+    team = seating.layout.side_of[result.bidder]
+    headline = f"{name(team)} {'made it' if result.made else 'went set'}"
     bidder = seating.who(result.bidder)
     if result.declarer is not None and result.declarer != result.bidder:
         named = f"{seating.who(result.declarer)} named {result.contract}"
@@ -367,14 +446,15 @@ def result_words(
         lines = [f"{bidder} bid {result.bid}, {result.contract}."]
     if view.points is not None:
         points = view.points
-        lines.append(f"Points taken: {TEAM_NAMES[0]} {points[0]}, {TEAM_NAMES[1]} {points[1]}.")
+        lines.append(f"Points taken: {', '.join(f'{name(s)} {points[s]}' for s in sides)}.")
     won = view.tricks_won
     if view.out_seat is not None:
         lines.append(f"The bidder took {_plural(won[team], 'trick')}.")
     else:
-        lines.append(f"Tricks: {TEAM_NAMES[0]} {won[0]}, {TEAM_NAMES[1]} {won[1]}.")
+        lines.append(f"Tricks: {', '.join(f'{name(s)} {won[s]}' for s in sides)}.")
     unit = "mark" if rules.game == "marks" else "point"
-    gains = [f"{TEAM_NAMES[t]} +{_plural(n, unit)}" for t, n in enumerate(result.score) if n]
+    gains = [f"{name(s)} {'+' if n > 0 else ''}{_plural(n, unit)}"
+             for s, n in enumerate(result.score) if n]  # fmt: skip
     if gains:
         lines.append(f"Scored: {', '.join(gains)}.")
     return headline, lines
@@ -392,7 +472,7 @@ def trick_text(trick: TrickView, seating: Seating) -> Text:
 def hint_words(hint: Hint, view: View) -> str:
     """What the bot expects of a hinted action, as the web table says it."""
     defending = view.phase == Phase.PLAY and view.bidder is not None and (
-        view.bidder % 2 != view.seat % 2
+        not view.layout.same_side(view.bidder, view.seat)
     )
     facts = []
     if hint.chance is not None:
@@ -404,11 +484,13 @@ def hint_words(hint: Hint, view: View) -> str:
     return " · ".join(facts) or "no estimate"
 
 
-def review_lines(review: HandReview, seat: int) -> list[str]:
-    """The review of the player's own plays and bids: what each costly play gave up."""
+def review_lines(review: HandReview, mine: int | tuple[int, ...], seats: int = 4) -> list[str]:
+    """The review of the person's own plays and bids (``mine``: their seat, or seats at
+    two-hand) at a table of ``seats``: what each costly play gave up."""
     unit = "trick" if review.unit == "tricks" else "point"
-    per_trick = SEATS - 1 if (review.contract or "").startswith("nello") else SEATS
-    plays = [p for p in review.plays if p.seat == seat]
+    own = (mine,) if isinstance(mine, int) else mine
+    per_trick = seats - 1 if (review.contract or "").startswith("nello") else seats
+    plays = [p for p in review.plays if p.seat in own]
     lines = []
     for play in plays:
         if play.cost > 0:
@@ -421,7 +503,7 @@ def review_lines(review: HandReview, seat: int) -> list[str]:
         lines.append("No costly plays: every play of yours was as good as the best."
                      if plays else "You had no plays to review.")  # fmt: skip
     for bid in review.bids:
-        if bid.seat == seat:
+        if bid.seat in own:
             share = round(bid.make_share * 100)
             lines.append(f"Your bid {bid.bid} ({bid.contract}) makes in "
                          f"{share}% of the deals you could have held.")  # fmt: skip
@@ -446,29 +528,35 @@ def _review(hand: Hand, number: int, samples: int) -> HandReview:
 
 
 class HandTile(Static, can_focus=False):
-    """One tile of the player's hand; a click plays it, as its number key does."""
+    """One tile of a hand the person holds; a click plays it (or lays it down after taking the
+    widow), as its number key does."""
 
     class Chosen(Message):
-        def __init__(self, index: int) -> None:
+        def __init__(self, seat: int, index: int) -> None:
             super().__init__()
+            self.seat = seat
             self.index = index
 
-    def __init__(self, index: int) -> None:
+    def __init__(self, seat: int, index: int) -> None:
         super().__init__(classes="tile")
+        self.seat = seat
         self.index = index
 
-    def show(self, tile: int | None, legal: bool | None) -> None:
-        """``legal`` is None when it is not the player's turn to play."""
+    def show(self, tile: int | None, legal: bool | None, widow: bool = False) -> None:
+        """``legal`` is None when it is not this hand's turn to play; ``widow`` marks a tile
+        just taken from the widow."""
         self.display = tile is not None
         if tile is None:
             return
         self.update(f"{HI[tile]} | {LO[tile]}")
         self.border_subtitle = str(self.index + 1)
+        self.border_title = "w" if widow else None
         self.set_class(legal is True, "legal")
         self.set_class(legal is False, "illegal")
+        self.set_class(widow, "widow")
 
     def on_click(self) -> None:
-        self.post_message(self.Chosen(self.index))
+        self.post_message(self.Chosen(self.seat, self.index))
 
 
 class CallButton(Button):
@@ -607,13 +695,14 @@ class GameOverPanel(HandPanel):
 
 
 class TableApp(App[int]):
-    """One game (and rematches) at the table: the player at ``seat``, bots at the others."""
+    """One game (and rematches) at the table: the person at ``seat`` (and its partner's seat at
+    two-hand), bots at the others."""
 
     CSS_PATH = "app.tcss"
     TITLE = "Texas 42"
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
-        *(Binding(str(n), f"digit({n})", show=False) for n in range(8)),
+        *(Binding(str(n), f"digit({n})", show=False) for n in range(10)),
         Binding("p", "pass_turn", "pass"),
         Binding("h", "hint", "hint"),
         Binding("l", "last_trick", "last trick"),
@@ -639,20 +728,25 @@ class TableApp(App[int]):
         review_samples: int = REVIEW_SAMPLES,
     ) -> None:
         super().__init__()
-        if not 0 <= seat < SEATS:
-            raise Texas42Error(f"a seat is 0..3 (0 North, 1 East, 2 South, 3 West), not {seat}")
+        self.layout = layout = layout_of(rules)
+        n = layout.seats
+        if not 0 <= seat < n:
+            names = ", ".join(f"{s} {name}" for s, name in enumerate(layout.seat_names))
+            raise Texas42Error(f"a seat is 0..{n - 1} ({names}), not {seat}")
         self.rules = rules
         self.seed = seed
         self.seat = seat
+        self.mine = seats_held(rules, seat)
+        """The seats the person plays: at two-hand both seats of a partnership."""
         self.bot_spec = bots
         self.save_path = save
         self.bot_delay = bot_delay
         self.hint_samples = hint_samples
         self.review_samples = review_samples
-        bot_names = [BOT_NAMES[(s - seat) % SEATS - 1] for s in range(SEATS)]
-        names = tuple(name if s == seat else bot_names[s] for s in range(SEATS))
-        self.seating = Seating(seat, names)
-        self.players = [name if s == seat else f"{bot_names[s]} (bot)" for s in range(SEATS)]
+        bot_names = [BOT_NAMES[(s - seat) % n - 1] for s in range(n)]
+        seated = tuple(name if s in self.mine else bot_names[s] for s in range(n))
+        self.seating = Seating(seat, seated, layout, self.mine)
+        self.players = [name if s in self.mine else f"{bot_names[s]} (bot)" for s in range(n)]
         self.farewell: list[str] = []
         """What to print once the screen is gone: where the record went, or the record itself."""
         self.games = 0
@@ -667,10 +761,11 @@ class TableApp(App[int]):
     def _new_game(self) -> None:
         seed = None if self.seed is None else self.seed + self.games
         self.game = Game(self.rules, seed)
+        n = self.layout.seats
         self.bots: dict[int, Bot] = {
-            s: make_bot(self.bot_spec, (seed or 0) * SEATS + s, self.players[s])
-            for s in range(SEATS)
-            if s != self.seat
+            s: make_bot(self.bot_spec, (seed or 0) * n + s, self.players[s])
+            for s in range(n)
+            if s not in self.mine
         }
         self.games += 1
         self.epoch += 1
@@ -686,11 +781,18 @@ class TableApp(App[int]):
 
     # -- the state, as the player sees it ---------------------------------------------------------
 
+    def acting_seat(self) -> int:
+        """The person's seat that is to act, else their own (at the bottom)."""
+        turn = self.game.seat_to_act()
+        return turn if turn is not None and turn in self.mine else self.seat
+
     def player_view(self) -> View:
-        return self.game.view(self.seat)
+        """The view of the person's seat that is to act (their own seat while nobody of theirs
+        is): what the status, the felt and the keys go by."""
+        return self.game.view(self.acting_seat())
 
     def my_turn(self) -> bool:
-        return self.game.seat_to_act() == self.seat
+        return self.game.seat_to_act() in self.mine
 
     def waiting_for_player(self) -> bool:
         """True when nothing moves until the player acts: their turn, or a panel open."""
@@ -733,9 +835,15 @@ class TableApp(App[int]):
             yield Static(id="contract")
             yield Static(id="felt")
             yield Static(id="message")
-            with Horizontal(id="hand"):
-                for index in range(HAND_SIZE):
-                    yield HandTile(index)
+            held = self.layout.hand_size + self.layout.widow
+            paired = len(self.mine) > 1
+            for seat in reversed(self.mine):
+                if paired:
+                    yield Static(id=f"hand-label-{seat}", classes="hand-label")
+                row = "hand" if seat == self.seat else f"hand-{seat}"
+                with Horizontal(id=row, classes="hand paired" if paired else "hand"):
+                    for index in range(held):
+                        yield HandTile(seat, index)
             with Vertical(id="callbar"):
                 yield Static(id="call-title")
                 yield Grid(id="calls")
@@ -752,7 +860,7 @@ class TableApp(App[int]):
             yield Static(id="bidding")
             yield Static("What happened", id="log-title")
             yield RichLog(id="log", wrap=True, min_width=20)
-        yield Static(KEY_BAR, id="keys")
+        yield Static(KEY_BAR.format(last=self.layout.hand_size + self.layout.widow), id="keys")
 
     def on_mount(self) -> None:
         for scroller in self.query("#side, #log"):
@@ -760,12 +868,26 @@ class TableApp(App[int]):
         self._note(f"Texas 42: {self.rules}", style="bold")
         for line in self.rules.describe():
             self._note(f"  {line}", style="dim")
-        mates = self.seating.who(partner(self.seat))
-        where = SEAT_NAMES[self.seat]
-        self._note(f"You sit {where}; {mates} is your partner. Press ? for the keys.")
+        self._note(f"{self._seated()} Press ? for the keys.")
         self._hand_begins()
         self._refresh()
         self._advance()
+
+    def _seated(self) -> str:
+        """Where the person sits and with whom, in a sentence."""
+        layout = self.layout
+        names = layout.seat_names
+        if len(self.mine) > 1:
+            held = " and ".join(names[s] for s in self.mine)
+            return f"You play {held} and see both hands."
+        mates = [self.seating.who(s) for s in layout.side_seats(layout.side_of[self.seat])
+                 if s != self.seat]  # fmt: skip
+        if mates:
+            are = "is your partner" if len(mates) == 1 else "are your partners"
+            return f"You sit {names[self.seat]}; {' and '.join(mates)} {are}."
+        alone = ("everyone scores their own tricks" if layout.teams == "solo"
+                 else "the bid winner plays alone against the rest")  # fmt: skip
+        return f"You sit {names[self.seat]}; {alone}."
 
     def _note(self, line: str, style: str = "") -> None:
         self.query_one("#log", RichLog).write(Text(line, style=style))
@@ -783,12 +905,7 @@ class TableApp(App[int]):
         self.query_one("#contract", Static).update(Text(contract_line(view, seating), style="bold"))
         draw = game.draw_rounds if view.hand_number == game.first_hand else []
         self.query_one("#felt", Static).update(felt(view, seating, draw))
-        tiles = hand_tiles(view)
-        playing = view.phase == Phase.PLAY and view.turn == self.seat
-        legal = {a.tile for a in view.legal if isinstance(a, Play)}
-        for widget in self.query(HandTile):
-            tile = tiles[widget.index] if widget.index < len(tiles) else None
-            widget.show(tile, (tile in legal) if playing else None)
+        self._show_hands(view)
         self._show_calls(view)
         self._show_hints(view)
         history = game.score_history()
@@ -797,9 +914,30 @@ class TableApp(App[int]):
         self.query_one("#piles", Static).update(piles(view, seating))
         self.query_one("#bidding", Static).update(calls_list(view, seating))
 
+    def _show_hands(self, acting: View) -> None:
+        """The hands the person holds, numbered for the keys; at two-hand the one to act is
+        marked."""
+        views = {s: acting if s == acting.seat else self.game.view(s) for s in self.mine}
+        rows = {s: hand_tiles(view) for s, view in views.items()}
+        for seat, view in views.items():
+            if len(self.mine) > 1:
+                label = f"Your {self.layout.seat_names[seat]} hand"
+                to_act = view.turn == seat and view.phase != Phase.DONE
+                self.query_one(f"#hand-label-{seat}", Static).update(
+                    Text("▶ " + label if to_act else label,
+                         style="bold reverse" if to_act else "bold"))  # fmt: skip
+        for widget in self.query(HandTile):
+            view = views[widget.seat]
+            tiles = rows[widget.seat]
+            choosing = view.phase in (Phase.PLAY, Phase.DISCARD) and view.turn == widget.seat
+            legal = {a.tile for a in view.legal if isinstance(a, (Play, Discard))}
+            tile = tiles[widget.index] if widget.index < len(tiles) else None
+            taken = tile is not None and view.phase == Phase.DISCARD and view.widow >> tile & 1
+            widget.show(tile, (tile in legal) if choosing else None, bool(taken))
+
     def _show_calls(self, view: View) -> None:
         """The bidding box or the trump choice: one button per legal call, on the player's turn."""
-        asking = view.turn == self.seat and view.phase in (Phase.AUCTION, Phase.DECLARE)
+        asking = view.turn in self.mine and view.phase in (Phase.AUCTION, Phase.DECLARE)
         key = tuple(a.id for a in view.legal) if asking else ()
         bar = self.query_one("#callbar")
         bar.display = asking
@@ -817,7 +955,7 @@ class TableApp(App[int]):
         self.query_one("#call-title", Static).update(Text(title, style="bold"))
         box.set_class(bidding, "auction")
         box.set_class(not bidding, "declare")
-        calls = sorted(view.legal, key=lambda a: (not isinstance(a, Pass), a.id))
+        calls = sorted(view.legal, key=call_order)
         box.mount_all(CallButton(action) for action in calls)
         self.call_after_refresh(self._focus_first_call)
 
@@ -877,7 +1015,7 @@ class TableApp(App[int]):
         """Let the bot whose turn it is act, after the delay; nothing moves while a panel is up."""
         game = self.game
         seat = game.seat_to_act()
-        if self._thinking or seat is None or seat == self.seat or len(self.screen_stack) > 1:
+        if self._thinking or seat is None or seat in self.mine or len(self.screen_stack) > 1:
             return
         self._thinking = True
         self._refresh()
@@ -941,8 +1079,13 @@ class TableApp(App[int]):
             self._note(f"{who} bid {action.notation}")
         elif isinstance(action, Pass):
             self._note(f"{who} passed", style="dim")
+        elif isinstance(action, Discard):
+            down = f"laid {action.notation} down" if seat in self.mine else "laid a tile down"
+            self._note(f"{who} {down}, face down")
         elif first_play and hand.contract is not None and hand.contract.kind == "by-lead":
             self._note(f"The first tile led names trump: {hand.trump_description()}")
+        if hand.phase == Phase.DISCARD and not hand.discards:
+            self._took_widow(hand.declarer)
         self._trick_done = len(hand.tricks) > tricks
         if self._trick_done:
             trick = hand.tricks[-1]
@@ -952,6 +1095,14 @@ class TableApp(App[int]):
             self._hand_over(hand.result, number)
         self._refresh()
         self._advance()
+
+    def _took_widow(self, seat: int) -> None:
+        if seat not in self.mine:
+            self._note(f"{self.seating.who(seat)} took the widow")
+            return
+        widow = self.game.view(seat).widow
+        self._note(f"You took the widow: {hand_name(widow)}", style="bold")
+        self._say(f"You took the widow ({hand_name(widow)}): choose a tile to lay down.")
 
     def _hand_begins(self) -> None:
         game = self.game
@@ -986,12 +1137,16 @@ class TableApp(App[int]):
     def _game_over(self, number: int, body: RenderableType) -> None:
         outcome = self.game.outcome()
         assert outcome is not None
-        winners = TEAM_NAMES[outcome.winner]
-        mine = outcome.winner == self.seat % 2
-        title = f"{winners} win{' — well played!' if mine else ''}"
+        layout = self.layout
+        winners = self.seating.side_name(outcome.winner)
+        mine = outcome.winner == layout.side_of[self.seat]
+        verb = "win" if winners == "You" or len(layout.side_seats(outcome.winner)) > 1 else "wins"
+        title = f"{winners} {verb}{' — well played!' if mine else ''}"
         unit = "marks" if self.rules.game == "marks" else "points"
-        score = Text(f"{TEAM_NAMES[0]} {outcome.score[0]} · {TEAM_NAMES[1]} {outcome.score[1]} "
-                     f"{unit} after {_plural(outcome.hands, 'hand')}\n", style="bold")  # fmt: skip
+        totals = " · ".join(f"{self.seating.side_name(side)} {outcome.score[side]}"
+                            for side in range(layout.sides))  # fmt: skip
+        score = Text(f"{totals} {unit} after {_plural(outcome.hands, 'hand')}\n",
+                     style="bold")  # fmt: skip
         self._note(f"Game over: {title}", style="bold")
         path = self.current_save_path()
         saved = self.save_record(path) if path is not None else ""
@@ -1006,36 +1161,45 @@ class TableApp(App[int]):
 
     def _player_act(self, action: Action) -> None:
         view = self.player_view()
-        if view.turn != self.seat or len(self.screen_stack) > 1:
+        if view.turn is None or view.turn not in self.mine or len(self.screen_stack) > 1:
             self._say(self._not_your_turn(view))
             return
         if action not in view.legal:
             self._say(f"{action.notation} is not allowed: {self._why(action)}.")
             return
-        self._act(self.seat, action)
+        self._act(view.turn, action)
 
     def _not_your_turn(self, view: View) -> str:
         if view.turn is None:
             return "The hand is over."
-        return f"It is not your turn: {self.seating.who(view.turn)} is to {_VERBS[view.phase]}."
+        verb = _VERBS[Phase(view.phase)]
+        return f"It is not your turn: {self.seating.who(view.turn)} is to {verb}."
 
     def _why(self, action: Action) -> str:
         """Why the player may not take ``action`` now; the reason names only the player's own
         tiles and the tiles on the table."""
         reason = self.game.why_illegal(action) or "it is not legal now"
-        own = SEAT_NAMES[self.seat] + " "
+        own = self.layout.seat_names[self.acting_seat()] + " "
         return "you " + reason[len(own):] if reason.startswith(own) else reason
 
-    def choose_tile(self, index: int) -> None:
-        """Play the tile in place ``index`` of the hand (as shown), or say why it can't be."""
-        view = self.player_view()
+    def choose_tile(self, index: int, seat: int | None = None) -> None:
+        """Play (or, with the widow taken, lay down) the tile in place ``index`` of the hand as
+        shown: ``seat``'s hand, else the hand to act; or say why it can't be."""
+        acting = self.acting_seat()
+        seat = acting if seat is None else seat
+        view = self.game.view(seat)
         tiles = hand_tiles(view)
         if not 0 <= index < len(tiles):
             self._say(f"You hold {_plural(len(tiles), 'tile')}: keys 1 to {len(tiles)}.")
             return
         tile = tiles[index]
-        if view.turn != self.seat:
+        if view.turn is not None and view.turn in self.mine and seat != view.turn:
+            hand = self.layout.seat_names[view.turn]
+            self._say(f"{tile_name(tile)}: it is your {hand} hand's turn, not this one's.")
+        elif view.turn != seat:
             self._say(f"{tile_name(tile)}: {self._not_your_turn(view)}")
+        elif view.phase == Phase.DISCARD:
+            self._player_act(Discard(tile))
         elif view.phase != Phase.PLAY:
             self._say(f"{tile_name(tile)}: tiles are played once the bidding is over.")
         else:
@@ -1043,13 +1207,15 @@ class TableApp(App[int]):
 
     def action_digit(self, number: int) -> None:
         view = self.player_view()
-        if view.phase == Phase.DECLARE and view.turn == self.seat:
+        if view.phase == Phase.DECLARE and view.turn in self.mine:
             if number > 6:
                 self._say("The suits are 0 (blanks) to 6 (sixes).")
             else:
                 self._player_act(Declare(str(number)))
         elif number == 0:
-            self._say("0 names blanks as trump when you name the contract; tiles are keys 1 to 7.")
+            last = self.layout.hand_size + self.layout.widow
+            self._say("0 names blanks as trump when you name the contract; "
+                      f"tiles are keys 1 to {last}.")  # fmt: skip
         else:
             self.choose_tile(number - 1)
 
@@ -1057,7 +1223,7 @@ class TableApp(App[int]):
         self._player_act(Pass())
 
     def on_hand_tile_chosen(self, message: HandTile.Chosen) -> None:
-        self.choose_tile(message.index)
+        self.choose_tile(message.index, message.seat)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         button = event.button
@@ -1066,7 +1232,7 @@ class TableApp(App[int]):
 
     def action_hint(self) -> None:
         view = self.player_view()
-        if view.turn != self.seat or not view.legal:
+        if view.turn not in self.mine or not view.legal:
             self._say("A hint is for your turn.")
             return
         token = self._token()
@@ -1112,6 +1278,10 @@ class TableApp(App[int]):
         keys = Table(box=None, show_header=False)
         keys.add_column(style="bold cyan")
         keys.add_column()
+        last = self.layout.hand_size + self.layout.widow
+        keys.add_row(f"1 to {last}", f"play the 1st ... {_ordinal(last)} tile of your hand")
+        if self.layout.widow:
+            keys.add_row(f"1 to {last}", "lay that tile down, once you have taken the widow")
         for key, words in KEYS:
             keys.add_row(key, words)
         self.push_screen(Panel("Keys", keys, close_key="question_mark"), self._panel_closed)
@@ -1149,7 +1319,8 @@ class TableApp(App[int]):
             return
         self._reviewing.discard(number)
         text = Text("Review (double dummy)\n", style="bold")
-        text.append("\n".join(review_lines(review, self.seat)), style="")
+        lines = review_lines(review, self.mine, self.layout.seats)
+        text.append("\n".join(lines), style="")
         self._reviews[number] = text
         self._show_review(number)
 

@@ -25,7 +25,7 @@ from texas42.actions import Action, Bid, Declare, Discard, Play
 from texas42.bots import Bot, make_bot
 from texas42.game import Game
 from texas42.hand import Hand, HandResult, Phase
-from texas42.layout import layout_of
+from texas42.layout import layout_of, seats_held
 from texas42.record import record_from_game
 from texas42.rules import Rules
 from texas42.tally import score_line
@@ -168,7 +168,7 @@ class _Session:
         self.rules = rules
         self.layout = layout = layout_of(rules)
         self.seat = seat
-        self.mine = (seat, layout.partner(seat)) if rules.see_partner else (seat,)
+        self.mine = seats_held(rules, seat)
         """The seats the human plays: at two-hand both seats of a partnership."""
         self.save = save
         self.stream = stream
