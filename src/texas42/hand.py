@@ -17,6 +17,7 @@ from texas42.actions import (
     ACTIONS,
     DECLARE_BASE,
     DISCARD_BASE,
+    FOUR_SEAT_ACTIONS,
     HIGH_POINT_BIDS,
     MARK_BID_BASE,
     MOON_ID,
@@ -44,6 +45,7 @@ from texas42.view import View, view_of
 from texas42.tiles import (
     DOUBLES,
     TILE_NAMES,
+    count_points,
     hand_name,
     iter_tiles,
     parse_tile,
@@ -61,7 +63,7 @@ DOUBLE_SIX = tile(6, 6)
 
 _PLAY_BITS = (1 << 28) - 1
 _SUIT_BITS = sum(1 << (DECLARE_BASE + pip) for pip in range(7))
-_DECLARE_IDS = {str(a): a.id for a in ACTIONS[DECLARE_BASE:]}
+_DECLARE_IDS = {str(a): a.id for a in ACTIONS[DECLARE_BASE:FOUR_SEAT_ACTIONS]}
 
 
 class Phase(enum.IntEnum):
@@ -111,9 +113,20 @@ def partner(seat: int) -> int:
     return (seat + 2) % SEATS
 
 
+_DRAW_SEQUENCES: dict[tuple[int, str, tuple[int, ...]], list[int]] = {}
+
+
 def draw_sequence(shaker: int, draw_order: str, layout: Layout = FOUR_SEATS) -> list[int]:
     """The seats in the order they draw their hands (``opponents-first``: every other side
     clockwise from the shaker's left, then the shaker's partners, the shaker last)."""
+    key = (shaker, draw_order, layout.side_of)
+    known = _DRAW_SEQUENCES.get(key)
+    if known is None:
+        known = _DRAW_SEQUENCES[key] = _draw_sequence(shaker, draw_order, layout)
+    return known
+
+
+def _draw_sequence(shaker: int, draw_order: str, layout: Layout) -> list[int]:
     n = layout.seats
     around = [(shaker + k) % n for k in range(1, n + 1)]
     if draw_order != "opponents-first":
@@ -184,6 +197,8 @@ def check_deal(deal: Sequence[int], layout: Layout = FOUR_SEATS) -> tuple[int, .
 
 def check_widow(widow: int | None, deal: Sequence[int], layout: Layout) -> int:
     """The widow's mask: as given, or what is left when nothing is set aside; or a clear error."""
+    if widow is None and not layout.widow:
+        return 0
     dealt = 0
     for mask in deal:
         dealt |= mask
@@ -528,15 +543,20 @@ class Hand:
         mask = 0
         for x in tiles:  # mask_of inlined: this runs once per trick on the hot path
             mask |= 1 << x
-        value = layout.trick_value(mask)
+        value = layout.trick_points + count_points(mask) if layout.count else layout.trick_points
         self.tricks.append(Trick(self.trick_leader, seats, tiles, winner, value))
         side = layout.side_of[winner]
-        points = list(self.points)
-        won = list(self.tricks_won)
-        points[side] += value
-        won[side] += 1
-        self.points = tuple(points)
-        self.tricks_won = tuple(won)
+        points, won = self.points, self.tricks_won
+        if layout.sides == 2:  # the four-seat fast path
+            if side:
+                self.points = (points[0], points[1] + value)
+                self.tricks_won = (won[0], won[1] + 1)
+            else:
+                self.points = (points[0] + value, points[1])
+                self.tricks_won = (won[0] + 1, won[1])
+        else:
+            self.points = (*points[:side], points[side] + value, *points[side + 1 :])
+            self.tricks_won = (*won[:side], won[side] + 1, *won[side + 1 :])
         self.trick = []
         self.trick_seats = []
         self.trick_leader = winner
@@ -775,7 +795,9 @@ def call_value(rules: Rules, aid: int, high_value: int) -> tuple[int, int]:
     A mark is every point of the hand's total; shooting the moon takes every trick (one "mark")
     and stands above a bid of all seven.
     """
-    total = layout_of(rules).total
+    if POINT_BID_BASE <= aid < MARK_BID_BASE + 1:
+        return 0, aid - POINT_BID_BASE
+    total = rules.layout.total
     if aid == PLUNGE_ID or aid == SPLASH_ID:
         marks = special_bid_marks(rules, aid, high_value)
     elif aid == MOON_ID:
@@ -794,16 +816,17 @@ def _point_bid_ids(low: int, high: int) -> int:
     mask = 0
     if low <= min(high, 41):
         mask = ((1 << (min(high, 41) - low + 1)) - 1) << (POINT_BID_BASE + low)
-    for points, aid in HIGH_POINT_BIDS.items():
-        if low <= points <= high:
-            mask |= 1 << aid
+    if high >= 42:
+        for points, aid in HIGH_POINT_BIDS.items():
+            if low <= points <= high:
+                mask |= 1 << aid
     return mask
 
 
 def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, hand: int) -> int:
     """The mask of legal calls for a seat holding ``hand`` after ``n_calls`` calls."""
     mask = 0
-    layout = layout_of(rules)
+    layout = rules.layout
     total = layout.total
     forced = rules.all_pass == "forced" and n_calls == layout.seats - 1 and high_seat < 0
     if not forced:
@@ -811,7 +834,10 @@ def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, han
     low = max(rules.min_bid, high_value + 1 if high_seat >= 0 else 0)
     if rules.bids == "tricks":
         return mask | _point_bid_ids(low, total) | 1 << MOON_ID
-    if high_value < total:
+    if total <= 42:
+        if low < total:
+            mask |= ((1 << (total - low)) - 1) << (POINT_BID_BASE + low)
+    elif high_value < total:
         mask |= _point_bid_ids(low, total - 1)
     high_marks = high_value // total
     top = min(rules.max_bid_marks, max(rules.max_opening_marks, high_marks + rules.mark_raise))
@@ -864,7 +890,7 @@ def plain_contracts(rules: Rules, high_id: int, bid_marks: int) -> list[Contract
     kinds = ("suit", "doubles", "follow-me", "nello", "sevens")
     return [
         a.contract
-        for a in ACTIONS[DECLARE_BASE:]
+        for a in ACTIONS[DECLARE_BASE:FOUR_SEAT_ACTIONS]
         if mask >> a.id & 1
         and isinstance(a, Declare)
         and a.contract.kind in kinds
