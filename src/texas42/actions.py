@@ -242,8 +242,14 @@ def parse_call(text: str, total: int = 42, tricks: bool = False) -> Action:
         return _PASS
     if tricks and word == "21":
         return _BIDS[MOON_ID]
-    if total == 42 or not _is_number(word.replace(" ", "")):
+    if total == 42:
         return Bid(text)
+    if not _is_number(word.replace(" ", "")):
+        try:
+            return Bid(text)
+        except NotationError:
+            choices = "4..7 or moon" if tricks else f"30..{total - 1}, 1m, 2m, ..."
+            raise NotationError(f"not a bid: {text!r} (say {choices})") from None
     points = int(word.replace(" ", ""))
     top = total if tricks else total - 1
     if points <= min(top, MAX_POINT_BID):

@@ -181,7 +181,8 @@ def _points(layout: Layout, result: HandResult) -> str:
     """``7 tricks: North-South 30 points, East-West 12``, every side in turn."""
     tricks = "1 trick" if result.tricks == 1 else f"{result.tricks} tricks"
     sides = [f"{name} {points}" for name, points in zip(layout.side_names, result.points)]
-    return f"{tricks}: {sides[0]} points, {', '.join(sides[1:])}"
+    first = result.points[0]
+    return f"{tricks}: {sides[0]} {'point' if first == 1 else 'points'}, {', '.join(sides[1:])}"
 
 
 def _alone(layout: Layout) -> bool:

@@ -376,8 +376,8 @@ class PimcBot:
         bids = [a for a in legal if isinstance(a, Bid) and not a.special]
         if Pass() not in legal:
             return min(bids, key=lambda bid: bid.points)
-        if view.bidder is not None and view.bidder == view.layout.partner(view.seat):
-            return Pass()
+        if view.bidder is not None and view.layout.same_side(view.bidder, view.seat):
+            return Pass()  # never outbid one's own side
         chances = self.contract_chances(view)
         best: tuple[float, Action] = (self.pass_value(view), Pass())
         for bid in sorted(bids, key=lambda bid: bid.points):

@@ -24,7 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from texas42.actions import Action, Discard, action_words, parse_action_words, parse_call
+from texas42.actions import Action, Discard, action_words, parse_action_words
 from texas42.bots import BOT_NAMES, LEVELS, Bot, RulesBot, make_bot
 from texas42.errors import Texas42Error
 from texas42.game import Game
@@ -386,10 +386,7 @@ class Room:
     def _parse_action(self, game: Game, text: str) -> Action:
         """An action in words, its bid read on this table's scale: on a hand of 44 points
         ``bid 42`` is 42 points, not a mark, and in Moon ``bid 21`` shoots the moon."""
-        verb, _, rest = text.strip().lower().partition(" ")
-        if verb == "bid" and rest.strip():
-            return parse_call(rest, self.layout.total, self.rules.bids == "tricks")
-        return parse_action_words(text)
+        return parse_action_words(text, self.layout.total, self.rules.bids == "tricks")
 
     async def _bot_move(self, move: _BotMove) -> None:
         self.bot_pending = -1

@@ -395,7 +395,8 @@ class _Session:
                 if result.declarer == result.bidder
                 else f"{self.who(result.declarer)} named {result.contract}"
             )
-            verdict = "made it" if result.made else "was set"
+            subject = self.subject(result.bidder)
+            verdict = "made it" if result.made else ("were set" if subject == "You" else "was set")
             names = self.layout.side_names
             side = self.layout.side_of[result.bidder]
             line = f"{self.subject(result.bidder)} bid {result.bid}, {named}, and {verdict}."
