@@ -89,6 +89,9 @@ at four seats). Where `CALIBRATION` was not fitted (other tables), a bid's chanc
 bidding deals whose double-dummy total reaches the bid plus this much, scaled to the hand's
 total (one trick in Moon)."""
 
+OTHER_TABLE_BID_SAMPLES = 16
+"""The most deals a bid or declaration draws away from four seats (`PimcBot.bid_samples`)."""
+
 SPECIAL_DISCOUNT = 0.1
 """Taken off the share of deals in which Nel-O makes double dummy (no trick for the bidder)."""
 
@@ -349,7 +352,7 @@ class PimcBot:
         if known is not None:
             return known
         rng = random.Random(f"{self.seed}:chances:{view.seat}:{view.hand}:{calls}")
-        n = self.settings.bid_samples
+        n = self.bid_samples(view)
         if self.settings.inference or view.widow:
             worlds = self.worlds(view, n, rng)
         else:
@@ -370,6 +373,17 @@ class PimcBot:
             self._chances.clear()
         self._chances[key] = found
         return found
+
+    def bid_samples(self, view: View) -> int:
+        """Deals drawn for a call or a declaration: as set at four seats; elsewhere at most
+        `OTHER_TABLE_BID_SAMPLES`, fewer where deals have more tricks to solve (three-hand's
+        nine), since no calibration there would use the extra deals."""
+        n = self.settings.bid_samples
+        if _calibrated(view):
+            return n
+        tricks = view.layout.tricks
+        cap = OTHER_TABLE_BID_SAMPLES * min(1.0, (7 / tricks) ** 3)
+        return max(1, min(n, round(cap)))
 
     def _call(self, view: View, rng: random.Random) -> Action:
         legal = view.legal
@@ -402,7 +416,7 @@ class PimcBot:
         if known is not None:
             return known
         rng = random.Random(f"{self.seed}:special:{view.seat}:{view.hand}:{bid.id}")
-        n = self.settings.bid_samples
+        n = self.bid_samples(view)
         worlds = DealSampler(_opening_view(view)).samples(n, rng)
         mate = view.layout.partner(view.seat)
         a, b, c = MARK_CHANCE
