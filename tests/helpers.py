@@ -257,3 +257,16 @@ def deal_around(*hands: int) -> tuple[int, ...]:
     rest = tiles_of(ALL_TILES & ~sum(hands))
     extra = [mask_of(rest[k : k + HAND_SIZE]) for k in range(0, len(rest), HAND_SIZE)]
     return (*hands, *extra)
+
+
+def decision_point(rules: Rules, seed: int, steps: int) -> Hand:
+    """A hand at any table moved on by random legal actions, stopped where some seat must act."""
+    rng = random.Random(seed)
+    hand = Hand.random(rules, seed % rules.seats, rng)
+    for _ in range(steps):
+        if hand.result is not None:
+            break
+        hand.apply(rng.choice(hand.legal_actions()))
+    if hand.result is not None:
+        hand.undo()
+    return hand

@@ -7,6 +7,7 @@ import random
 
 import pytest
 from helpers import (
+    decision_point,
     EX14_DEAL,
     contract_hand,
     deal_around,
@@ -33,19 +34,6 @@ FAST_EXPERT = "expert:samples=4,bid_samples=4,value_samples=2,endgame_worlds=30"
 FAST_PLAYS = FAST_EXPERT + ",play_inference=on"
 
 
-def random_decision_point(rules: Rules, seed: int, steps: int) -> Hand:
-    """A hand moved on by random legal actions, stopped where some seat must act."""
-    rng = random.Random(seed)
-    hand = Hand.random(rules, seed % 4, rng)
-    for _ in range(steps):
-        if hand.result is not None:
-            break
-        hand.apply(rng.choice(hand.legal_actions()))
-    if hand.result is not None:
-        hand.undo()
-    return hand
-
-
 @settings(max_examples=examples(25))
 @given(
     seed=st.integers(0, 2**31),
@@ -54,7 +42,7 @@ def random_decision_point(rules: Rules, seed: int, steps: int) -> Hand:
     spec=st.sampled_from([FAST, FAST_EXPERT, FAST_PLAYS, "easy"]),
 )
 def test_bots_only_choose_legal_actions(seed: int, steps: int, preset: str, spec: str) -> None:
-    hand = random_decision_point(Rules.parse(preset), seed, steps)
+    hand = decision_point(Rules.parse(preset), seed, steps)
     seat = hand.seat_to_act()
     assert seat is not None
     bot = make_bot(spec, seed)
@@ -68,7 +56,7 @@ def test_decisions_never_depend_on_hidden_tiles(spec: str) -> None:
     asked first and with the bot reused."""
     checked = 0
     for seed in range(12):
-        hand = random_decision_point(Rules(), seed, 10 + seed)
+        hand = decision_point(Rules(), seed, 10 + seed)
         seat = hand.seat_to_act()
         assert seat is not None
         bot = make_bot(spec, 7)
@@ -97,7 +85,7 @@ def test_the_information_set_endgame_never_depends_on_hidden_tiles() -> None:
 
 
 def test_same_seed_same_game_different_seed_may_differ() -> None:
-    hand = random_decision_point(Rules(), 3, 12)
+    hand = decision_point(Rules(), 3, 12)
     seat = hand.seat_to_act()
     assert seat is not None
     view = hand.view(seat)

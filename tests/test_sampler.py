@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from helpers import N, E, S, W, auction, examples, fill_deal, tiles
+from helpers import N, E, S, W, auction, decision_point, examples, fill_deal, tiles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -479,19 +479,6 @@ def test_worlds_lists_every_consistent_deal_once() -> None:
 TABLES = ["three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand"]
 
 
-def table_point(rules: Rules, seed: int, steps: int) -> Hand:
-    """A hand at any table moved on by random legal actions, stopped before it ends."""
-    rng = random.Random(seed)
-    hand = Hand.random(rules, seed % rules.seats, rng)
-    for _ in range(steps):
-        if hand.result is not None:
-            break
-        hand.apply(rng.choice(hand.legal_actions()))
-    if hand.result is not None:
-        hand.undo()
-    return hand
-
-
 def true_pool(hand: Hand, seat: int) -> int:
     """What no hand holds and the seat has not seen: set aside, the widow while nobody has
     taken it, and discards laid by another seat."""
@@ -513,7 +500,7 @@ def test_deals_at_every_table_fit_the_view(seed: int, steps: int, preset: str, h
     hand out a tile seen, and leave the rest (set aside, an untaken widow, another seat's
     discards) in the unseen pool; the true deal fits too."""
     rules = Rules.parse(preset + ("" if hide else ",hide_tricks=never"))
-    hand = table_point(rules, seed, steps)
+    hand = decision_point(rules, seed, steps)
     rng = random.Random(seed)
     for seat in range(rules.seats):
         view = hand.view(seat)
