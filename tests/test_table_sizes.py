@@ -320,3 +320,15 @@ def test_the_draw_for_the_first_shake_uses_the_tiles_in_play(name) -> None:
         game = Game(rules, seed)
         drawn = [t for round_ in game.draw_rounds for _, t in round_]
         assert drawn and all(layout_of(rules).tiles >> t & 1 for t in drawn)
+
+
+def test_no_trump_is_follow_me_as_moon_players_say_it() -> None:
+    moon = Hand.random(Rules.preset("moon"), 0, random.Random(6))
+    moon.apply(Bid(4))
+    moon.apply(ACTIONS[28])
+    moon.apply(ACTIONS[28])
+    moon.apply(Discard(next(iter(tiles_of(moon.hands[1])))))
+    assert moon.parse_action("no-trump") is moon.parse_action("follow-me")
+    moon.apply(moon.parse_action("no-trump"))
+    assert str(moon.contract) == "follow-me" and moon.tables is not None
+    assert moon.tables.description == "no trump, doubles high" and not moon.tables.trump_mask

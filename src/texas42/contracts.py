@@ -54,9 +54,12 @@ class Contract:
 
     @staticmethod
     def parse(text: str) -> Contract:
-        """Read ``"fives"``, ``"5"``, ``"doubles"``, ``"follow-me:low"``, ``"nello"``, ``"by-lead"``."""
+        """Read ``"fives"``, ``"5"``, ``"doubles"``, ``"follow-me:low"`` (or ``"no-trump"``),
+        ``"nello"``, ``"by-lead"``."""
         word = text.strip().lower()
         base, _, treatment = word.partition(":")
+        if base in ("no-trump", "no-trumps", "notrump", "notrumps"):
+            base = "follow-me"  # the same contract: no trump suit (rules.md 6.4; Moon says no-trump)
         if base in _SUIT_ALIASES and not treatment:
             return Contract("suit", _SUIT_ALIASES[base])
         if base in ("doubles", "sevens", "by-lead") and not treatment:
