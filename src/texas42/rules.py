@@ -238,7 +238,8 @@ class Rules:
             )
             if on
         ]
-        lines.append("specials: " + (", ".join(specials) if specials else "none (straight 42)"))
+        plain = "none (straight 42)" if self.game != "moon" else "none"
+        lines.append("specials: " + (", ".join(specials) if specials else plain))
         return lines
 
 
