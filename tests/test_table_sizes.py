@@ -216,9 +216,6 @@ def test_every_tile_and_point_is_accounted_for(name) -> None:
     layout = layout_of(rules)
     game = sensible_game(rules, 5)
     for hand in game.hands:
-        held = 0
-        for mask in hand.hands:
-            held |= mask
         places = [*hand.hands, mask_of(hand.plays), mask_of(hand.discards), hand.set_aside]
         if hand.declarer < 0:
             places.append(hand.widow)

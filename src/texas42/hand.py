@@ -11,6 +11,7 @@ import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from texas42.actions import (
@@ -113,27 +114,22 @@ def partner(seat: int) -> int:
     return (seat + 2) % SEATS
 
 
-_DRAW_SEQUENCES: dict[tuple[int, str, tuple[int, ...]], list[int]] = {}
-
-
-def draw_sequence(shaker: int, draw_order: str, layout: Layout = FOUR_SEATS) -> list[int]:
+def draw_sequence(shaker: int, draw_order: str, layout: Layout = FOUR_SEATS) -> tuple[int, ...]:
     """The seats in the order they draw their hands (``opponents-first``: every other side
     clockwise from the shaker's left, then the shaker's partners, the shaker last)."""
-    key = (shaker, draw_order, layout.side_of)
-    known = _DRAW_SEQUENCES.get(key)
-    if known is None:
-        known = _DRAW_SEQUENCES[key] = _draw_sequence(shaker, draw_order, layout)
-    return known
+    return _draw_sequence(shaker, draw_order, layout.side_of)
 
 
-def _draw_sequence(shaker: int, draw_order: str, layout: Layout) -> list[int]:
-    n = layout.seats
+@lru_cache(maxsize=256)
+def _draw_sequence(shaker: int, draw_order: str, side_of: tuple[int, ...]) -> tuple[int, ...]:
+    """Cached by the table's sides: every hand dealt asks for one of a few sequences."""
+    n = len(side_of)
     around = [(shaker + k) % n for k in range(1, n + 1)]
     if draw_order != "opponents-first":
-        return around
-    theirs = [s for s in around if not layout.same_side(s, shaker)]
-    ours = [s for s in around if layout.same_side(s, shaker) and s != shaker]
-    return theirs + ours + [shaker]
+        return tuple(around)
+    theirs = [s for s in around if side_of[s] != side_of[shaker]]
+    ours = [s for s in around if side_of[s] == side_of[shaker] and s != shaker]
+    return (*theirs, *ours, shaker)
 
 
 def deal_from_order(
@@ -209,7 +205,8 @@ def check_widow(widow: int | None, deal: Sequence[int], layout: Layout) -> int:
     if not isinstance(widow, int) or isinstance(widow, bool) or widow < 0 or widow & ~layout.tiles:
         raise NotationError("the widow is not a set of tiles in play")
     if widow.bit_count() != layout.widow:
-        raise NotationError(f"the widow has {layout.widow} tiles under these rules, not {widow.bit_count()}")
+        size = f"{layout.widow} tile{'s' * (layout.widow != 1)}"
+        raise NotationError(f"the widow has {size} under these rules, not {widow.bit_count()}")
     if widow & dealt:
         raise NotationError(f"{hand_name(widow & dealt)} is both dealt and in the widow")
     return widow
@@ -543,6 +540,7 @@ class Hand:
         mask = 0
         for x in tiles:  # mask_of inlined: this runs once per trick on the hot path
             mask |= 1 << x
+        # Layout.trick_value inlined, as mask_of above
         value = layout.trick_points + count_points(mask) if layout.count else layout.trick_points
         self.tricks.append(Trick(self.trick_leader, seats, tiles, winner, value))
         side = layout.side_of[winner]

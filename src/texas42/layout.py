@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from texas42.errors import NotationError, RulesError
-from texas42.tiles import ALL_TILES, COUNT_TILES, TILE_COUNT, TILE_NAMES, count_points, parse_tile
+from texas42.tiles import ALL_TILES, COUNT_TILES, TILE_NAMES, count_points, parse_tile, tiles_of
 
 if TYPE_CHECKING:
     from texas42.rules import Rules
@@ -89,7 +89,7 @@ class Layout:
             parts.append(f"{self.set_aside} set aside unseen")
         removed = ALL_TILES & ~self.tiles
         if removed:
-            parts.append("without " + " ".join(TILE_NAMES[t] for t in _tiles_of(removed)))
+            parts.append("without " + " ".join(TILE_NAMES[t] for t in tiles_of(removed)))
         parts.append(f"{self.total} points a hand")
         parts.append(TEAM_WORDS[self.teams])
         return "; ".join(parts)
@@ -102,10 +102,6 @@ TEAM_WORDS = {
     "bidder-alone": "the bid winner plays alone against the rest",
     "solo": "everyone scores their own tricks",
 }
-
-
-def _tiles_of(mask: int) -> list[int]:
-    return [t for t in range(TILE_COUNT - 1, -1, -1) if mask >> t & 1]
 
 
 def seats_held(rules: Rules, seat: int) -> tuple[int, ...]:
@@ -129,7 +125,7 @@ def parse_removed(text: str) -> int:
 
 def format_removed(mask: int) -> str:
     """The canonical ``removed`` value: tile names, highest first, joined by ``+``."""
-    return "+".join(TILE_NAMES[t] for t in _tiles_of(mask))
+    return "+".join(TILE_NAMES[t] for t in tiles_of(mask))
 
 
 def _sides(seats: int, teams: str) -> tuple[int, ...]:

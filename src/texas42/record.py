@@ -17,9 +17,9 @@ from typing import Any
 
 from texas42.actions import ACTIONS, Action, Bid, Declare, Discard, Play, parse_call
 from texas42.contracts import SUIT_WORDS, Contract
-from texas42.errors import Texas42Error
+from texas42.errors import NotationError, Texas42Error
 from texas42.game import Game
-from texas42.hand import Hand, HandResult, Phase
+from texas42.hand import Hand, HandResult, Phase, check_widow
 from texas42.layout import Layout, layout_of
 from texas42.rules import Rules
 from texas42.tiles import hand_name, parse_tile, tile_name
@@ -208,25 +208,20 @@ def _read_deal(value: Any, number: int, layout: Layout) -> tuple[int, ...]:
 
 def _read_widow(value: Any, deal: Sequence[int], number: int, layout: Layout) -> int | None:
     """The widow's mask (None under rules without one); it may be left out when nothing is set
-    aside, since it is then every tile not dealt."""
-    dealt = 0
-    for mask in deal:
-        dealt |= mask
+    aside, since it is then every tile not dealt (`check_widow`, as the hand reads it)."""
     if not layout.widow:
         if value is not None:
             raise _broken("these rules have no widow", "widow", number)
         return None
-    if value is None:
-        if layout.set_aside:
-            raise _unreadable("the hand has no widow", "widow", number)
-        return layout.tiles & ~dealt
-    if not isinstance(value, str):
+    if value is None and layout.set_aside:
+        raise _unreadable("the hand has no widow", "widow", number)
+    if value is not None and not isinstance(value, str):
         raise _unreadable("a widow is a string of tiles", "widow", number)
-    widow = _read_tiles(value, number, "widow", None)
-    if widow & ~layout.tiles or widow & dealt or widow.bit_count() != layout.widow:
-        message = f"the widow is {layout.widow} tile(s) in play and not dealt, not {hand_name(widow)}"
-        raise _broken(message, "widow", number)
-    return widow
+    widow = None if value is None else _read_tiles(value, number, "widow", None)
+    try:
+        return check_widow(widow, deal, layout)
+    except NotationError as exc:
+        raise _broken(str(exc), "widow", number) from None
 
 
 def _read_call(value: Any, number: int, index: int, total: int = 42, tricks: bool = False) -> Action:
