@@ -185,16 +185,11 @@ def _points(layout: Layout, result: HandResult) -> str:
     return f"{tricks}: {sides[0]} {'point' if first == 1 else 'points'}, {', '.join(sides[1:])}"
 
 
-def _alone(layout: Layout) -> bool:
-    """Whether every side is one player (bidder-alone, Moon): "North wins", not "win"."""
-    return layout.sides == layout.seats
-
-
 def _winner(report: CheckReport) -> str:
     if report.winner is None:
         return "no winner yet"
     layout = layout_of(report.record.rules)
-    return f"{layout.side_names[report.winner]} {'wins' if _alone(layout) else 'win'}"
+    return f"{layout.side_names[report.winner]} {'wins' if layout.alone else 'win'}"
 
 
 def _short(name: str) -> str:
@@ -263,7 +258,7 @@ def replay(
             " and ".join(_seat(layout, seat, players) for seat in layout.side_seats(side))
             for side in range(layout.sides)
         ]
-        console.print(f"Seats: {(', ' if _alone(layout) else ' against ').join(sides)}")
+        console.print(f"Seats: {(', ' if layout.alone else ' against ').join(sides)}")
     score = (0,) * layout.sides
     for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
         console.print()

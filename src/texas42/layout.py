@@ -60,6 +60,16 @@ class Layout:
         return self.hand_size
 
     @property
+    def side_size(self) -> int:
+        """Seats on each side: 2 for partners and pairs, 3 for threes, 1 for players alone."""
+        return self.seats // self.sides
+
+    @property
+    def alone(self) -> bool:
+        """Whether every side is one player (bidder-alone, Moon)."""
+        return self.sides == self.seats
+
+    @property
     def dealt(self) -> int:
         """Tiles dealt to the seats, all hands together."""
         return self.seats * self.hand_size

@@ -56,9 +56,8 @@ def match_table(summary: MatchSummary) -> Table:
     )
     table.add_row(f"A wins ({played[:-1]} win rate)", *_share(summary.wins, played))
     layout = layout_of(summary.rules)
-    alone = layout.teams in ("bidder-alone", "solo")
     for bot, made in zip("AB", summary.make):
-        label = f"{bot} made its bids" if alone else f"{bot}'s team made its bid"
+        label = f"{bot} made its bids" if layout.alone else f"{bot}'s team made its bid"
         table.add_row(label, *_share(made, "bids"))
     table.add_row("hands played", str(summary.hands), "")
     if not summary.hands_mode:

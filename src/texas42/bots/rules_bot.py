@@ -69,7 +69,7 @@ def estimate(hand: int, tables: PlayTables, layout: Layout = FOUR_SEATS) -> Esti
     top = sum(1 for t in ours if not theirs or rank[t] > rank[theirs[0]])
     # the defenders hold their share of the outstanding trumps, the best ones, and each hand
     # of theirs follows every trump trick while it can
-    hands = layout.seats - _side_size(layout)
+    hands = layout.seats - layout.side_size
     held = hands * layout.hand_size
     defenders = theirs[: -(-len(theirs) * held // max(unseen.bit_count(), 1))]
     lost = 0
@@ -105,11 +105,6 @@ def estimate(hand: int, tables: PlayTables, layout: Layout = FOUR_SEATS) -> Esti
     return Estimate(min(points, layout.total), losers, sure)
 
 
-def _side_size(layout: Layout) -> int:
-    """Seats on one side: 2 for partners and pairs, 3 for threes, 1 for players alone."""
-    return len(layout.side_seats(0))
-
-
 def _table_points(hand: int, losers: int, safe_count: int, unseen: int, layout: Layout) -> float:
     """The points a bidding side takes off the four-seat table, where no fit exists: the tricks
     the hand does not lose, each partner's fair share of the rest, the count in the hand's sure
@@ -120,7 +115,7 @@ def _table_points(hand: int, losers: int, safe_count: int, unseen: int, layout: 
     """
     tricks = layout.tricks
     won = max(0, min(tricks, hand.bit_count() - losers))
-    partners = _side_size(layout) - 1
+    partners = layout.side_size - 1
     taken = won + (tricks - won) * partners / (layout.seats - 1)
     points = layout.trick_points * taken
     if layout.count:
@@ -333,7 +328,7 @@ def _worth(value: Estimate, layout: Layout = FOUR_SEATS) -> int:
         return total
     if layout == FOUR_SEATS:
         return min(int(value.points) + 1, total - 1)
-    margin = MARGIN_ALONE if _side_size(layout) == 1 else MARGIN_WITH_PARTNERS
+    margin = MARGIN_ALONE if layout.side_size == 1 else MARGIN_WITH_PARTNERS
     count = total - layout.trick_points * layout.tricks
     return min(int(value.points - margin * count / layout.tricks), total - 1)
 

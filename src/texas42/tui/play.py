@@ -204,7 +204,7 @@ class _Session:
     def side_of_you(self, side: int) -> str:
         if side != self.layout.side_of[self.seat]:
             return ""
-        return " (you)" if len(self.layout.side_seats(side)) == 1 else " (your team)"
+        return " (you)" if self.layout.alone else " (your team)"
 
     # -- the game loop -------------------------------------------------------------------
 
@@ -232,7 +232,7 @@ class _Session:
             score = f"{outcome.score[outcome.winner]} to {outcome.score[1 - outcome.winner]}"
         else:
             score = score_line(self.rules, outcome.score)
-        verb = "wins" if len(layout.side_seats(outcome.winner)) == 1 else "win"
+        verb = "wins" if layout.alone else "win"
         self.say(
             f"Game over after {outcome.hands} hands: {winners} {verb}, {score}. {result}",
             style="bold",
