@@ -372,7 +372,7 @@ def piles(view: View, seating: Seating) -> Text:
     for team in seating.teams():
         count = view.tricks_won[team]
         name = seating.side(team)
-        if layout.sides == 2 or len(layout.side_seats(team)) == 1:
+        if layout.sides == 2 or layout.alone:
             name += f" ({layout.side_names[team]})"
         head = f"{name}: {_plural(count, 'trick')}"
         if view.points is not None:
@@ -1140,7 +1140,7 @@ class TableApp(App[int]):
         layout = self.layout
         winners = self.seating.side_name(outcome.winner)
         mine = outcome.winner == layout.side_of[self.seat]
-        verb = "win" if winners == "You" or len(layout.side_seats(outcome.winner)) > 1 else "wins"
+        verb = "win" if winners == "You" or not layout.alone else "wins"
         title = f"{winners} {verb}{' — well played!' if mine else ''}"
         unit = "marks" if self.rules.game == "marks" else "points"
         totals = " · ".join(f"{self.seating.side_name(side)} {outcome.score[side]}"
