@@ -29,7 +29,7 @@ test: $(STAMP) $(CHROMIUM)
 	$(BIN)/pytest
 
 test-slow: $(STAMP)
-	TEXAS42_EXAMPLES_SCALE=25 $(BIN)/pytest tests/test_properties.py
+	TEXAS42_EXAMPLES_SCALE=25 $(BIN)/pytest tests/core/test_properties.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

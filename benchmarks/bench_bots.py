@@ -25,8 +25,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_engine import machine  # noqa: E402
 
 from texas42 import Game, Rules  # noqa: E402
-from texas42.bots import make_bot  # noqa: E402
-from texas42.hand import Phase  # noqa: E402
+from texas42.players import make_bot  # noqa: E402
+from texas42.core.hand import Phase  # noqa: E402
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from texas42 import Game, Hand, Phase, Rules
-from texas42.notation import parse_hand_position, parse_view_position
+from texas42.core.notation import parse_hand_position, parse_view_position
 
 T = TypeVar("T")
 Measure = Callable[[], tuple[tuple[int, ...], float]]

@@ -51,7 +51,7 @@ START_SECONDS = 30
 SETUP_AT_ONCE = 20
 """Tables being set up at the same time, so the start is not one burst of hundreds of sockets."""
 RATE, BURST = 9.0, 18.0
-"""Every client keeps under the server's limit on one connection (``texas42.server.messages``:
+"""Every client keeps under the server's limit on one connection (``texas42.faces.server.messages``:
 ten a second, bursts of twenty), with a margin for messages bunched on the way."""
 
 

@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_engine import machine  # noqa: E402
 
 from texas42 import Hand, Phase, Rules  # noqa: E402
-from texas42.actions import Declare  # noqa: E402
-from texas42.sampler import DealSampler  # noqa: E402
-from texas42.solver import PlayPosition, Solver  # noqa: E402
-from texas42.view import View  # noqa: E402
+from texas42.core.actions import Declare  # noqa: E402
+from texas42.search.sampler import DealSampler  # noqa: E402
+from texas42.search.solver import PlayPosition, Solver  # noqa: E402
+from texas42.core.view import View  # noqa: E402
 
 CONTRACTS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "follow-me")
 
@@ -96,7 +96,7 @@ FIRST_SOLVE = """
 import time
 start = time.perf_counter()
 from texas42 import Hand, Rules
-from texas42.solver import PlayPosition, Solver
+from texas42.search.solver import PlayPosition, Solver
 import random
 hand = Hand.random(Rules(), 3, random.Random(1))
 hand.apply(hand.parse_action("30"))

@@ -5,7 +5,7 @@
 
 Three measurements, each on random deals with seat 0 bidding and leading:
 
-1. **Point bids** (`texas42.bots.pimc.CALIBRATION`). For each deal the opener's bidding deals are
+1. **Point bids** (`texas42.players.pimc.CALIBRATION`). For each deal the opener's bidding deals are
    drawn and solved double dummy for its three best trumps, exactly as the bot does; then it bids
    30, names RulesBot's contract, and four ``expert`` bots play all seven tricks (a points game,
    so every trick is played). The fit is a probit, by maximum likelihood, of "took at least
@@ -36,8 +36,8 @@ from typing import Any
 import numpy as np
 
 from texas42 import Hand, Rules
-from texas42.actions import Bid, Declare, Pass
-from texas42.bots.pimc import (
+from texas42.core.actions import Bid, Declare, Pass
+from texas42.players.pimc import (
     CALIBRATION,
     MARK_CHANCE,
     PimcBot,
@@ -47,10 +47,10 @@ from texas42.bots.pimc import (
     _trial_position,
     _worth_in,
 )
-from texas42.bots.rules_bot import best_contract, estimate
-from texas42.contracts import tables_for
-from texas42.sampler import DealSampler
-from texas42.tiles import DOUBLES
+from texas42.players.rules_bot import best_contract, estimate
+from texas42.core.contracts import tables_for
+from texas42.search.sampler import DealSampler
+from texas42.core.tiles import DOUBLES
 
 POINTS = Rules.parse("standard,game=points")
 MARKS = Rules.parse("standard")

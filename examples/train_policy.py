@@ -24,9 +24,9 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-import texas42.env  # noqa: F401  (registers the Gymnasium ids)
-from texas42.actions import NUM_ACTIONS
-from texas42.env import OBSERVATION_SIZE
+import texas42.services.env  # noqa: F401  (registers the Gymnasium ids)
+from texas42.core.actions import NUM_ACTIONS
+from texas42.services.env import OBSERVATION_SIZE
 
 Array = npt.NDArray[np.float64]
 

@@ -10,14 +10,14 @@ from collections.abc import Mapping
 from hypothesis import strategies as st
 
 from texas42 import Declare, Hand, Phase, Play, Rules
-from texas42.actions import ACTIONS, PASS_ID, Action
-from texas42.bots.rules_bot import RulesBot
-from texas42.contracts import SEVENS_DISTANCE_MASKS
-from texas42.sampler import DealSampler
-from texas42.errors import RulesError
-from texas42.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
-from texas42.view import View
-from texas42.tiles import (
+from texas42.core.actions import ACTIONS, PASS_ID, Action
+from texas42.players.rules_bot import RulesBot
+from texas42.core.contracts import SEVENS_DISTANCE_MASKS
+from texas42.search.sampler import DealSampler
+from texas42.core.errors import RulesError
+from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
+from texas42.core.view import View
+from texas42.core.tiles import (
     ALL_TILES,
     DOUBLES,
     HAND_SIZE,

@@ -4,16 +4,16 @@ The core (tiles, rules, contracts, actions, hand, game, view, notation, record, 
 with no I/O; the CLI and the bots are layers on top of it.
 """
 
-from texas42.actions import Action, Bid, Declare, Discard, Pass, Play, action_from_id, parse_action
-from texas42.contracts import Contract
-from texas42.errors import IllegalActionError, NotationError, RulesError, Texas42Error
-from texas42.game import Game, Outcome
-from texas42.hand import Hand, HandResult, Phase
-from texas42.layout import Layout, layout_of
-from texas42.record import CheckReport, Record, RecordError, check_record, record_from_game
-from texas42.rules import Rules
-from texas42.tiles import hand_name, parse_hand, parse_tile, tile_name
-from texas42.view import View
+from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play, action_from_id, parse_action
+from texas42.core.contracts import Contract
+from texas42.core.errors import IllegalActionError, NotationError, RulesError, Texas42Error
+from texas42.core.game import Game, Outcome
+from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.layout import Layout, layout_of
+from texas42.core.record import CheckReport, Record, RecordError, check_record, record_from_game
+from texas42.core.rules import Rules
+from texas42.core.tiles import hand_name, parse_hand, parse_tile, tile_name
+from texas42.core.view import View
 
 __all__ = [
     "Action",

@@ -1,0 +1,235 @@
+"""The shape of the table a set of rules plays on: seats, sides, tiles, hand size and totals.
+
+Every size of table is one `Layout`, derived once from the `Rules` by `layout_of` and cached, so
+the core asks it "who is this seat's partner?" or "how many points does a hand hold?" instead of
+writing ``seat + 2`` or ``42``. Four seats in two partnerships is the default layout.
+
+A *side* is what a score belongs to: a partnership (``partners``, ``pairs``, ``threes``) or a
+single player (``bidder-alone``, ``solo``). In a hand the bid winner's side plays against every
+other side together.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from texas42.core.errors import NotationError, RulesError
+from texas42.core.tiles import ALL_TILES, COUNT_TILES, TILE_NAMES, count_points, parse_tile, tiles_of
+
+if TYPE_CHECKING:
+    from texas42.core.rules import Rules
+
+SEAT_NAMES_BY_SIZE: dict[int, tuple[str, ...]] = {
+    3: ("North", "East", "West"),
+    4: ("North", "East", "South", "West"),
+    5: ("North", "East", "Southeast", "Southwest", "West"),
+    6: ("North", "Northeast", "Southeast", "South", "Southwest", "Northwest"),
+    7: ("North", "Northeast", "East", "Southeast", "Southwest", "West", "Northwest"),
+}
+"""Seat names clockwise round the table, North first, for every size the engine plays."""
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Everything about a table's shape that the rules fix."""
+
+    seats: int
+    teams: str
+    side_of: tuple[int, ...]
+    """The side each seat scores for."""
+    partner_of: tuple[int, ...]
+    """Each seat's one partner, or -1 where a seat has none or more than one."""
+    sides: int
+    hand_size: int
+    widow: int
+    tiles: int
+    """The mask of tiles in play: the set with the removed tiles taken out."""
+    set_aside: int
+    """How many tiles of ``tiles`` are neither dealt nor in the widow: face down, never seen."""
+    trick_points: int
+    count: bool
+    total: int
+    """Points a hand holds: the count in play plus a trick's points for each trick."""
+    seat_names: tuple[str, ...]
+    side_names: tuple[str, ...]
+
+    @property
+    def tricks(self) -> int:
+        return self.hand_size
+
+    @property
+    def side_size(self) -> int:
+        """Seats on each side: 2 for partners and pairs, 3 for threes, 1 for players alone."""
+        return self.seats // self.sides
+
+    @property
+    def alone(self) -> bool:
+        """Whether every side is one player (bidder-alone, Moon)."""
+        return self.sides == self.seats
+
+    @property
+    def dealt(self) -> int:
+        """Tiles dealt to the seats, all hands together."""
+        return self.seats * self.hand_size
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + 1) % self.seats
+
+    def partner(self, seat: int) -> int:
+        """The seat's partner; -1 when the table has no single partner for it."""
+        return self.partner_of[seat]
+
+    def side_seats(self, side: int) -> tuple[int, ...]:
+        return tuple(s for s in range(self.seats) if self.side_of[s] == side)
+
+    def same_side(self, a: int, b: int) -> bool:
+        return self.side_of[a] == self.side_of[b]
+
+    def trick_value(self, tiles_mask: int) -> int:
+        """What winning a trick of these tiles scores."""
+        return self.trick_points + (count_points(tiles_mask) if self.count else 0)
+
+    def describe(self) -> str:
+        parts = [f"{self.seats} players, {self.hand_size} tiles each"]
+        if self.widow:
+            parts.append(f"a widow of {self.widow}")
+        if self.set_aside:
+            parts.append(f"{self.set_aside} set aside unseen")
+        removed = ALL_TILES & ~self.tiles
+        if removed:
+            parts.append("without " + " ".join(TILE_NAMES[t] for t in tiles_of(removed)))
+        parts.append(f"{self.total} points a hand")
+        parts.append(TEAM_WORDS[self.teams])
+        return "; ".join(parts)
+
+
+TEAM_WORDS = {
+    "partners": "partners sit opposite",
+    "pairs": "three teams of two, partners opposite",
+    "threes": "two teams of three, alternate seats",
+    "bidder-alone": "the bid winner plays alone against the rest",
+    "solo": "everyone scores their own tricks",
+}
+
+
+def seats_held(rules: Rules, seat: int) -> tuple[int, ...]:
+    """The seats a person sitting at ``seat`` plays and sees: both hands of a partnership in
+    two-hand play (``see_partner``), else the one seat."""
+    partner = rules.layout.partner(seat)
+    return (seat, partner) if rules.see_partner and partner >= 0 else (seat,)
+
+
+def parse_removed(text: str) -> int:
+    """The mask of tiles named in a ``removed`` option: ``"1-0"``, ``"6-0+5-0"`` (or spaces)."""
+    mask = 0
+    for word in text.replace("+", " ").replace("/", " ").replace(".", " ").split():
+        try:
+            t = parse_tile(word)
+        except NotationError as exc:
+            raise RulesError(f"rule removed: {exc}") from None
+        mask |= 1 << t
+    return mask
+
+
+def format_removed(mask: int) -> str:
+    """The canonical ``removed`` value: tile names, highest first, joined by ``+``."""
+    return "+".join(TILE_NAMES[t] for t in tiles_of(mask))
+
+
+def _sides(seats: int, teams: str) -> tuple[int, ...]:
+    if teams == "partners" or teams == "threes":
+        return tuple(s % 2 for s in range(seats))
+    if teams == "pairs":
+        return tuple(s % (seats // 2) for s in range(seats))
+    return tuple(range(seats))
+
+
+def check_table(rules: Rules) -> None:
+    """Raise `RulesError` when the table options do not fit together."""
+    seats, teams = rules.seats, rules.teams
+    if teams == "partners" and seats != 4:
+        raise RulesError("teams=partners needs 4 seats; use pairs or threes for 6, bidder-alone otherwise")
+    if teams in ("pairs", "threes") and seats != 6:
+        raise RulesError(f"teams={teams} needs 6 seats")
+    if (rules.game == "moon") != (teams == "solo"):
+        raise RulesError("game=moon and teams=solo go together: in Moon each player scores alone")
+    if rules.bids == "tricks" and (rules.count or rules.trick_points != 1):
+        raise RulesError("bids=tricks needs count=false and trick_points=1: a bid is a number of tricks")
+    if (rules.bids == "tricks") != (rules.game == "moon"):
+        raise RulesError("bids=tricks and game=moon go together: Moon bids tricks and scores them")
+    in_play = ALL_TILES & ~parse_removed(rules.removed)
+    needed = seats * rules.hand_size + rules.widow
+    if needed > in_play.bit_count():
+        raise RulesError(
+            f"{seats} hands of {rules.hand_size} and a widow of {rules.widow} need {needed} tiles; "
+            f"only {in_play.bit_count()} are in play"
+        )
+    has_partner = teams in ("partners", "pairs")
+    for name, on in (("nello", rules.nello), ("plunge", rules.plunge), ("splash", rules.splash)):
+        if on and not has_partner:
+            raise RulesError(f"{name} needs a partner for every seat (teams=partners or pairs)")
+    if rules.see_partner and teams != "partners":
+        raise RulesError("see_partner (two-hand play) needs four seats in partnerships")
+    if rules.first_bidder == "holder-1-0":
+        one_zero = 1
+        if not in_play >> one_zero & 1 or seats * rules.hand_size < in_play.bit_count():
+            raise RulesError("first_bidder=holder-1-0 needs the 1-0 dealt to a seat every hand")
+    total = _total(rules, in_play)
+    if rules.bids == "points" and total > 44:
+        raise RulesError(f"a hand of {total} points is more than point bids reach (44 at most)")
+    top = total if rules.bids == "tricks" else total - 1
+    from texas42.core.rules import _check_range
+
+    _check_range("min_bid", rules.min_bid, 1, top)
+    if rules.widow and rules.bids != "tricks":
+        raise RulesError("a widow is played with Moon's auction (bids=tricks)")
+
+
+def _total(rules: Rules, in_play: int) -> int:
+    count = count_points(in_play & COUNT_TILES) if rules.count else 0
+    return count + rules.trick_points * rules.hand_size
+
+
+def layout_of(rules: Rules) -> Layout:
+    """The table the rules describe (computed once, when the rules are made)."""
+    return rules.layout
+
+
+@lru_cache(maxsize=64)
+def table_layout(rules: Rules) -> Layout:
+    """Derive the layout; `Rules` calls this once and keeps the result."""
+    seats = rules.seats
+    side_of = _sides(seats, rules.teams)
+    sides = max(side_of) + 1
+    partner_of = tuple(
+        next((p for p in range(seats) if p != s and side_of[p] == side_of[s]), -1)
+        if rules.teams in ("partners", "pairs")
+        else -1
+        for s in range(seats)
+    )
+    tiles = ALL_TILES & ~parse_removed(rules.removed)
+    names = SEAT_NAMES_BY_SIZE[seats]
+    if rules.teams in ("partners", "pairs", "threes"):
+        side_names = tuple(
+            "-".join(names[s] for s in range(seats) if side_of[s] == side) for side in range(sides)
+        )
+    else:
+        side_names = names
+    return Layout(
+        seats=seats,
+        teams=rules.teams,
+        side_of=side_of,
+        partner_of=partner_of,
+        sides=sides,
+        hand_size=rules.hand_size,
+        widow=rules.widow,
+        tiles=tiles,
+        set_aside=tiles.bit_count() - seats * rules.hand_size - rules.widow,
+        trick_points=rules.trick_points,
+        count=rules.count,
+        total=_total(rules, tiles),
+        seat_names=names,
+        side_names=side_names,
+    )

@@ -1,0 +1,478 @@
+"""Game records (``record-format.md`` version 1): read, write, and check them against the rules.
+
+`Record` is the record as data: reading accepts every alias of the format (``"42"`` for ``"1m"``,
+digits and traditional names for suits, tiles written either way round) and writing emits the
+canonical spellings, so ``Record.from_json(text).to_json()`` normalises a record. `check_record`
+replays a record with the engine (`Game`), so a record is judged by exactly the rules play uses,
+and reports what ``texas42 check`` prints. Problems are `RecordError`: status 2 when the record
+cannot be read, status 1 when it breaks a rule, always with the hand, field, place and seat.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Play, parse_call
+from texas42.core.contracts import SUIT_WORDS, Contract
+from texas42.core.errors import NotationError, Texas42Error
+from texas42.core.game import Game
+from texas42.core.hand import Hand, HandResult, Phase, check_widow
+from texas42.core.layout import Layout, layout_of
+from texas42.core.rules import Rules
+from texas42.core.tiles import hand_name, parse_tile, tile_name
+
+FORMAT = "texas42"
+VERSION = 1
+
+BROKEN = 1
+"""Exit status of a record that breaks a rule."""
+UNREADABLE = 2
+"""Exit status of a record that cannot be read: not JSON, a missing field, an unknown word."""
+
+
+class RecordError(Texas42Error):
+    """A record that cannot be read or breaks a rule, and where: ``str()`` is the one-line report.
+
+    ``hand`` and ``index`` count from 1 (``index`` is the place in the field's list: the call, the
+    play, or the seat + 1 in ``deal``); ``seat`` is the seat that acted, when one did.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int,
+        field: str | None,
+        hand: int | None = None,
+        index: int | None = None,
+        seat: int | None = None,
+    ) -> None:
+        self.message = message
+        self.status = status
+        self.field = field
+        self.hand = hand
+        self.index = index
+        self.seat = seat
+        super().__init__(self.line())
+
+    def line(self) -> str:
+        """``hand 1, play 10 (seat 1): 3-2 does not follow fives; seat 1 holds 6-5``."""
+        parts = []
+        if self.hand is not None:
+            parts.append(f"hand {self.hand}")
+        if self.field is not None and self.field != "hands":
+            parts.append(self.field if self.index is None else f"{self.field} {self.index}")
+        place = ", ".join(parts)
+        if self.seat is not None:
+            place += f" (seat {self.seat})"
+        return f"{place}: {self.message}" if place else self.message
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``error`` object of ``texas42 check --json``."""
+        return {
+            "hand": self.hand,
+            "field": self.field,
+            "index": self.index,
+            "seat": self.seat,
+            "message": self.message,
+        }
+
+
+def _unreadable(
+    message: str, field: str | None, hand: int | None = None, index: int | None = None
+) -> RecordError:
+    return RecordError(message, status=UNREADABLE, field=field, hand=hand, index=index)
+
+
+@dataclass(frozen=True, slots=True)
+class HandRecord:
+    """One hand as recorded: who shook, the deal by seat (tile masks), the calls, the contract
+    (None until named, and for a reshaken hand) and the tiles in the order played. Under rules
+    with a widow, ``widow`` is its mask and ``discards`` what the bid winner laid down."""
+
+    shaker: int
+    deal: tuple[int, ...]
+    auction: tuple[Action, ...] = ()
+    contract: Contract | None = None
+    play: tuple[int, ...] = ()
+    widow: int | None = None
+    discards: tuple[int, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "shaker": self.shaker,
+            "deal": [hand_name(mask) for mask in self.deal],
+        }
+        if self.widow is not None:
+            out["widow"] = hand_name(self.widow)
+        out["auction"] = [action.notation for action in self.auction]
+        if self.discards:
+            out["discards"] = [tile_name(t) for t in self.discards]
+        if self.contract is not None:
+            out["contract"] = str(self.contract)
+        if self.contract is not None or self.play:
+            out["play"] = [tile_name(t) for t in self.play]
+        return out
+
+    @staticmethod
+    def from_dict(obj: Any, number: int = 1, rules: Rules | None = None) -> HandRecord:
+        """Read hand ``number`` (1-based, for error messages) of a record under ``rules``."""
+        layout = layout_of(rules or Rules())
+        if not isinstance(obj, dict):
+            raise _unreadable("a hand is a JSON object", "hands", number)
+        for name in ("shaker", "deal", "auction"):
+            if name not in obj:
+                raise _unreadable(f"the hand has no {name}", name, number)
+        shaker = obj["shaker"]
+        seats = layout.seats
+        if not isinstance(shaker, int) or isinstance(shaker, bool) or not 0 <= shaker < seats:
+            message = f"the shaker is a seat 0..{seats - 1}, not {json.dumps(shaker)}"
+            raise _unreadable(message, "shaker", number)
+        deal = _read_deal(obj["deal"], number, layout)
+        widow = _read_widow(obj.get("widow"), deal, number, layout)
+        tricks = rules is not None and rules.bids == "tricks"
+        auction = tuple(
+            _read_call(call, number, i, layout.total, tricks)
+            for i, call in enumerate(_list(obj, "auction", number), 1)
+        )
+        discards = tuple(
+            _read_tile(word, number, i, "discards")
+            for i, word in enumerate(_list(obj, "discards", number), 1)
+        )
+        contract = None
+        if obj.get("contract") is not None:
+            text = obj["contract"]
+            if not isinstance(text, str):
+                message = f"a contract is a word, not {json.dumps(text)}"
+                raise _unreadable(message, "contract", number)
+            try:
+                contract = Contract.parse(text)
+            except Texas42Error as exc:
+                raise _unreadable(str(exc), "contract", number) from None
+        play = tuple(
+            _read_tile(word, number, i) for i, word in enumerate(_list(obj, "play", number), 1)
+        )
+        return HandRecord(shaker, deal, auction, contract, play, widow, discards)
+
+
+def _list(obj: dict[str, Any], name: str, number: int) -> list[Any]:
+    value = obj.get(name, [])
+    if not isinstance(value, list):
+        raise _unreadable(f"{name} is a list", name, number)
+    return value
+
+
+def _read_tiles(text: str, number: int, field: str, index: int | None) -> int:
+    """The tiles of one string in a record; a tile written twice breaks a rule."""
+    mask = 0
+    for word in text.replace(",", " ").split():
+        try:
+            t = parse_tile(word)
+        except Texas42Error as exc:
+            raise _unreadable(str(exc), field, number, index) from None
+        if mask >> t & 1:
+            where = f" (first to seat {index - 1})" if field == "deal" and index else ""
+            raise _broken(f"{tile_name(t)} is dealt twice{where}", field, number, index)
+        mask |= 1 << t
+    return mask
+
+
+def _read_deal(value: Any, number: int, layout: Layout) -> tuple[int, ...]:
+    """The hands as masks, one per seat; a tile dealt twice, a tile the rules take out of the
+    set, or a hand of the wrong size breaks a rule."""
+    seats, size = layout.seats, layout.hand_size
+    if not isinstance(value, list) or len(value) != seats:
+        raise _unreadable(f"a deal is a list of {seats} hands, one per seat", "deal", number)
+    masks: list[int] = []
+    for seat, text in enumerate(value):
+        if not isinstance(text, str):
+            raise _unreadable("a hand is a string of tiles", "deal", number, seat + 1)
+        mask = _read_tiles(text, number, "deal", seat + 1)
+        for t in range(28):
+            if mask >> t & 1 and any(m >> t & 1 for m in masks):
+                holder = next(s for s, m in enumerate(masks) if m >> t & 1)
+                message = f"{tile_name(t)} is dealt twice (first to seat {holder})"
+                raise _broken(message, "deal", number, seat + 1)
+        if mask & ~layout.tiles:
+            message = f"{hand_name(mask & ~layout.tiles)} is not in play under these rules"
+            raise _broken(message, "deal", number, seat + 1)
+        if mask.bit_count() != size:
+            message = f"seat {seat} is dealt {mask.bit_count()} tiles, not {size}"
+            raise _broken(message, "deal", number, seat + 1)
+        masks.append(mask)
+    return tuple(masks)
+
+
+def _read_widow(value: Any, deal: Sequence[int], number: int, layout: Layout) -> int | None:
+    """The widow's mask (None under rules without one); it may be left out when nothing is set
+    aside, since it is then every tile not dealt (`check_widow`, as the hand reads it)."""
+    if not layout.widow:
+        if value is not None:
+            raise _broken("these rules have no widow", "widow", number)
+        return None
+    if value is None and layout.set_aside:
+        raise _unreadable("the hand has no widow", "widow", number)
+    if value is not None and not isinstance(value, str):
+        raise _unreadable("a widow is a string of tiles", "widow", number)
+    widow = None if value is None else _read_tiles(value, number, "widow", None)
+    try:
+        return check_widow(widow, deal, layout)
+    except NotationError as exc:
+        raise _broken(str(exc), "widow", number) from None
+
+
+def _read_call(value: Any, number: int, index: int, total: int = 42, tricks: bool = False) -> Action:
+    try:
+        if isinstance(value, str):
+            return parse_call(value, total, tricks)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return parse_call(str(value), total, tricks)
+    except Texas42Error as exc:
+        raise _unreadable(str(exc), "auction", number, index) from None
+    raise _unreadable(f"not a call: {json.dumps(value)}", "auction", number, index)
+
+
+def _read_tile(value: Any, number: int, index: int, field: str = "play") -> int:
+    if not isinstance(value, str):
+        raise _unreadable(f"not a tile: {json.dumps(value)}", field, number, index)
+    try:
+        return parse_tile(value)
+    except Texas42Error as exc:
+        raise _unreadable(str(exc), field, number, index) from None
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A whole game record: the rules, the players' names by seat (optional) and the hands."""
+
+    rules: Rules
+    hands: tuple[HandRecord, ...] = ()
+    players: tuple[str, ...] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"format": FORMAT, "version": VERSION, "rules": self.rules.to_dict()}
+        if self.rules.seats != 4:
+            out["seats"] = self.rules.seats
+        if self.players is not None:
+            out["players"] = list(self.players)
+        out["hands"] = [hand.to_dict() for hand in self.hands]
+        return out
+
+    def to_json(self) -> str:
+        """The canonical text of the record (the layout of the example records)."""
+        return json.dumps(self.to_dict(), indent=1)
+
+    @staticmethod
+    def from_json(text: str) -> Record:
+        try:
+            obj = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise _unreadable(f"not JSON: {exc}", None) from None
+        return Record.from_dict(obj)
+
+    @staticmethod
+    def from_dict(obj: Any) -> Record:
+        if not isinstance(obj, dict):
+            raise _unreadable("a record is a JSON object", None)
+        if obj.get("format") != FORMAT:
+            found = json.dumps(obj["format"]) if "format" in obj else "nothing"
+            raise _unreadable(f'expected "{FORMAT}", found {found}', "format")
+        version = obj.get("version")
+        if version != VERSION or isinstance(version, bool):
+            found = json.dumps(version) if "version" in obj else "nothing"
+            raise _unreadable(f"expected {VERSION}, found {found}", "version")
+        if "rules" not in obj:
+            raise _unreadable("the record has no rules", "rules")
+        try:
+            rules = Rules.from_dict(obj["rules"])
+        except Texas42Error as exc:
+            raise _unreadable(str(exc), "rules") from None
+        seats = obj.get("seats", 4)
+        if not isinstance(seats, int) or isinstance(seats, bool) or not 3 <= seats <= 7:
+            raise _unreadable(f"seats is a number 3..7, not {json.dumps(seats)}", "seats")
+        if seats != rules.seats:
+            where = "" if "seats" in obj else " (a record without seats has four)"
+            raise _unreadable(f"the record has {seats} seats{where}; its rules seat {rules.seats}", "seats")
+        players = obj.get("players")
+        if players is not None and not (
+            isinstance(players, list)
+            and len(players) == seats
+            and all(isinstance(name, str) for name in players)
+        ):
+            raise _unreadable(f"players is a list of {seats} names, by seat", "players")
+        hands = obj.get("hands")
+        if not isinstance(hands, list):
+            raise _unreadable("the record has no list of hands", "hands")
+        return Record(
+            rules,
+            tuple(HandRecord.from_dict(hand, number, rules) for number, hand in enumerate(hands, 1)),
+            tuple(players) if players is not None else None,
+        )
+
+
+def record_from_game(game: Game, players: Sequence[str] | None = None) -> Record:
+    """Every hand of a game as a record, the last one possibly in progress."""
+    seats = game.layout.seats
+    if players is not None and len(players) != seats:
+        raise _unreadable(f"players is a list of {seats} names, by seat", "players")
+    return Record(
+        game.rules,
+        tuple(
+            HandRecord(
+                hand.shaker,
+                hand.deal,
+                tuple(ACTIONS[c] for c in hand.calls),
+                hand.contract,
+                tuple(hand.plays),
+                hand.widow if hand.layout.widow else None,
+                tuple(hand.discards),
+            )
+            for hand in game.hands
+        ),
+        tuple(players) if players is not None else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckReport:
+    """A record replayed: each hand as played and its result, the game score and the winner."""
+
+    record: Record
+    hands: tuple[Hand, ...]
+    results: tuple[HandResult, ...]
+    score: tuple[int, ...]
+    winner: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """What ``texas42 check --json`` prints."""
+        return {
+            "hands": [
+                {
+                    "bidder": r.bidder,
+                    "bid": r.bid,
+                    "contract": r.contract,
+                    "tricks": r.tricks,
+                    "points": list(r.points),
+                    "made": r.made,
+                    "score": list(r.score),
+                }
+                for r in self.results
+            ],
+            "score": list(self.score),
+            "winner": self.winner,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+def check_record(record: Record) -> CheckReport:
+    """Replay a record under its rules; the first action the rules forbid raises `RecordError`."""
+    if not record.hands:
+        return CheckReport(record, (), (), (0,) * layout_of(record.rules).sides, None)
+    # The seed only shakes the hand the game deals after the record's last one, never reported.
+    game = Game(
+        record.rules, 0, first_shaker=record.hands[0].shaker, deals=[h.deal for h in record.hands],
+        widows=[h.widow for h in record.hands],
+    )  # fmt: skip
+    for k, hand_record in enumerate(record.hands):
+        number = k + 1
+        if k:
+            _check_next_hand(game, number)
+        hand = game.hands[k]
+        if hand.shaker != hand_record.shaker:
+            raise RecordError(
+                f"seat {hand.shaker} shakes after seat {game.hands[k - 1].shaker}, "
+                f"not seat {hand_record.shaker}",
+                status=BROKEN, field="shaker", hand=number,
+            )  # fmt: skip
+        _replay_hand(game, hand, hand_record, number)
+    hands = tuple(game.hands[: len(record.hands)])
+    outcome = game.outcome()
+    return CheckReport(
+        record,
+        hands,
+        tuple(hand.summary() for hand in hands),
+        game.score,
+        outcome.winner if outcome is not None else None,
+    )
+
+
+def _check_next_hand(game: Game, number: int) -> None:
+    """Hand ``number`` may follow only a finished hand of a game not yet won."""
+    outcome = game.outcome()
+    if outcome is not None:
+        raise RecordError(
+            f"the game was already won by team {outcome.winner} after hand {number - 1}",
+            status=BROKEN, field="hands", hand=number,
+        )  # fmt: skip
+    if len(game.hands) < number:
+        previous = game.hand
+        field = {
+            Phase.AUCTION: "auction", Phase.DISCARD: "discards", Phase.DECLARE: "contract"
+        }.get(previous.phase, "play")  # fmt: skip
+        raise RecordError(
+            f"the hand is not finished, yet hand {number} follows",
+            status=BROKEN, field=field, hand=number - 1, seat=previous.seat_to_act(),
+        )  # fmt: skip
+
+
+def _replay_hand(game: Game, hand: Hand, record: HandRecord, number: int) -> None:
+    for i, call in enumerate(record.auction, 1):
+        if hand.is_over:
+            raise _broken("the auction is over: everyone passed", "auction", number, i)
+        if not hand.is_legal(call):
+            reason = hand.why_illegal(call) or "not legal"
+            raise _broken(reason, "auction", number, i, hand.turn)
+        game.apply(call)
+    for i, t in enumerate(record.discards, 1):
+        if hand.phase != Phase.DISCARD:
+            raise _broken(hand.why_illegal(Discard(t)) or "no discard is due", "discards", number, i)
+        if not hand.is_legal(Discard(t)):
+            reason = hand.why_illegal(Discard(t)) or "not legal"
+            raise _broken(reason, "discards", number, i, hand.turn)
+        game.apply(Discard(t))
+    if record.contract is None:
+        if record.play:
+            seat = hand.turn if hand.phase == Phase.DECLARE else None
+            message = "tiles are played but no contract is named"
+            raise _broken(message, "contract", number, None, seat)
+        return
+    declaration = Declare(record.contract)
+    if hand.is_over:
+        raise _broken("everyone passed and the hand was reshaken: no contract", "contract", number)
+    if not hand.is_legal(declaration):
+        seat = hand.turn if hand.phase == Phase.DECLARE else None
+        reason = hand.why_illegal(declaration) or "not legal"
+        raise _broken(reason, "contract", number, None, seat)
+    game.apply(declaration)
+    for i, t in enumerate(record.play, 1):
+        if hand.result is not None:
+            outcome = "made" if hand.result.made else "set"
+            message = f"the hand was already {outcome} after trick {hand.result.tricks}"
+            raise _broken(message, "play", number, i)
+        if not hand.is_legal(t):
+            raise _broken(_why_play_illegal(hand, t), "play", number, i, hand.turn)
+        game.apply(Play(t))
+
+
+def _why_play_illegal(hand: Hand, t: int) -> str:
+    """The reason in the record's terms (seats by number): ``3-2 does not follow fives; ...``."""
+    seat = hand.turn
+    if not hand.hands[seat] >> t & 1:
+        return f"seat {seat} does not hold {tile_name(t)}"
+    tables = hand.tables
+    if hand.trick and tables is not None and not tables.sevens:
+        suit = SUIT_WORDS[tables.led[hand.trick[0]]]
+        holding = hand_name(hand.legal_mask())
+        return f"{tile_name(t)} does not follow {suit}; seat {seat} holds {holding}"
+    return hand.why_illegal(t) or "not legal"
+
+
+def _broken(
+    message: str, field: str, hand: int, index: int | None = None, seat: int | None = None
+) -> RecordError:
+    return RecordError(message, status=BROKEN, field=field, hand=hand, index=index, seat=seat)

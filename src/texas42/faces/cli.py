@@ -1,0 +1,857 @@
+"""The ``texas42`` command: check and replay game records, play in the terminal, show rules.
+
+A thin face over the library: commands read their input, call `texas42.core.record` and friends, and
+print. Rich and the terminal game are imported inside the commands that use them, so that
+``texas42 check`` starts fast. Bad input never ends in a traceback: one line, exit status 2.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from texas42.core.actions import ACTIONS
+from texas42.core.errors import Texas42Error
+from texas42.core.hand import Hand, HandResult
+from texas42.core.layout import Layout, layout_of
+from texas42.core.record import UNREADABLE, CheckReport, Record, RecordError, check_record
+from texas42.core.rules import OPTION_NAMES, Rules
+from texas42.core.words import score_line
+from texas42.core.tiles import hand_name, tile_name
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from rich.console import Console
+    from rich.progress import Progress
+
+    from texas42.services.arena.match import MatchResult
+
+app = typer.Typer(
+    name="texas42",
+    help="Texas 42 dominoes: check and replay game records, play in the terminal.",
+    add_completion=False,
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+
+Players = tuple[str, ...] | None
+
+RulesOption = Annotated[str, typer.Option(help="A preset or rules string, e.g. standard,nello.")]
+WorkersOption = Annotated[
+    int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
+]
+SeedOption = Annotated[
+    int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
+]
+SeatOption = Annotated[
+    int | None,
+    typer.Option(help="Your seat, 0 (North) clockwise; default South at four seats, else North."),
+]
+PlayersOption = Annotated[
+    int | None,
+    typer.Option(help="Players at the table, 2 to 7: picks that size's preset instead of --rules."),
+]
+SaveOption = Annotated[str | None, typer.Option(help="Write the game record to this file.")]
+NameOption = Annotated[str, typer.Option(help="Your name in the saved record.")]
+BotsOption = Annotated[
+    str, typer.Option(help="The bots' level (easy, medium, hard, expert) or a bot spec.")
+]
+RayOption = Annotated[
+    str | None, typer.Option(help="Play on the Ray cluster at this address (local: here).")
+]
+
+
+def _load(path: str) -> Record:
+    """Read a record file (``-`` for standard input); a file that cannot be read is status 2."""
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(
+            f"cannot read {path}: {exc.strerror or exc}", status=UNREADABLE, field=None
+        ) from None
+    except UnicodeDecodeError:
+        raise RecordError(
+            f"cannot read {path}: not UTF-8 text", status=UNREADABLE, field=None
+        ) from None
+    return Record.from_json(text)
+
+
+def _replayed(path: str, as_json: bool = False) -> CheckReport:
+    """The checked record, or the error reported (on stdout as JSON if asked) and its status."""
+    try:
+        return check_record(_load(path))
+    except RecordError as exc:
+        if as_json:
+            print(json.dumps({"error": exc.to_dict()}))
+        else:
+            print(exc.line(), file=sys.stderr)
+        raise typer.Exit(exc.status) from None
+
+
+def _refused(message: str) -> typer.Exit:
+    """Bad input: one line on stderr; the caller raises the returned exit (status 2)."""
+    print(message, file=sys.stderr)
+    return typer.Exit(UNREADABLE)
+
+
+# -- words shared by check and replay ------------------------------------------------------
+
+
+def _seat(layout: Layout, seat: int, players: Players) -> str:
+    """``North``, or ``North (Ann)`` when the record names the player."""
+    names = layout.seat_names
+    name = players[seat] if players else ""
+    if not name or name == names[seat]:
+        return names[seat]
+    return f"{names[seat]} ({name})"
+
+
+def _auction(hand: Hand, players: Players) -> str:
+    layout = hand.layout
+    calls = [
+        f"{_seat(layout, (hand.first_bidder + i) % layout.seats, players)} {ACTIONS[call]}"
+        for i, call in enumerate(hand.calls)
+    ]
+    return ", ".join(calls) if calls else "no calls yet"
+
+
+def _widow(hand: Hand, players: Players) -> str | None:
+    """``widow 3-1; North laid down 6-6``: the widow and the tiles put down for it (Moon)."""
+    if not hand.layout.widow:
+        return None
+    text = f"widow {hand_name(hand.widow)}"
+    if hand.discards and hand.declarer >= 0:
+        down = " ".join(tile_name(t) for t in hand.discards)
+        text += f"; {_seat(hand.layout, hand.declarer, players)} laid down {down}"
+    return text
+
+
+def _contract(hand: Hand, result: HandResult, players: Players) -> str | None:
+    """Who bid what and what was named: ``North bid 34 and named sixes``."""
+    if result.bidder is None or result.declarer is None:
+        return None
+    layout = hand.layout
+    bidder = _seat(layout, result.bidder, players)
+    if result.contract is None:
+        return f"{bidder} bid {result.bid}; the contract is not named yet"
+    if result.declarer == result.bidder:
+        text = f"{bidder} bid {result.bid} and named {result.contract}"
+    else:
+        declarer = _seat(layout, result.declarer, players)
+        text = f"{bidder} bid {result.bid}, {declarer} named {result.contract}"
+    if hand.out_seat >= 0:
+        text += f"; {_seat(layout, hand.out_seat, players)} sits out"
+    trump = hand.trump_description()
+    return f"{text} ({trump})" if trump else text
+
+
+def _unit(rules: Rules, amount: int) -> str:
+    if rules.game in ("points", "moon"):
+        return "point" if abs(amount) == 1 else "points"
+    return "mark" if abs(amount) == 1 else "marks"
+
+
+def _amount(amount: int, unit: str) -> str:
+    """``1 trick``, ``6 points``: a count of points or tricks as players say it."""
+    return f"{amount} {unit[:-1] if amount == 1 else unit}"
+
+
+def _verdict(rules: Rules, result: HandResult) -> str:
+    """``made: +1 mark to North-South``, ``set: +51 points to East-West``, or what is left;
+    in Moon a set bidder's loss reads ``-5 points to North``."""
+    if result.reshaken:
+        return "everyone passed: reshaken, no score"
+    if result.made is None:
+        return "in progress"
+    names = layout_of(rules).side_names
+    awards = [
+        f"{amount:+d} {_unit(rules, amount)} to {names[side]}"
+        for side, amount in enumerate(result.score)
+        if amount
+    ]
+    return f"{'made' if result.made else 'set'}: {', '.join(awards) or 'no score'}"
+
+
+def _points(layout: Layout, result: HandResult) -> str:
+    """``7 tricks: North-South 30 points, East-West 12``, every side in turn."""
+    tricks = "1 trick" if result.tricks == 1 else f"{result.tricks} tricks"
+    sides = [f"{name} {points}" for name, points in zip(layout.side_names, result.points)]
+    first = result.points[0]
+    return f"{tricks}: {sides[0]} {'point' if first == 1 else 'points'}, {', '.join(sides[1:])}"
+
+
+def _winner(report: CheckReport) -> str:
+    if report.winner is None:
+        return "no winner yet"
+    layout = layout_of(report.record.rules)
+    return f"{layout.side_names[report.winner]} {'wins' if layout.alone else 'win'}"
+
+
+def _short(name: str) -> str:
+    """``SE`` for Southeast, ``N-S`` for North-South: names short enough for a table column."""
+    for word, letter in (("North", "N"), ("South", "S"), ("east", "E"), ("East", "E"),
+                         ("west", "W"), ("West", "W")):  # fmt: skip
+        name = name.replace(word, letter)
+    return name
+
+
+# -- commands -------------------------------------------------------------------------------
+
+
+@app.command()
+def check(
+    record: Annotated[str, typer.Argument(help="The game record (JSON); - reads standard input.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result (or the error) as one JSON line.")
+    ] = False,
+) -> None:
+    """Check a game record against its rules and score it.
+
+    Exit status 0 for a valid record, 1 when it breaks a rule, 2 when it cannot be read.
+    """
+    report = _replayed(record, as_json)
+    seats = layout_of(report.record.rules).seats
+    if as_json and seats != 4:
+        print(json.dumps({"seats": seats, **report.to_dict()}))
+        return
+    if as_json:
+        print(report.to_json())
+        return
+    rules = report.record.rules
+    layout = layout_of(rules)
+    players = report.record.players
+    print(f"rules: {rules}")
+    for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
+        print(f"hand {number}: {_seat(layout, hand.shaker, players)} shakes")
+        print(f"  auction: {_auction(hand, players)}")
+        widow = _widow(hand, players)
+        if widow is not None and result.bidder is not None:
+            print(f"  {widow}")
+        contract = _contract(hand, result, players)
+        if contract is not None:
+            print(f"  contract: {contract}")
+            print(f"  {_points(layout, result)}")
+        print(f"  {_verdict(rules, result)}")
+    print(f"game: {score_line(rules, report.score)}; {_winner(report)}")
+
+
+@app.command()
+def replay(
+    record: Annotated[str, typer.Argument(help="The game record (JSON); - reads standard input.")],
+) -> None:
+    """Show a game record trick by trick, with the score."""
+    from rich.console import Console
+
+    report = _replayed(record)
+    console = Console(highlight=False, markup=False, soft_wrap=True)
+    rules = report.record.rules
+    layout = layout_of(rules)
+    players = report.record.players
+    console.print(f"Rules: {rules} ({'; '.join(rules.describe())})")
+    if players:
+        sides = [
+            " and ".join(_seat(layout, seat, players) for seat in layout.side_seats(side))
+            for side in range(layout.sides)
+        ]
+        console.print(f"Seats: {(', ' if layout.alone else ' against ').join(sides)}")
+    score = (0,) * layout.sides
+    for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
+        console.print()
+        console.print(
+            f"Hand {number}: {_seat(layout, hand.shaker, players)} shakes; "
+            f"score {score_line(rules, score)}",
+            style="bold",
+        )
+        _replay_hand(console, hand, result, players)
+        score = tuple(total + amount for total, amount in zip(score, result.score))
+        console.print(f"  {_verdict(rules, result)}")
+        console.print(f"  score: {score_line(rules, score)}")
+    console.print()
+    console.print(f"Game: {score_line(rules, report.score)}; {_winner(report)}", style="bold")
+
+
+def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Players) -> None:
+    """The deal, the auction, the contract and a table of the tricks, tiles by seat."""
+    from rich.padding import Padding
+    from rich.table import Table
+
+    layout = hand.layout
+    seats = range(layout.seats)
+    width = max(len(_seat(layout, seat, players)) for seat in seats)
+    for seat in seats:
+        console.print(f"  {_seat(layout, seat, players):<{width}}  {hand_name(hand.deal[seat])}")
+    console.print(f"  auction: {_auction(hand, players)}")
+    widow = _widow(hand, players)
+    if widow is not None and result.bidder is not None:
+        console.print(f"  {widow}")
+    contract = _contract(hand, result, players)
+    if contract is None:
+        return
+    console.print(f"  contract: {contract}")
+    if not hand.plays:
+        return
+    names = layout.seat_names if layout.seats <= 4 else tuple(map(_short, layout.seat_names))
+    sides = tuple(map(_short, layout.side_names))
+    table = Table(box=None, padding=(0, 1), header_style="bold underline")
+    for title in ("trick", "led", *names, "won by", "pts"):
+        table.add_column(title, justify="right" if title in ("trick", "pts") else "left")
+    for title in sides:
+        table.add_column(title, justify="right")
+    taken = [0] * layout.sides
+    for number, trick in enumerate(hand.tricks, 1):
+        tiles = dict(zip(trick.seats, trick.tiles))
+        taken[layout.side_of[trick.winner]] += trick.points
+        table.add_row(
+            str(number),
+            names[trick.leader],
+            *(tile_name(tiles[seat]) if seat in tiles else "-" for seat in seats),
+            names[trick.winner],
+            str(trick.points),
+            *map(str, taken),
+        )
+    if hand.trick:
+        tiles = dict(zip(hand.trick_seats, hand.trick))
+        table.add_row(
+            str(len(hand.tricks) + 1),
+            names[hand.trick_seats[0]],
+            *(tile_name(tiles[seat]) if seat in tiles else "" for seat in seats),
+            "", "", *("" for _ in sides),
+        )  # fmt: skip
+    console.print(Padding.indent(table, 1))
+
+
+@app.command()
+def play(
+    rules: RulesOption = "standard",
+    seed: SeedOption = None,
+    seat: SeatOption = None,
+    save: SaveOption = None,
+    name: NameOption = "You",
+    bots: BotsOption = "medium",
+    players: PlayersOption = None,
+) -> None:
+    """Play a game in the terminal against bots, a line at a time (2 to 7 players: --players;
+    with two, you hold both seats of a partnership and see both hands)."""
+    from texas42.faces.terminal.line_game import run_play
+
+    parsed, chosen = _checked_table(rules, players, seat, bots)
+    raise typer.Exit(run_play(parsed, seed, chosen, save, name, bots=bots))
+
+
+@app.command()
+def tui(
+    rules: RulesOption = "standard",
+    seed: SeedOption = None,
+    seat: SeatOption = None,
+    save: SaveOption = None,
+    name: NameOption = "You",
+    bots: BotsOption = "medium",
+    players: PlayersOption = None,
+) -> None:
+    """Play at the full-screen terminal table against bots, with mouse and keys (2 to 7 players:
+    --players; with two, you hold both seats of a partnership and see both hands)."""
+    from texas42.faces.terminal.full_screen import run_tui
+
+    parsed, chosen = _checked_table(rules, players, seat, bots)
+    raise typer.Exit(run_tui(parsed, seed, chosen, bots, name, save))
+
+
+def _checked_table(
+    rules: str, players: int | None, seat: int | None, bots: str
+) -> tuple[Rules, int]:
+    """The rules of a terminal game (``--players N`` picks that size's preset unless ``--rules``
+    names rules for that many), its seat (South at four seats, North at the others) and bots,
+    checked before anything starts."""
+    from texas42.core.rules import PLAYERS_PRESETS
+
+    if players is not None and players not in PLAYERS_PRESETS:
+        raise _refused(f"--players: a table seats 2 to 7 players, not {players}")
+    if players is not None and rules == "standard":
+        rules = PLAYERS_PRESETS[players]
+    try:
+        parsed = Rules.parse(rules)
+    except Texas42Error as exc:
+        raise _refused(f"--rules: {exc}") from None
+    layout = layout_of(parsed)
+    people = 2 if parsed.see_partner else layout.seats
+    if players is not None and players != people:
+        raise _refused(f"--players {players}: the rules {rules!r} seat {people} players")
+    if seat is None:
+        seat = 2 if layout.seats == 4 and not parsed.see_partner else 0
+    if not 0 <= seat < layout.seats:
+        names = ", ".join(f"{s} {name}" for s, name in enumerate(layout.seat_names))
+        raise _refused(f"--seat: a seat is 0..{layout.seats - 1} ({names}), not {seat}")
+    from texas42.services.protocol import make_bot
+
+    try:
+        make_bot(bots)
+    except Texas42Error as exc:
+        raise _refused(f"--bots: {exc}") from None
+    return parsed, seat
+
+
+@app.command()
+def engine(
+    bot: Annotated[
+        str, typer.Option(help="The bot to serve: a level (easy ... expert) or a bot spec.")
+    ] = "expert",
+    seed: Annotated[int, typer.Option(help="Seed for the bot's sampling.")] = 0,
+) -> None:
+    """Serve one of our bots over the engine protocol on standard input and output
+    (docs/engine-protocol.md)."""
+    from texas42.services.protocol.engine import run_engine
+
+    try:
+        status = run_engine(bot, sys.stdin, sys.stdout, seed=seed)
+    except Texas42Error as exc:
+        raise _refused(f"--bot: {exc}") from None
+    raise typer.Exit(status)
+
+
+@app.command()
+def analyze(
+    record: Annotated[str, typer.Argument(help="The game record (JSON); - reads standard input.")],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the review (or the error) as one JSON line.")
+    ] = False,
+    samples: Annotated[
+        int, typer.Option(help="Deals drawn to judge each bid (0 skips the bids).", min=0)
+    ] = 64,
+    seed: Annotated[int, typer.Option(help="Seed for the deals drawn for the bids.")] = 0,
+) -> None:
+    """Review every hand of a record double dummy: the value after each play, the mistakes
+    (biggest first) and, for each bid, how often it could be made.
+
+    A value is the total the bidding team ends with if all seven tricks are played out with best
+    play by both sides (for Nel-O: the tricks the bidder takes).
+    """
+    from texas42.players.review import review_record
+
+    loaded = _replayed(record, as_json).record
+    review = review_record(loaded, bid_samples=samples, seed=seed)
+    if as_json:
+        print(json.dumps(review.to_dict()))
+        return
+    players = loaded.players
+    layout = layout_of(loaded.rules)
+    for hand in review.hands:
+        print(f"hand {hand.number}:", end=" ")
+        if hand.bidder is None:
+            print("everyone passed: reshaken")
+            continue
+        bidder = _seat(layout, hand.bidder, players)
+        if hand.contract is None:
+            print(f"{bidder} bid {hand.bid}; no contract named")
+        else:
+            print(f"{bidder} bid {hand.bid} and named {hand.contract}")
+        for bid in hand.bids:
+            share = f"{bid.make_share:.0%}"
+            others = ", ".join(f"{name} {s:.0%}" for name, s in bid.shares.items())
+            print(
+                f"  bid {bid.bid} by {_seat(layout, bid.seat, players)}: made double dummy in {share} of "
+                f"{bid.samples} deals it could face ({others})"
+            )
+        if not hand.plays:
+            continue
+        team = layout.side_names[layout.side_of[hand.bidder]]
+        first = hand.plays[0]
+        print(f"  best play from the start: {team} end with {_amount(first.value_before, hand.unit)}")
+        mistakes = hand.mistakes
+        if mistakes:
+            print("  mistakes, biggest first:")
+        else:
+            print("  no mistakes: every play kept its side's best total")
+        for p in mistakes:
+            best = " ".join(tile_name(t) for t in p.best)
+            print(
+                f"    play {p.index:>2} {_seat(layout, p.seat, players)} {tile_name(p.tile)} cost "
+                f"{_amount(p.cost, hand.unit)} (best: {best})"
+            )
+        print("  plays (value after each, for the bidders):")
+        for p in hand.plays:
+            note = f"  -{p.cost}" if p.cost else ""
+            print(
+                f"    {p.index:>2} {layout.seat_names[p.seat]:<5} {tile_name(p.tile)}  "
+                f"{p.value_before:>2} -> {p.value_after:>2}{note}"
+            )
+
+
+@app.command()
+def solve(
+    position: Annotated[str, typer.Argument(help="A full position string (see docs).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """Solve a position double dummy: the bidders' total with best play, and every move's."""
+    from texas42.players.review import solve_position
+    from texas42.core.notation import parse_hand_position
+
+    try:
+        hand, _, _ = parse_hand_position(position)
+        solution = solve_position(hand)
+    except (Texas42Error, ValueError) as exc:
+        raise _refused(f"texas42 solve: {exc}") from None
+    if as_json:
+        print(json.dumps(solution.to_dict()))
+        return
+    layout = hand.layout
+    team = layout.side_names[layout.side_of[solution.bidder]]
+    print(f"contract: {solution.contract}, bid by {layout.seat_names[solution.bidder]}")
+    print(f"to play: {layout.seat_names[solution.turn]}")
+    print(
+        f"value: {team} end with {_amount(solution.value, solution.unit)} "
+        f"({solution.taken} taken, {solution.value - solution.taken} to come)"
+    )
+    for move in solution.moves:
+        mark = "  best" if move.best else f"  -{abs(solution.value - move.value)}"
+        print(f"  {tile_name(move.tile)}  {move.value:>2}{mark}")
+
+
+def _arena_checks(
+    rules: str, bots: Sequence[tuple[str, str]], option: str, count: int, workers: int,
+    ray: str | None,
+) -> tuple[Rules, int]:  # fmt: skip
+    """What arena and ladder check before playing: the rules and the number of pairs."""
+    from texas42.services.arena.run import check_bot, import_ray
+
+    try:
+        parsed = Rules.parse(rules)
+    except Texas42Error as exc:
+        raise _refused(f"--rules: {exc}") from None
+    for label, spec in bots:
+        try:
+            check_bot(spec)
+        except Texas42Error as exc:
+            raise _refused(f"{label}: {exc}") from None
+    if count < 1:
+        raise _refused(f"{option}: at least 1, not {count}")
+    if workers < 1:
+        raise _refused(f"--workers: at least 1, not {workers}")
+    if ray is not None:
+        try:
+            import_ray()
+        except Texas42Error as exc:
+            raise _refused(str(exc)) from None
+    pairs = (count + 1) // 2
+    if count % 2:
+        print(f"{option} {count}: playing {2 * pairs}, two on each deal", file=sys.stderr)
+    return parsed, pairs
+
+
+def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchResult], None]]:
+    """A progress bar on stderr counting games (or hands), and the callback that moves it;
+    shown only on a terminal, so logs and pipes get the result alone."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+
+    console = Console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True,
+        disable=not console.is_terminal,
+    )  # fmt: skip
+    task = bar.add_task(unit, total=total)
+    return bar, lambda result: bar.advance(task, len(result.games))
+
+
+@app.command()
+def arena(
+    bot_a: Annotated[
+        str,
+        typer.Argument(help="Bot A: random, rules, easy, medium, hard, pimc or expert, with "
+                            "options as in pimc:samples=8."),
+    ],  # fmt: skip
+    bot_b: Annotated[str, typer.Argument(help="Bot B, named the same way.")],
+    games: Annotated[
+        int | None, typer.Option(help="Games to play, two on each deal (default 100).")
+    ] = None,
+    hands: Annotated[
+        int | None, typer.Option(help="Play this many single hands instead of whole games.")
+    ] = None,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the deals: the same seed, the same deals.")
+    ] = 0,
+    rules: RulesOption = "standard",
+    workers: WorkersOption = 1,
+    sprt: Annotated[
+        bool, typer.Option("--sprt", help="Stop as soon as the SPRT decides whether A is stronger.")
+    ] = False,
+    sprt_p0: Annotated[float, typer.Option(help="SPRT: A's win chance under H0.")] = 0.5,
+    sprt_p1: Annotated[float, typer.Option(help="SPRT: A's win chance under H1.")] = 0.55,
+    sprt_alpha: Annotated[float, typer.Option(help="SPRT: chance of a false H1.")] = 0.05,
+    sprt_beta: Annotated[float, typer.Option(help="SPRT: chance of a false H0.")] = 0.05,
+    records: Annotated[
+        str | None, typer.Option(help="Save every game's record (JSON) in this folder.")
+    ] = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as one JSON document.")
+    ] = False,
+    plot: Annotated[
+        str | None, typer.Option(help="Chart the margin as pairs were played (PNG; matplotlib).")
+    ] = None,
+    ray: RayOption = None,
+) -> None:
+    """Play two bots against each other on duplicate deals: every deal twice, seats swapped.
+
+    Any table (--rules three-hand, moon, six-hand...): A holds every other side round the
+    table, then the others. Shows A's margin over B per game (or per hand with --hands; each
+    bot's mean over its sides) with its 95% interval over the pairs, A's win rate and each
+    bot's make rate. Exit status 2 for bad input.
+    """
+    from texas42.services.arena.run import play_match
+    from texas42.services.arena.stats import Sprt
+
+    if games is not None and hands is not None:
+        raise _refused("--games and --hands: choose one")
+    option, count = ("--hands", hands) if hands is not None else ("--games", games)
+    count = 100 if count is None else count
+    sides = [("bot A", bot_a), ("bot B", bot_b)]
+    parsed, pairs = _arena_checks(rules, sides, option, count, workers, ray)
+    test = None
+    if sprt:
+        try:
+            test = Sprt(sprt_p0, sprt_p1, sprt_alpha, sprt_beta)
+        except Texas42Error as exc:
+            raise _refused(f"--sprt: {exc}") from None
+    folder = Path(records) if records is not None else None
+    if folder is not None:
+        if folder.exists() and not folder.is_dir():
+            raise _refused(f"--records: {folder} is not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _refused(f"--records: cannot make {folder}: {exc.strerror}") from None
+    if plot is not None:
+        from texas42.services.arena.plot import import_pyplot
+
+        try:
+            import_pyplot()
+        except Texas42Error as exc:
+            raise _refused(str(exc)) from None
+        if not Path(plot).parent.is_dir():
+            raise _refused(f"--plot: no folder {Path(plot).parent}")
+    from texas42.services.arena.report import match_table, print_tables, save_records, sprt_line
+
+    bar, advance = _arena_progress(2 * pairs, option[2:])
+
+    def played(result: MatchResult) -> None:
+        advance(result)
+        if folder is not None:
+            save_records([result], folder)  # as each pair ends: a stopped run keeps its games
+
+    try:
+        with bar:
+            summary, results = play_match(
+                bot_a, bot_b, parsed, pairs, seed, hands=hands is not None,
+                records=folder is not None, workers=workers, ray_address=ray, sprt=test,
+                progress=played,
+            )  # fmt: skip
+    except Texas42Error as exc:
+        raise _refused(f"texas42 arena: {exc}") from None
+    except KeyboardInterrupt:
+        raise typer.Exit(130) from None
+    stopped = summary.pairs < summary.planned_pairs and summary.decision is None
+    if plot is not None:
+        from texas42.services.arena.plot import plot_match
+
+        plot_match(summary, results, Path(plot))
+    if as_json:
+        print(json.dumps(summary.to_dict()))
+    else:
+        lines = [line for line in (sprt_line(summary),) if line]
+        if stopped:
+            lines.append(
+                f"Stopped by Ctrl-C after {summary.pairs} of {summary.planned_pairs} pairs."
+            )
+        print_tables([match_table(summary)], lines)
+    if stopped:
+        raise typer.Exit(130)
+
+
+@app.command()
+def ladder(
+    bots: Annotated[list[str], typer.Argument(help="Two bots or more, e.g. random rules easy.")],
+    games: Annotated[int, typer.Option(help="Games per pairing, two on each deal.")] = 100,
+    seed: Annotated[
+        int, typer.Option(help="Seed of the deals, the same for every pairing.")
+    ] = 0,
+    rules: RulesOption = "standard",
+    workers: WorkersOption = 1,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the result as one JSON document.")
+    ] = False,
+    ray: RayOption = None,
+) -> None:
+    """Play every two bots on the same duplicate deals and rate them: a Bradley-Terry fit to
+    the game wins, on an Elo scale with the first bot at 0. Exit status 2 for bad input."""
+    from texas42.services.arena.report import ladder_tables, print_tables
+    from texas42.services.arena.run import play_ladder
+
+    if len(bots) < 2:
+        raise _refused("a ladder needs at least two bots")
+    sides = [(f"bot {spec}", spec) for spec in bots]
+    parsed, pairs = _arena_checks(rules, sides, "--games", games, workers, ray)
+    bar, advance = _arena_progress(len(bots) * (len(bots) - 1) * pairs, "games")
+    try:
+        with bar:
+            summary = play_ladder(
+                bots, parsed, pairs, seed, workers=workers, ray_address=ray, progress=advance
+            )
+    except Texas42Error as exc:
+        raise _refused(f"texas42 ladder: {exc}") from None
+    if as_json:
+        print(json.dumps(summary.to_dict()))
+        return
+    print_tables(ladder_tables(summary))
+
+
+@app.command()
+def hint(
+    position: Annotated[
+        str, typer.Argument(help="A full or seat-view position string (see docs/rules.md).")
+    ],
+    seat: Annotated[
+        int | None,
+        typer.Option(help="The seat asking (0 North, clockwise); default: the seat to act."),
+    ] = None,
+    samples: Annotated[int, typer.Option(help="Deals drawn to judge each action.", min=1)] = 32,
+    seed: Annotated[int, typer.Option(help="Seed for the deals drawn.")] = 0,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the hints as JSON.")] = False,
+) -> None:
+    """Rank a seat's legal actions, judged from what that seat can see: the chance to make (or,
+    defending, to set) and the bidders' expected points, or for a call its expected marks."""
+    from texas42.players.hints import hints
+    from texas42.core.notation import parse_hand_position, parse_view_position
+
+    try:
+        if "@" in position.split()[-1]:
+            view = parse_view_position(position)
+            if seat is not None and seat != view.seat:
+                raise Texas42Error(f"this seat view is seat {view.seat}'s, not seat {seat}'s")
+        else:
+            hand, score, number = parse_hand_position(position)
+            asking = hand.seat_to_act() if seat is None else seat
+            top = hand.layout.seats - 1
+            if asking is None or not 0 <= asking <= top:
+                raise Texas42Error(f"no seat {asking} to ask for: a seat is 0..{top}")
+            view = hand.view(asking, score, number)
+        found = hints(view, samples=samples, seed=seed)
+    except Texas42Error as exc:
+        raise _refused(f"texas42 hint: {exc}") from None
+    if as_json:
+        print(json.dumps({"seat": view.seat, "hints": [h.to_dict() for h in found]}))
+        return
+    layout = view.layout
+    defending = view.bidder is not None and not layout.same_side(view.bidder, view.seat)
+    goal = "set" if defending and view.phase == 2 else "make"
+    print(f"{layout.seat_names[view.seat]} to act; best first:")
+    for h in found:
+        parts = [f"  {h.action.notation:<10}"]
+        if h.chance is not None:
+            parts.append(f"{goal} {h.chance:.0%}")
+        if h.points is not None:
+            team = (
+                layout.side_names[layout.side_of[view.bidder]]
+                if view.bidder is not None
+                else "bidders"
+            )
+            parts.append(f"{team} expect {h.points:.1f} points")
+        if h.marks is not None:
+            parts.append(f"{h.marks:+.2f} marks expected")
+        print("  ".join(parts))
+
+
+@app.command("rules")
+def show_rules(
+    preset: Annotated[
+        str, typer.Argument(help="A preset (standard, tournament, house) or a rules string.")
+    ] = "standard",
+) -> None:
+    """Show the house rules of a preset or rules string, option by option."""
+    try:
+        rules = Rules.parse(preset)
+    except Texas42Error as exc:
+        raise _refused(str(exc)) from None
+    print(rules)
+    for line in rules.describe():
+        print(f"  {line}")
+    changed = rules.overrides()
+    width = max(len(option) for option in OPTION_NAMES)
+    for option in OPTION_NAMES:
+        value = getattr(rules, option)
+        if value is None:
+            shown = f"default ({rules.winning_target})"
+        else:
+            shown = str(value).lower() if isinstance(value, bool) else str(value)
+        mark = "  (changed)" if option in changed else ""
+        print(f"{option:<{width}}  {shown}{mark}")
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="The port to listen on.")] = 4242,
+    db: Annotated[
+        str | None,
+        typer.Option(help="SQLite file or database URL (postgresql://...); "
+                     "default: texas42.sqlite in your data folder."),  # fmt: skip
+    ] = None,
+    bot_delay: Annotated[
+        float, typer.Option(help="Seconds a bot waits before it acts, so people can follow.")
+    ] = 0.7,
+    allow_origin: Annotated[
+        list[str] | None, typer.Option(help="Another origin allowed to open WebSockets.")
+    ] = None,
+    engine: Annotated[
+        list[str] | None,
+        typer.Option(help="NAME=CMD: offer an outside engine (docs/engine-protocol.md) as a bot."),
+    ] = None,
+) -> None:
+    """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
+    if not 0 < port < 65536:
+        raise _refused(f"--port: a port is 1..65535, not {port}")
+    if not 0 <= bot_delay <= 60:
+        raise _refused(f"--bot-delay: seconds from 0 to 60, not {bot_delay}")
+    import uvicorn
+
+    from texas42.faces.server import ServerSettings, create_app
+    from texas42.faces.server.storage import check_database, database_url, default_db_path
+
+    engines = []
+    for item in engine or ():
+        label, sep, command = item.partition("=")
+        if not sep or not label.strip() or not command.strip():
+            raise _refused(f"--engine: give NAME=COMMAND, not {item!r}")
+        engines.append((label.strip(), command.strip()))
+    settings = ServerSettings(
+        db=db,
+        bot_delay=bot_delay,
+        allowed_origins=tuple(allow_origin or ()),
+        engines=tuple(engines),
+        freeze_gc=True,
+    )
+    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
+    where = db if db is not None else str(default_db_path())
+    try:
+        check_database(database_url(db))
+    except Texas42Error as exc:
+        raise _refused(f"--db: {exc}") from None
+    print(f"texas42 table: open http://{shown}:{port}/  (games in {where}; Ctrl-C stops)",
+          flush=True)  # fmt: skip
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level="warning", ws_max_size=1 << 16
+    )
+
+
+def main() -> None:
+    """The console entry point: every bad input ends as one line on stderr and status 2."""
+    try:
+        app(prog_name="texas42")
+    except (Texas42Error, OSError) as exc:
+        print(f"texas42: {exc}", file=sys.stderr)
+        sys.exit(UNREADABLE)

@@ -1,0 +1,417 @@
+"""The web table's FastAPI app: pages, the JSON API, and the WebSocket every table speaks over.
+
+`create_app(settings)` builds the app; `texas42 serve` runs it under uvicorn. The protocol is
+documented in ``docs/web.md``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import logging
+import secrets
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import Path as FastApiPath
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from texas42.players import BOT_NAMES, LEVELS
+from texas42.core.errors import Texas42Error
+from texas42.core.record import Record, RecordError, check_record
+from texas42.core.layout import layout_of
+from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
+from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
+from texas42.faces.server.payload import layout_payload, replay_frames
+from texas42.faces.server.room import Connection, Room, ServerSettings
+from texas42.faces.server.storage import Storage, database_url
+
+log = logging.getLogger("texas42.faces.server")
+
+WEB_DIR = Path(__file__).parent / "web"
+MAX_RECORD_BYTES = 1_000_000
+HISTORY_LIMIT = 100
+GameNumber = Annotated[int, FastApiPath(ge=1, le=1_000_000)]
+
+OPTION_LABELS = {
+    "all_pass": "When all pass",
+    "nello": "Nel-O",
+    "plunge": "Plunge",
+    "splash": "Splash",
+    "sevens": "Sevens",
+    "follow_me_doubles": "Doubles in follow-me",
+    "game": "Play for",
+    "target": "Game to",
+    "min_bid": "Lowest bid",
+    "hide_tricks": "Trick piles face down",
+    "doubles_choice": "Bidder picks doubles high or low",
+    "nello_doubles": "Doubles in Nel-O",
+    "nello_min_marks": "Nel-O needs a bid of (marks)",
+    "first_bidder": "First bidder",
+    "first_lead_trump": "First lead names trump",
+    "undeclared_trump": "Trump not named",
+    "plunge_marks": "Plunge is worth (marks)",
+    "splash_marks": "Splash is worth (marks)",
+    "sevens_min_marks": "Sevens needs a bid of (marks)",
+}
+"""The options a table's creator sees first, by what players call them."""
+
+TABLE_CHOICES: tuple[tuple[str, str], ...] = (
+    ("standard", "Texas 42: two teams of two"),
+    ("two-hand", "two-hand: each player holds a partnership"),
+    ("three-hand", "three-hand 42: the bid winner alone against two"),
+    ("moon", "Moon: trick bids, a widow, everyone for themselves"),
+    ("five-hand", "the bid winner alone against four"),
+    ("six-hand", "three teams of two"),
+    ("six-hand,teams=threes", "two teams of three"),
+    ("seven-hand", "the bid winner alone against six"),
+)
+"""The tables the lobby offers by number of players: a rules string and what it is."""
+
+
+class TableRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    rules: str = Field(default="standard", max_length=600)
+    name: str = Field(default="", max_length=60)
+
+
+class Tables:
+    """Every table the server knows, loaded from storage when first asked for."""
+
+    def __init__(self, storage: Storage, settings: ServerSettings) -> None:
+        self.storage = storage
+        self.settings = settings
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+
+    async def restore(self) -> int:
+        """Bring back every table still in play; their bots pick up where they stopped."""
+        stored = await self.storage.run(lambda: list(self.storage.open_tables()))
+        for table in stored:
+            try:
+                room = Room.restore(table, self.storage, self.settings)
+            except Exception:
+                log.exception("table %s could not be restored from its log", table.id)
+                continue
+            self.rooms[room.id] = room
+            room.start_task()
+        return len(stored)
+
+    async def create(self, name: str, rules: Rules) -> Room:
+        table_id = secrets.token_urlsafe(6)
+        name = " ".join(name.split()) or f"Table {table_id}"
+        await self.storage.run(self.storage.create_table, table_id, name, str(rules))
+        room = Room(table_id, name, rules, self.storage, self.settings)
+        self.rooms[table_id] = room
+        room.start_task()
+        return room
+
+    async def get(self, table_id: str) -> Room | None:
+        if table_id in self.rooms:
+            return self.rooms[table_id]
+        if len(table_id) > 32:
+            return None
+        async with self._loading:
+            if table_id in self.rooms:
+                return self.rooms[table_id]
+            stored = await self.storage.run(self.storage.load_table, table_id)
+            if stored is None:
+                return None
+            try:
+                room = Room.restore(stored, self.storage, self.settings)
+            except Exception:
+                log.exception("table %s could not be restored from its log", table_id)
+                return None
+            self.rooms[table_id] = room
+            room.start_task()
+            return room
+
+    async def evict_idle(self) -> int:
+        """Drop the tables nobody uses from memory; their logs bring them back when asked for."""
+        now = time.monotonic()
+        idle = [room for room in self.rooms.values() if room.idle(now)]
+        for room in idle:
+            del self.rooms[room.id]
+            await room.stop()
+        return len(idle)
+
+    async def sweep(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, min(60.0, self.settings.idle_seconds)))
+            await self.evict_idle()
+
+    async def stop(self) -> None:
+        for room in list(self.rooms.values()):
+            await room.stop()
+
+
+def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
+    """What the lobby offers: presets, every option with its kind and default, bot levels."""
+    base = Rules()
+    options = []
+    names = list(OPTION_NAMES)
+    names.sort(key=lambda n: (n not in OPTION_LABELS, list(OPTION_LABELS).index(n)
+                              if n in OPTION_LABELS else 0))  # fmt: skip
+    for name in names:
+        default = getattr(base, name)
+        if name in OPTION_CHOICES:
+            kind, choices = "choice", list(OPTION_CHOICES[name])
+        elif isinstance(default, bool):
+            kind, choices = "bool", []
+        else:
+            kind, choices = "int", []
+        options.append(
+            {
+                "name": name,
+                "label": OPTION_LABELS.get(name, name.replace("_", " ")),
+                "kind": kind,
+                "choices": choices,
+                "default": default,
+                "common": name in OPTION_LABELS,
+            }
+        )
+    tables = [
+        {"players": _players(Rules.parse(rules)), "rules": rules, "label": label,
+         "default": PLAYERS_PRESETS.get(_players(Rules.parse(rules))) == rules}
+        for rules, label in TABLE_CHOICES
+    ]  # fmt: skip
+    return {
+        "tables": sorted(tables, key=lambda t: t["players"]),
+        "presets": {
+            name: {option: getattr(rules, option) for option in OPTION_NAMES}
+            for name, rules in PRESETS.items()
+        },
+        "options": options,
+        "levels": [*LEVELS, *(name for name, _ in engines if name not in LEVELS)],
+        "bots": [name for name in BOT_NAMES if name not in LEVELS],
+    }
+
+
+def _players(rules: Rules) -> int:
+    """People at a table: its seats, or two in two-hand, where each holds a partnership."""
+    seats = layout_of(rules).seats
+    return seats // 2 if rules.see_partner else seats
+
+
+def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
+    """A browser's WebSocket must come from a page of this server (or an allowed origin).
+
+    Programs that send no Origin (tests, benchmarks, bots) cannot be tricked by a web page, so
+    they may connect."""
+    origin = websocket.headers.get("origin")
+    if origin is None:
+        return True
+    host = websocket.headers.get("host", "")
+    own = {f"http://{host}", f"https://{host}"}
+    return origin in own or origin in allowed
+
+
+def create_app(settings: ServerSettings | None = None) -> FastAPI:
+    settings = settings or ServerSettings()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(database_url(settings.db))
+        tables = Tables(storage, settings)
+        app.state.storage = storage
+        app.state.tables = tables
+        await tables.restore()
+        if settings.freeze_gc:
+            # the long-lived objects of start-up leave the collector's view, so full collections
+            # stay short and rare instead of stalling every table for tens of milliseconds
+            gc.collect()
+            gc.freeze()
+        sweeper = asyncio.create_task(tables.sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await tables.stop()
+            storage.close()
+
+    app = FastAPI(title="texas42 table", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
+
+    def tables_of(request: Request | WebSocket) -> Tables:
+        tables: Tables = request.app.state.tables
+        return tables
+
+    def page() -> FileResponse:
+        return FileResponse(WEB_DIR / "index.html", media_type="text/html")
+
+    @app.get("/", include_in_schema=False)
+    async def lobby_page() -> FileResponse:
+        return page()
+
+    @app.get("/t/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> FileResponse:
+        return page()
+
+    @app.get("/replay", include_in_schema=False)
+    async def import_page() -> FileResponse:
+        return page()
+
+    @app.get("/replay/{table_id}/{number}", include_in_schema=False)
+    async def replay_page(table_id: str, number: int) -> FileResponse:
+        return page()
+
+    @app.get("/api/options")
+    async def options() -> dict[str, Any]:
+        return options_payload(settings.engines)
+
+    @app.post("/api/tables")
+    async def create_table(body: TableRequest, request: Request) -> dict[str, Any]:
+        try:
+            rules = Rules.parse(body.rules)
+        except Texas42Error as exc:
+            raise HTTPException(400, f"rules: {exc}") from None
+        room = await tables_of(request).create(body.name, rules)
+        return {"id": room.id, "url": f"/t/{room.id}"}
+
+    @app.get("/api/tables/{table_id}")
+    async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
+        room = await _room(request, table_id)
+        summary = room.table_payload()
+        game = room.game
+        summary["score"] = list(game.score) if game is not None else None
+        summary["hand_number"] = game.hand_number if game is not None else None
+        return summary
+
+    @app.get("/api/history")
+    async def history(request: Request, limit: int = 20) -> list[dict[str, Any]]:
+        storage: Storage = request.app.state.storage
+        return await storage.run(storage.history, max(1, min(limit, HISTORY_LIMIT)))
+
+    @app.get("/api/tables/{table_id}/games/{number}/record")
+    async def game_record(table_id: str, number: GameNumber, request: Request) -> Response:
+        finished = await _finished(request, table_id, number)
+        return Response(
+            finished.record,
+            media_type="application/json",
+            headers={
+                "Content-Disposition": f'attachment; filename="texas42-{table_id}-{number}.json"'
+            },
+        )
+
+    @app.get("/api/tables/{table_id}/games/{number}/replay")
+    async def game_replay(table_id: str, number: GameNumber, request: Request) -> dict[str, Any]:
+        finished = await _finished(request, table_id, number)
+        return await asyncio.to_thread(_replay, Record.from_json(finished.record))
+
+    @app.post("/api/replay")
+    async def import_replay(request: Request) -> Response:
+        body = await request.body()
+        if len(body) > MAX_RECORD_BYTES:
+            return JSONResponse({"error": f"a record is at most {MAX_RECORD_BYTES} bytes"}, 413)
+        try:
+            record = Record.from_json(body.decode("utf-8", errors="replace"))
+            result = await asyncio.to_thread(_replay, record)
+        except RecordError as exc:
+            return JSONResponse({"error": exc.line()}, 400)
+        except RecursionError:
+            return JSONResponse({"error": "not JSON: nested too deeply"}, 400)
+        return JSONResponse(result)
+
+    async def _room(request: Request, table_id: str) -> Room:
+        room = await tables_of(request).get(table_id)
+        if room is None:
+            raise HTTPException(404, f"no table {table_id!r}")
+        return room
+
+    async def _finished(request: Request, table_id: str, number: int) -> Any:
+        storage: Storage = request.app.state.storage
+        finished = await storage.run(storage.finished_game, table_id, number)
+        if finished is None:
+            room = await tables_of(request).get(table_id)
+            if room is not None and 1 <= number <= room.game_number:
+                raise HTTPException(409, "that game is still being played")
+            raise HTTPException(404, f"no game {number} at table {table_id!r}")
+        return finished
+
+    @app.websocket("/ws/{table_id}")
+    async def table_socket(websocket: WebSocket, table_id: str) -> None:
+        if not origin_allowed(websocket, settings.allowed_origins):
+            await websocket.close(code=1008, reason="origin not allowed")
+            return
+        room = await tables_of(websocket).get(table_id)
+        if room is None:
+            await websocket.accept()
+            await websocket.send_json({"type": "error", "message": f"no table {table_id!r}",
+                                       "code": "not-found"})  # fmt: skip
+            await websocket.close(code=4404)
+            return
+        room.sockets += 1  # before any await, so the sweep cannot drop the table under us
+        try:
+            await websocket.accept()
+            connection = Connection(RateLimit(settings.message_rate, settings.message_burst))
+            sender = asyncio.create_task(_pump(websocket, connection))
+            try:
+                await _listen(websocket, room, connection)
+            finally:
+                connection.close()
+                await room.part(connection)
+                with contextlib.suppress(Exception):
+                    await sender
+        finally:
+            room.sockets -= 1
+
+    return app
+
+
+async def _listen(websocket: WebSocket, room: Room, connection: Connection) -> None:
+    while not connection.closed:
+        try:
+            frame = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if frame["type"] == "websocket.disconnect":
+            return
+        raw = frame.get("text")
+        if raw is None:
+            raw = frame.get("bytes") or b""
+        if not connection.rate.allow():
+            connection.error("too many messages: slow down", "rate")
+            continue
+        try:
+            message = parse_message(raw)
+        except BadMessage as exc:
+            connection.error(str(exc), exc.code)
+            continue
+        if not connection.joined and message.type != "hello":
+            connection.error("say hello first", "bad-message")
+            continue
+        await room.submit(connection, message)
+
+
+async def _pump(websocket: WebSocket, connection: Connection) -> None:
+    """Send a connection's outbox in order until it is closed."""
+    while True:
+        text = await connection.outbox.get()
+        if text is None or connection.closed or websocket.client_state != WebSocketState.CONNECTED:
+            break
+        try:
+            await websocket.send_text(text)
+        except Exception:
+            break
+    connection.closed = True
+    with contextlib.suppress(Exception):
+        await websocket.close()
+
+
+def _replay(record: Record) -> dict[str, Any]:
+    report = check_record(record)
+    return {
+        "record": record.to_dict(),
+        "layout": layout_payload(record.rules),
+        "frames": replay_frames(list(report.hands), record.rules),
+    }
+
+
+__all__ = ["MAX_MESSAGE_BYTES", "ServerSettings", "Tables", "create_app", "options_payload"]

@@ -1,0 +1,731 @@
+"""A table at the server: its seats, its game, the people watching, and the one task that changes it.
+
+Everything that changes a table goes through `Room.submit` into one queue, and one task applies
+the queue in order, so two players clicking at once are simply taken one after the other. Each
+change is an event: it is committed to storage, then applied, then every connection is sent a
+fresh `state` built from its own seat's view (`texas42.faces.server.payload`). A table restored after
+a restart replays the same events through the same `_apply` and ends where it was.
+
+Bots think in a task of their own (on a worker thread for the search bots) and hand their
+action back through the queue, where it is taken only if the table has not moved on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from texas42.core.actions import Action, Discard, action_words, parse_action_words
+from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
+from texas42.services.protocol import make_bot
+from texas42.core.errors import Texas42Error
+from texas42.core.game import Game
+from texas42.core.layout import Layout, layout_of, seats_held
+from texas42.core.record import record_from_game
+from texas42.core.rules import Rules
+from texas42.faces.server.messages import (
+    Act,
+    AddBot,
+    AskHint,
+    AskReview,
+    Hello,
+    Leave,
+    RATE_BURST,
+    RATE_PER_SECOND,
+    Message,
+    Ping,
+    RateLimit,
+    Rematch,
+    Sit,
+    Start,
+)
+from texas42.faces.server.payload import describe_action, game_payload, layout_payload
+from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
+
+log = logging.getLogger("texas42.faces.server")
+
+OUTBOX_LIMIT = 512
+"""Messages waiting for one slow connection before it is dropped (it resyncs on reconnect)."""
+BOT_RETRY_SECONDS = 2.0
+"""How long a bot waits to act again after its action could not be stored."""
+FAST_BOTS = ("easy", "medium", "random", "rules")
+"""Levels that answer in microseconds and so think on the event loop itself."""
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class SeatState:
+    kind: str = "empty"
+    """``empty``, ``human`` or ``bot``."""
+    name: str = ""
+    level: str | None = None
+    digest: str | None = None
+    holder: int | None = None
+    """In two-hand, the seat of the person who also plays this one (their partner's seat)."""
+
+
+@dataclass
+class ServerSettings:
+    """How the server runs; the defaults are what ``texas42 serve`` uses."""
+
+    db: str | None = None
+    bot_delay: float = 0.7
+    allowed_origins: tuple[str, ...] = ()
+    hint_samples: int = 24
+    review_samples: int = 12
+    message_rate: float = RATE_PER_SECOND
+    message_burst: float = RATE_BURST
+    engines: tuple[tuple[str, str], ...] = ()
+    """Outside engines offered as bot levels: (name, command) pairs (``serve --engine``)."""
+    idle_seconds: float = 900.0
+    """A table nobody has watched or touched for this long leaves memory (its log stays)."""
+    freeze_gc: bool = False
+    """Freeze the objects alive after start-up out of the garbage collector (``serve`` does)."""
+
+
+class Connection:
+    """One WebSocket: the seat it speaks for (None for a spectator) and its outgoing queue.
+
+    The room never waits on a socket: it posts text to the outbox, and the socket's own task
+    sends it. A connection that falls hopelessly behind is closed and resyncs when it returns.
+    """
+
+    def __init__(self, rate: RateLimit | None = None) -> None:
+        self.seat: int | None = None
+        self.joined = False
+        self.closed = False
+        self.busy = False
+        self.rate = rate or RateLimit()
+        self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
+
+    def post(self, message: dict[str, Any]) -> None:
+        self.post_text(json.dumps(message, separators=(",", ":")))
+
+    def post_text(self, text: str) -> None:
+        """Queue a message already in JSON (a broadcast builds each seat's text once)."""
+        if self.closed:
+            return
+        try:
+            self.outbox.put_nowait(text)
+        except asyncio.QueueFull:
+            self.close()
+
+    def error(self, message: str, code: str) -> None:
+        self.post({"type": "error", "message": message, "code": code})
+
+    def close(self) -> None:
+        self.closed = True
+        with contextlib.suppress(asyncio.QueueFull):
+            self.outbox.put_nowait(None)
+
+
+@dataclass
+class _BotMove:
+    seat: int
+    seq: int
+    action: Action
+
+
+@dataclass
+class _Part:
+    connection: Connection
+
+
+@dataclass
+class _Envelope:
+    connection: Connection
+    message: Message
+
+
+class Refused(Exception):
+    """An action a table will not take; the message goes back to the sender, nothing changes."""
+
+    def __init__(self, message: str, code: str = "not-allowed") -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass
+class Room:
+    """One table."""
+
+    id: str
+    name: str
+    rules: Rules
+    storage: Storage
+    settings: ServerSettings
+    seats: list[SeatState] = field(default_factory=list)
+    status: str = "lobby"
+    game: Game | None = None
+    game_number: int = 0
+    seed: int = 0
+    seq: int = 0
+    next_event: int = 0
+    last: dict[str, Any] | None = None
+    bots: dict[int, Bot] = field(default_factory=dict)
+    connections: set[Connection] = field(default_factory=set)
+    queue: asyncio.Queue[_Envelope | _BotMove | _Part] = field(default_factory=asyncio.Queue)
+    task: asyncio.Task[None] | None = None
+    helpers: set[asyncio.Task[None]] = field(default_factory=set)
+    bot_pending: int = -1
+    active: float = field(default_factory=time.monotonic)
+    sockets: int = 0
+    """Open WebSockets on this table, joined or not yet."""
+
+    def __post_init__(self) -> None:
+        if not self.seats:
+            self.seats = [SeatState() for _ in range(self.layout.seats)]
+
+    @property
+    def layout(self) -> Layout:
+        return layout_of(self.rules)
+
+    def controls(self, seat: int | None) -> tuple[int, ...]:
+        """The seats the person at ``seat`` plays: in two-hand their partner's too."""
+        if seat is None:
+            return ()
+        return seats_held(self.rules, seat)
+
+    # -- life -------------------------------------------------------------------------------
+
+    @classmethod
+    def restore(cls, stored: StoredTable, storage: Storage, settings: ServerSettings) -> Room:
+        room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
+        for event in stored.events:
+            room._apply(event.kind, event.data)
+            room.next_event = event.seq + 1
+        return room
+
+    def start_task(self) -> None:
+        if self.task is None:
+            self.task = asyncio.create_task(self._run(), name=f"table {self.id}")
+            self._schedule_bot()
+
+    async def stop(self) -> None:
+        await asyncio.to_thread(self._close_bots)
+        for task in [self.task, *self.helpers]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+        for connection in list(self.connections):
+            connection.close()
+
+    def idle(self, now: float) -> bool:
+        """Nobody connected, nothing waiting or thinking, and quiet for ``idle_seconds``."""
+        return (
+            not self.sockets
+            and not self.connections
+            and not self.helpers
+            and self.queue.empty()
+            and now - self.active >= self.settings.idle_seconds
+        )
+
+    async def submit(self, connection: Connection, message: Message) -> None:
+        await self.queue.put(_Envelope(connection, message))
+
+    async def part(self, connection: Connection) -> None:
+        await self.queue.put(_Part(connection))
+
+    async def _run(self) -> None:
+        while True:
+            item = await self.queue.get()
+            self.active = time.monotonic()
+            try:
+                if isinstance(item, _Envelope):
+                    await self._handle(item.connection, item.message)
+                elif isinstance(item, _BotMove):
+                    await self._bot_move(item)
+                else:
+                    self.connections.discard(item.connection)
+                    if item.connection.joined:
+                        self.broadcast()
+            except Refused as refused:
+                if isinstance(item, _Envelope):
+                    item.connection.error(str(refused), refused.code)
+                    self.send_state(item.connection)
+            except Exception:
+                log.exception("table %s: an event could not be handled", self.id)
+                if isinstance(item, _Envelope):
+                    item.connection.error("the server could not do that", "busy")
+
+    # -- messages ---------------------------------------------------------------------------
+
+    async def _handle(self, connection: Connection, message: Message) -> None:
+        if isinstance(message, Hello):
+            self._hello(connection, message)
+        elif isinstance(message, Ping):
+            connection.post({"type": "pong"})
+        elif isinstance(message, Sit):
+            await self._sit(connection, message)
+        elif isinstance(message, AddBot):
+            self._seated(connection)
+            self._lobby_seat(message.seat, empty=True)
+            engines = dict(self.settings.engines)
+            if message.level not in self._bot_levels():
+                known = ", ".join(self._bot_levels())
+                raise Refused(f"no bot level {message.level!r}: choose from {known}", "bad-message")
+            is_engine = message.level in engines and message.level not in LEVELS
+            name = message.level if is_engine else f"{message.level.capitalize()} bot"
+            await self._commit("bot", {"seat": message.seat, "level": message.level, "name": name})
+        elif isinstance(message, Leave):
+            await self._leave(connection, message)
+        elif isinstance(message, Start):
+            self._seated(connection)
+            if self.status != "lobby":
+                raise Refused("the game has already started")
+            if any(seat.kind == "empty" for seat in self.seats):
+                raise Refused("every seat needs a player or a bot before the start")
+            await self._commit("start", {"game": 1, "seed": secrets.randbits(62)})
+        elif isinstance(message, Rematch):
+            self._seated(connection)
+            if self.status != "over":
+                raise Refused("a rematch starts only when the game is over")
+            await self._commit(
+                "rematch", {"game": self.game_number + 1, "seed": secrets.randbits(62)}
+            )
+        elif isinstance(message, Act):
+            await self._act(connection, message)
+        elif isinstance(message, AskHint):
+            self._hint(connection)
+        elif isinstance(message, AskReview):
+            self._review(connection, message.hand)
+
+    def _bot_levels(self) -> tuple[str, ...]:
+        """The levels, every bot `make_bot` knows by name, and this server's engines."""
+        names = [*LEVELS, *BOT_NAMES, *(name for name, _ in self.settings.engines)]
+        return tuple(dict.fromkeys(names))
+
+    def _hello(self, connection: Connection, message: Hello) -> None:
+        if connection.joined:
+            raise Refused("already joined: say hello once per connection", "bad-message")
+        connection.joined = True
+        self.connections.add(connection)
+        if message.token:
+            digest = token_digest(message.token)
+            matches = [
+                seat
+                for seat, state in enumerate(self.seats)
+                if state.digest is not None and hmac.compare_digest(state.digest, digest)
+            ]
+            if matches:
+                connection.seat = matches[0]
+            else:
+                connection.error("that seat token is not for this table; you are watching", "not-allowed")
+        connection.post({"type": "welcome", "seat": connection.seat})
+        self.broadcast()
+
+    async def _sit(self, connection: Connection, message: Sit) -> None:
+        if not connection.joined:
+            raise Refused("say hello first", "bad-message")
+        if connection.seat is not None:
+            raise Refused("you already have a seat at this table")
+        self._check_seat(message.seat)
+        for seat in self.controls(message.seat):
+            self._lobby_seat(seat, empty=True)
+        name = " ".join(message.name.split())
+        if not name or not name.isprintable():
+            raise Refused("a name is 1 to 24 printable characters", "bad-message")
+        token = secrets.token_urlsafe(24)
+        await self._commit("sit", {"seat": message.seat, "name": name, "digest": token_digest(token)})
+        connection.seat = message.seat
+        connection.post(
+            {"type": "seated", "seat": message.seat, "token": token,
+             "link": f"/t/{self.id}#token={token}"}
+        )  # fmt: skip
+        self.broadcast()
+
+    async def _leave(self, connection: Connection, message: Leave) -> None:
+        self._seated(connection)
+        if self.status != "lobby":
+            raise Refused("seats can change only before the game starts")
+        self._check_seat(message.seat)
+        seat = self.seats[message.seat]
+        if seat.kind == "empty":
+            raise Refused("that seat is already empty")
+        target = seat.holder if seat.holder is not None else message.seat
+        if seat.kind == "human" and target != connection.seat:
+            raise Refused("only the player in a seat can give it up")
+        await self._commit("leave", {"seat": target})
+        for other in self.connections:
+            if other.seat == target:
+                other.seat = None
+        self.broadcast()
+
+    async def _act(self, connection: Connection, message: Act) -> None:
+        game = self._playing()
+        seat = connection.seat
+        if seat is None:
+            raise Refused("spectators cannot play; take a seat at another table")
+        if message.seq != self.seq:
+            raise Refused(f"stale: the table has moved on (you sent {message.seq}, now {self.seq})",
+                          "stale")  # fmt: skip
+        turn = game.seat_to_act()
+        if turn is None or turn not in self.controls(seat):
+            raise Refused("it is not your turn", "illegal")
+        try:
+            action = self._parse_action(game, message.action)
+        except Texas42Error as exc:
+            raise Refused(str(exc), "bad-message") from None
+        why = game.why_illegal(action)
+        if why is not None:
+            raise Refused(why, "illegal")
+        await self._play(turn, action)
+
+    def _parse_action(self, game: Game, text: str) -> Action:
+        """An action in words, its bid read on this table's scale: on a hand of 44 points
+        ``bid 42`` is 42 points, not a mark, and in Moon ``bid 21`` shoots the moon."""
+        return parse_action_words(text, self.layout.total, self.rules.bids == "tricks")
+
+    async def _bot_move(self, move: _BotMove) -> None:
+        self.bot_pending = -1
+        game = self.game
+        if game is None or move.seq != self.seq or game.seat_to_act() != move.seat:
+            return
+        if game.why_illegal(move.action) is not None:
+            log.error("table %s: the bot at seat %d chose an illegal action", self.id, move.seat)
+            move.action = _stand_in(RulesBot(), game.view(move.seat))
+        try:
+            await self._play(move.seat, move.action)
+        except Exception:
+            # nothing changed; the bot tries again shortly rather than leaving the table stuck
+            self._spawn(self._retry_bot())
+            raise
+
+    async def _retry_bot(self) -> None:
+        await asyncio.sleep(BOT_RETRY_SECONDS)
+        self._schedule_bot()
+
+    async def _play(self, seat: int, action: Action) -> None:
+        """Apply an action in memory, commit it (with the finished game, if it ends one), and
+        only then tell everyone; a failed commit takes the action back."""
+        game = self._playing()
+        game.apply(action)
+        try:
+            finished = self._finished_game() if game.is_over() else None
+            status = "over" if finished is not None else None
+            await self.storage.run(
+                self.storage.append, self.id, self.next_event, "action",
+                {"game": self.game_number, "seat": seat, "action": action_words(action)},
+                status=status, finished=finished,
+            )  # fmt: skip
+        except BaseException:
+            game.undo()
+            raise
+        self.next_event += 1
+        self.seq += 1
+        self.last = self._last(seat, action)
+        if finished is not None:
+            self.status = "over"
+            await asyncio.to_thread(self._close_bots)
+        self.broadcast()
+        self._schedule_bot()
+
+    async def _commit(self, kind: str, data: dict[str, Any]) -> None:
+        status = {"start": "playing", "rematch": "playing"}.get(kind)
+        await self.storage.run(
+            self.storage.append, self.id, self.next_event, kind, data, status=status
+        )
+        self.next_event += 1
+        self._apply(kind, data)
+        if kind != "sit":
+            self.broadcast()
+        self._schedule_bot()
+
+    # -- the state, from events -------------------------------------------------------------
+
+    def _apply(self, kind: str, data: dict[str, Any]) -> None:
+        """One event of the log, live or while restoring."""
+        if kind == "sit":
+            seat = data["seat"]
+            self.seats[seat] = SeatState("human", data["name"], None, data["digest"])
+            for other in self.controls(seat)[1:]:
+                self.seats[other] = SeatState("human", data["name"], None, None, seat)
+        elif kind == "bot":
+            self.seats[data["seat"]] = SeatState("bot", data["name"], data["level"])
+        elif kind == "leave":
+            seat = data["seat"]
+            self.seats[seat] = SeatState()
+            for other, state in enumerate(self.seats):
+                if state.holder == seat:
+                    self.seats[other] = SeatState()
+        elif kind in ("start", "rematch"):
+            self.game_number = data["game"]
+            self.seed = data["seed"]
+            self.game = Game(self.rules, self.seed)
+            self.status = "playing"
+            self.seq = 0
+            self.last = None
+            self._close_bots()
+            self.bots = {
+                seat: self._make_bot(state.level, self.seed + seat, state.name)
+                for seat, state in enumerate(self.seats)
+                if state.kind == "bot" and state.level is not None
+            }
+        elif kind == "action":
+            game = self._playing()
+            action = self._parse_action(game, data["action"])
+            game.apply(action)
+            self.seq += 1
+            self.last = self._last(data["seat"], action)
+            if game.is_over():
+                self.status = "over"
+                self._close_bots()
+        else:
+            raise Texas42Error(f"table {self.id}: unknown event {kind!r} in the log")
+
+    def _last(self, seat: int, action: Action) -> dict[str, Any]:
+        """The action everyone is told was taken: a discard is face down, so not its tile."""
+        words = "discard" if isinstance(action, Discard) else action_words(action)
+        return {"seat": seat, "action": words, "text": describe_action(seat, action, self.layout)}
+
+    def _finished_game(self) -> FinishedGame:
+        game = self._playing()
+        outcome = game.outcome()
+        assert outcome is not None
+        players = tuple(seat.name for seat in self.seats)
+        return FinishedGame(
+            self.id,
+            self.game_number,
+            str(self.rules),
+            players,
+            outcome.score,
+            outcome.winner,
+            time.time(),
+            record_from_game(game, players).to_json(),
+        )
+
+    def _playing(self) -> Game:
+        if self.game is None or self.status == "lobby":
+            raise Refused("the game has not started")
+        if self.status == "over":
+            raise Refused("the game is over", "illegal")
+        return self.game
+
+    def _seated(self, connection: Connection) -> None:
+        if connection.seat is None:
+            raise Refused("take a seat first")
+
+    def _check_seat(self, seat: int) -> None:
+        if seat >= self.layout.seats:
+            raise Refused(f"this table has seats 0 to {self.layout.seats - 1}", "bad-message")
+
+    def _lobby_seat(self, seat: int, *, empty: bool) -> None:
+        if self.status != "lobby":
+            raise Refused("seats can change only before the game starts")
+        self._check_seat(seat)
+        if empty and self.seats[seat].kind != "empty":
+            raise Refused(f"seat {seat} is taken")
+
+    # -- bots -------------------------------------------------------------------------------
+
+    def _make_bot(self, level: str, seed: int, name: str) -> Bot:
+        """The bot for a seat's level; an engine this server no longer offers (it restarted
+        without its ``--engine``) gives way to a medium bot, as a failing engine does."""
+        if level in LEVELS or level in BOT_NAMES:
+            return make_bot(level, seed=seed, name=name)
+        command = dict(self.settings.engines).get(level)
+        if command is None:
+            log.warning("table %s: no engine %r here; a medium bot takes its seat", self.id, level)
+            return make_bot("medium", seed=seed, name=name)
+        return make_bot(f"engine:{command}", seed=seed, name=name)
+
+    def _close_bots(self) -> None:
+        """Outside engines are processes: quit them when their game ends."""
+        for bot in self.bots.values():
+            close = getattr(bot, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    close()
+
+    def _schedule_bot(self) -> None:
+        game = self.game
+        if game is None or self.status != "playing" or self.task is None:
+            return
+        seat = game.seat_to_act()
+        if seat is None or seat not in self.bots or self.bot_pending == self.seq:
+            return
+        self.bot_pending = self.seq
+        self._spawn(self._think(seat, self.seq, game.view(seat)))
+
+    async def _think(self, seat: int, seq: int, view: Any) -> None:
+        bot = self.bots[seat]
+        if self.settings.bot_delay > 0:
+            await asyncio.sleep(self.settings.bot_delay)
+        try:
+            if self.seats[seat].level in FAST_BOTS:
+                action = bot.choose(view)
+            else:
+                action = await asyncio.to_thread(bot.choose, view)
+        except Exception as exc:
+            # an outside engine that times out, crashes or answers nonsense gives its seat to
+            # a medium bot for the rest of the game, and the table is told why; only the kind
+            # of failure, since the error's details name the seat's legal tiles
+            why = str(getattr(exc, "kind", "error"))
+            log.error("table %s: the bot at seat %d failed (%s)", self.id, seat, why)
+            fallback: Bot = make_bot("medium", seed=self.seed + seat, name=bot.name)
+            self.bots[seat] = fallback
+            close = getattr(bot, "close", None)
+            if close is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.to_thread(close)
+            for connection in list(self.connections):
+                connection.post({"type": "notice", "message":
+                                 f"{bot.name} failed ({why}); a medium bot plays its seat now"})  # fmt: skip
+            action = _stand_in(fallback, view)
+        await self.queue.put(_BotMove(seat, seq, action))
+
+    def _spawn(self, coroutine: Any) -> None:
+        task: asyncio.Task[None] = asyncio.create_task(coroutine)
+        self.helpers.add(task)
+        task.add_done_callback(self._helper_done)
+
+    def _helper_done(self, task: asyncio.Task[None]) -> None:
+        self.helpers.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("table %s: a helper task failed: %r", self.id, task.exception())
+
+    # -- hints and reviews ------------------------------------------------------------------
+
+    def _hint(self, connection: Connection) -> None:
+        game = self._playing()
+        seat = game.seat_to_act()
+        if seat is None or seat not in self.controls(connection.seat):
+            raise Refused("hints are for the player whose turn it is")
+        if connection.busy:
+            raise Refused("still thinking about the last request", "busy")
+        connection.busy = True
+        view, seq = game.view(seat), self.seq
+        samples = self.settings.hint_samples
+
+        async def work() -> None:
+            from texas42.players.hints import hints
+
+            try:
+                found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
+                ranked = [{**h.to_dict(), "action": action_words(h.action)} for h in found]
+                connection.post({"type": "hints", "seq": seq, "hints": ranked})
+            except Exception:
+                log.exception("table %s: no hints for %s", self.id, self.rules)
+                connection.error("no hints at this table", "busy")
+            finally:
+                connection.busy = False
+
+        self._spawn(work())
+
+    def _review(self, connection: Connection, number: int) -> None:
+        game = self.game
+        if game is None:
+            raise Refused("the game has not started")
+        index = number - game.first_hand
+        if not 0 <= index < len(game.hands) or game.hands[index].result is None:
+            raise Refused(f"hand {number} is not finished yet")
+        over = game.is_over()
+        seat = connection.seat
+        mine = self.controls(seat)
+        if seat is None and not over:
+            raise Refused("reviews are for the players until the game is over")
+        if connection.busy:
+            raise Refused("still thinking about the last request", "busy")
+        connection.busy = True
+        hand = game.hands[index].copy()
+        samples = self.settings.review_samples
+
+        async def work() -> None:
+            from texas42.players.review import review_hand
+
+            try:
+                review = await asyncio.to_thread(
+                    review_hand, hand, number, bid_samples=samples, rng=random.Random(number)
+                )
+                data = review.to_dict()
+                if not over:
+                    data["plays"] = [p for p in data["plays"] if p["seat"] in mine]
+                    data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
+                    own = {p["index"] for p in data["plays"]}
+                    data["mistakes"] = [i for i in data["mistakes"] if i in own]
+                connection.post({"type": "review", "hand": number, **data})
+            except Exception:
+                log.exception("table %s: no review for %s", self.id, self.rules)
+                connection.error("no review of hands at this table", "busy")
+            finally:
+                connection.busy = False
+
+        self._spawn(work())
+
+    # -- telling people ---------------------------------------------------------------------
+
+    def table_payload(self) -> dict[str, Any]:
+        present = {c.seat for c in self.connections}
+        return {
+            "id": self.id,
+            "name": self.name,
+            "rules": str(self.rules),
+            "rules_text": self.rules.describe(),
+            "status": self.status,
+            "game_number": self.game_number,
+            "layout": layout_payload(self.rules),
+            "seats": [
+                {
+                    "seat": seat,
+                    "name": state.name,
+                    "kind": state.kind,
+                    "level": state.level,
+                    "connected": state.kind == "bot"
+                    or (seat if state.holder is None else state.holder) in present,
+                    "compass": self.layout.seat_names[seat],
+                    "side": self.layout.side_of[seat],
+                    "holder": state.holder,
+                }
+                for seat, state in enumerate(self.seats)
+            ],
+        }
+
+    def state_for(self, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
+        return {
+            "type": "state",
+            "seq": self.seq,
+            "table": table or self.table_payload(),
+            "you": {"seat": seat, "seats": list(self.controls(seat))},
+            "last": self.last,
+            "game": game_payload(self.game, self.controls(seat)) if self.game is not None else None,
+        }
+
+    def send_state(self, connection: Connection) -> None:
+        connection.post(self.state_for(connection.seat))
+
+    def broadcast(self) -> None:
+        """A fresh state to every connection, each built once per seat from that seat's view."""
+        table = self.table_payload()
+        built: dict[int | None, str] = {}
+        for connection in list(self.connections):
+            if connection.closed:
+                self.connections.discard(connection)
+                continue
+            if connection.seat not in built:
+                state = self.state_for(connection.seat, table)
+                built[connection.seat] = json.dumps(state, separators=(",", ":"))
+            connection.post_text(built[connection.seat])
+
+
+def _stand_in(bot: Bot, view: Any) -> Action:
+    """A stand-in bot's action; should it fail too, the first legal action, so a table never
+    sticks."""
+    try:
+        return bot.choose(view)
+    except Exception:
+        log.exception("a stand-in bot failed; the seat takes its first legal action")
+        action: Action = view.legal[0]
+        return action

@@ -1,0 +1,317 @@
+"""The server's storage: every table is an append-only event log, through SQLAlchemy Core.
+
+SQLite (WAL mode) by default, PostgreSQL by URL. An event is committed before the server tells
+anyone about it, so whatever a player saw acknowledged is on disk when the process dies; on start
+the tables still in play are rebuilt by replaying their logs. A finished game is also written as
+a record to ``games``, for the history list, export and replay.
+
+All calls here are synchronous; the server runs them on one writer thread (`Storage.run`) so a
+slow disk or database never stalls the event loop and writes keep their order.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import importlib.util
+import json
+import os
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+from texas42.core.errors import Texas42Error
+
+T = TypeVar("T")
+
+metadata = sa.MetaData()
+
+tables_table = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("created", sa.Float, nullable=False),
+    sa.Column("updated", sa.Float, nullable=False),
+)
+
+events_table = sa.Table(
+    "events",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(16), nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+
+games_table = sa.Table(
+    "games",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("players", sa.Text, nullable=False),
+    sa.Column("score", sa.String(32), nullable=False),
+    sa.Column("winner", sa.Integer, nullable=False),
+    sa.Column("finished", sa.Float, nullable=False),
+    sa.Column("record", sa.Text, nullable=False),
+)
+
+_INSERT_EVENT = events_table.insert()
+"""Built once: compiling the statement per event was most of a commit's cost."""
+
+sa.Index("games_by_finish", games_table.c.finished)
+sa.Index("tables_by_status", tables_table.c.status)
+
+
+def default_db_path() -> Path:
+    """``texas42.sqlite`` in the user's data folder."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "texas42" / "texas42.sqlite"
+
+
+def database_url(db: str | None) -> str:
+    """A SQLAlchemy URL from ``--db``: a URL as given, a path as an SQLite file."""
+    if db is None:
+        db = str(default_db_path())
+    if "://" in db:
+        if db.startswith("postgresql://"):
+            return "postgresql+psycopg://" + db[len("postgresql://") :]
+        return db
+    return f"sqlite:///{Path(db).expanduser()}"
+
+
+def check_database(url: str) -> None:
+    """Refuse a database URL that cannot work before the server starts on it."""
+    try:
+        parsed = sa.engine.make_url(url)
+        parsed.get_dialect()
+    except Exception as exc:
+        raise Texas42Error(f"cannot use {url!r}: {exc}") from None
+    if parsed.get_backend_name() == "postgresql":
+        if importlib.util.find_spec("psycopg") is None:
+            raise Texas42Error("PostgreSQL needs the postgres extra: pip install 'texas42[postgres]'")
+    elif parsed.get_backend_name() != "sqlite":
+        raise Texas42Error(f"{parsed.get_backend_name()} is not supported: use SQLite or PostgreSQL")
+    try:
+        engine = _engine(url)
+        with engine.connect():
+            pass
+        engine.dispose()
+    except Exception as exc:
+        reason = str(getattr(exc, "orig", None) or exc).splitlines()[0]
+        raise Texas42Error(f"cannot open {parsed.render_as_string()}: {reason}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    seq: int
+    kind: str
+    data: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredTable:
+    id: str
+    name: str
+    rules: str
+    status: str
+    events: tuple[StoredEvent, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedGame:
+    """A game over, as the history list and the record export need it."""
+
+    table_id: str
+    number: int
+    rules: str
+    players: tuple[str, ...]
+    score: tuple[int, ...]
+    winner: int
+    finished: float
+    record: str
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "table": self.table_id,
+            "game": self.number,
+            "rules": self.rules,
+            "players": list(self.players),
+            "score": list(self.score),
+            "winner": self.winner,
+            "finished": self.finished,
+        }
+
+
+class Storage:
+    """The event log of every table, on one database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = _engine(url)
+        metadata.create_all(self.engine)
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
+
+    async def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run one storage call on the writer thread, in the order calls were made."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._writer, functools.partial(call, *args, **kwargs))
+
+    def close(self) -> None:
+        self._writer.shutdown(wait=True)
+        self.engine.dispose()
+
+    # -- writing ---------------------------------------------------------------------------
+
+    def create_table(self, table_id: str, name: str, rules: str) -> None:
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_table.insert().values(
+                    id=table_id, name=name, rules=rules, status="lobby", created=now, updated=now
+                )
+            )
+
+    def append(
+        self,
+        table_id: str,
+        seq: int,
+        kind: str,
+        data: dict[str, Any],
+        *,
+        status: str | None = None,
+        finished: FinishedGame | None = None,
+    ) -> None:
+        """One event, with the table's new status and a finished game, in one transaction."""
+        now = time.time()
+        with self.engine.begin() as conn:
+            conn.execute(
+                _INSERT_EVENT,
+                {"table_id": table_id, "seq": seq, "kind": kind, "data": json.dumps(data), "at": now},
+            )
+            if status is not None:
+                conn.execute(
+                    tables_table.update()
+                    .where(tables_table.c.id == table_id)
+                    .values(status=status, updated=now)
+                )
+            if finished is not None:
+                _insert_game(conn, finished)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def load_table(self, table_id: str) -> StoredTable | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(tables_table).where(tables_table.c.id == table_id)
+            ).first()
+            if row is None:
+                return None
+            return _stored(conn, row)
+
+    def open_tables(self) -> Iterator[StoredTable]:
+        """Every table not yet over (a lobby or a game in play), to restore on start."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_table)
+                .where(tables_table.c.status != "over")
+                .order_by(tables_table.c.created)
+            ).all()
+            for row in rows:
+                yield _stored(conn, row)
+
+    def finished_game(self, table_id: str, number: int) -> FinishedGame | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                sa.select(games_table).where(
+                    games_table.c.table_id == table_id, games_table.c.number == number
+                )
+            ).first()
+        return _finished(row) if row is not None else None
+
+    def history(self, limit: int) -> list[dict[str, Any]]:
+        """The latest finished games' summaries, newest first (without their records)."""
+        columns = [c for c in games_table.c if c.name != "record"]
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(*columns, tables_table.c.name)
+                .join(tables_table, tables_table.c.id == games_table.c.table_id)
+                .order_by(games_table.c.finished.desc())
+                .limit(limit)
+            ).all()
+        return [{**_finished(row, record="").summary(), "name": row.name} for row in rows]
+
+
+def _engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        path = url.split("///", 1)[1] if "///" in url else ""
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cursor = dbapi_conn.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            # NORMAL in WAL mode: a commit survives the process being killed, which is the
+            # promise made to players; only a power cut can lose the last transactions.
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True)
+
+
+def _insert_game(conn: Connection, game: FinishedGame) -> None:
+    conn.execute(
+        games_table.insert().values(
+            table_id=game.table_id,
+            number=game.number,
+            rules=game.rules,
+            players=json.dumps(list(game.players)),
+            score=json.dumps(list(game.score), separators=(",", ":")),
+            winner=game.winner,
+            finished=game.finished,
+            record=game.record,
+        )
+    )
+
+
+def _stored(conn: Connection, row: Any) -> StoredTable:
+    events = conn.execute(
+        sa.select(events_table.c.seq, events_table.c.kind, events_table.c.data)
+        .where(events_table.c.table_id == row.id)
+        .order_by(events_table.c.seq)
+    ).all()
+    return StoredTable(
+        row.id,
+        row.name,
+        row.rules,
+        row.status,
+        tuple(StoredEvent(e.seq, e.kind, json.loads(e.data)) for e in events),
+    )
+
+
+def _finished(row: Any, record: str | None = None) -> FinishedGame:
+    score = json.loads(row.score)
+    return FinishedGame(
+        row.table_id,
+        row.number,
+        row.rules,
+        tuple(json.loads(row.players)),
+        tuple(int(n) for n in score),
+        row.winner,
+        row.finished,
+        row.record if record is None else record,
+    )

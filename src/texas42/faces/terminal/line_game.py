@@ -1,0 +1,507 @@
+"""The terminal game: a human at one seat and a bot (`RulesBot` unless asked) at each other.
+
+Any table from 2 to 7 players: at two-hand the human holds both seats of a partnership and sees
+both hands. Everything shown comes from the human's `View` (both seats' views at two-hand) and
+from public events (the calls, the contract, tiles as they are played, who took each trick),
+never from a bot's hand, the widow another seat took or a tile laid face down. Input is read a
+line at a time and anything that is not a legal action is refused with the reason, so no input,
+end of input included, ends the game in a traceback.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import TextIO
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.text import Text
+
+from texas42.core.actions import Action, Bid, Declare, Discard, Play
+from texas42.players import Bot, make_bot
+from texas42.core.game import Game
+from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.layout import layout_of, seats_held
+from texas42.core.record import record_from_game
+from texas42.core.rules import Rules
+from texas42.core.words import score_line
+from texas42.core.tiles import hand_name, tile_name
+from texas42.core.view import View
+
+BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
+"""The bots, clockwise from the human's left: at four seats Bob is the partner."""
+
+LONGEST_INPUT = 40
+"""Longer lines are refused without being echoed back."""
+
+QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?")
+SHOW_WORDS = ("show", "table")
+
+BAD_SAVE_PATH = 2
+"""Exit status when ``--save`` names a file that cannot be written, found before play starts."""
+SAVE_FAILED = 1
+"""Exit status when the record could not be written at the end (it is printed instead)."""
+
+
+def run_play(
+    rules: Rules,
+    seed: int | None,
+    seat: int,
+    save: str | None,
+    name: str,
+    *,
+    bots: str = "rules",
+    input_stream: TextIO | None = None,
+    console: Console | None = None,
+) -> int:
+    """Play one game at ``seat`` (and its partner's seat too when the rules let one person see
+    both: two-hand) against bots (``bots``: a spec or level for `texas42.players.make_bot`) in the
+    other seats; the exit status is returned.
+
+    ``seed`` makes the shakes (and so the bots' play) repeat; ``save`` names the file the game
+    record is written to when the game ends or the player quits.
+    """
+    console = console if console is not None else Console(highlight=False)
+    if input_stream is None:
+        input_stream = sys.stdin
+        if isinstance(input_stream, io.TextIOWrapper):
+            input_stream.reconfigure(errors="replace")
+    if save is not None:
+        problem = save_problem(save)
+        if problem is not None:
+            console.print(f"--save: {problem}", markup=False, highlight=False)
+            return BAD_SAVE_PATH
+    session = _Session(rules, seed, seat, save, name, input_stream, console, bots)
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        session.say("Interrupted.")
+        return session.finish()
+
+
+def save_problem(path: str) -> str | None:
+    """Why a record could not be written to ``path``, checked before a game is played for it."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        return f"{path} is a folder, not a file"
+    if not folder.is_dir():
+        return f"cannot save to {path}: there is no folder {folder}"
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        return f"cannot save to {path}: permission denied"
+    return None
+
+
+def write_record(path: str, text: str) -> None:
+    """Write the whole record or nothing: a half-written file never replaces a good one."""
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text + "\n")
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+def _points(points: int) -> str:
+    return "1 point" if points == 1 else f"{points} points"
+
+
+def _range(numbers: list[int]) -> str:
+    """``31 to 41``; written with "to" so that no range reads as a tile."""
+    if len(numbers) == 1:
+        return str(numbers[0])
+    return f"{numbers[0]} to {numbers[-1]}"
+
+
+def choices(view: View) -> str:
+    """The legal actions in a few words, for the prompt."""
+    legal = view.legal
+    if view.phase in (Phase.PLAY, Phase.DISCARD):
+        return " ".join(a.notation for a in sorted(legal, key=lambda a: -a.id))
+    if view.phase == Phase.AUCTION:
+        words = [a.notation for a in legal if not isinstance(a, Bid)]
+        bids = [a for a in legal if isinstance(a, Bid)]
+        points = [b.points for b in bids if b.special is None and not b.marks]
+        if points:
+            words.append(_range(points))
+        words.extend(b.notation for b in bids if b.marks or b.special)
+        return ", ".join(words)
+    words = []
+    kinds_seen: set[str] = set()
+    for action in legal:
+        assert isinstance(action, Declare)
+        kind = action.contract.kind
+        if kind == "suit":
+            if "suit" not in kinds_seen:
+                words.append("a suit: blanks, ones, ... sixes (or 0 to 6)")
+        elif kind in kinds_seen:
+            words[-1] += f", {action.notation}"
+        else:
+            words.append(action.notation)
+        kinds_seen.add(kind)
+    return "; ".join(words)
+
+
+class _Session:
+    """One game in progress at the terminal."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        seed: int | None,
+        seat: int,
+        save: str | None,
+        name: str,
+        stream: TextIO,
+        console: Console,
+        bots: str,
+    ) -> None:
+        self.game = Game(rules, seed)
+        self.rules = rules
+        self.layout = layout = layout_of(rules)
+        self.seat = seat
+        self.mine = seats_held(rules, seat)
+        """The seats the human plays: at two-hand both seats of a partnership."""
+        self.save = save
+        self.stream = stream
+        self.console = console
+        n = layout.seats
+        self.players = [
+            name if s in self.mine else f"{BOT_NAMES[(s - seat) % n - 1]} (bot)" for s in range(n)
+        ]
+        self.bots: dict[int, Bot] = {
+            s: make_bot(bots, (seed or 0) * n + s, self.players[s])
+            for s in range(n)
+            if s not in self.mine
+        }
+        self.news: list[str] = []
+        """What happened since the human last acted, as it would be seen at the table."""
+        self.shown_hand = 0
+
+    # -- words -----------------------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        if seat not in self.mine:
+            return self.players[seat]
+        return "you" if len(self.mine) == 1 else f"you ({self.layout.seat_names[seat]})"
+
+    def subject(self, seat: int) -> str:
+        """``You`` or the bot's name, to start a sentence."""
+        word = self.who(seat)
+        return word[:1].upper() + word[1:]
+
+    def say(self, text: str | Text | Rule = "", style: str | None = None) -> None:
+        self.console.print(text, style=style, markup=False, highlight=False)
+
+    def side_of_you(self, side: int) -> str:
+        if side != self.layout.side_of[self.seat]:
+            return ""
+        return " (you)" if self.layout.alone else " (your team)"
+
+    # -- the game loop -------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.intro()
+        game = self.game
+        while not game.is_over():
+            seat = game.seat_to_act()
+            assert seat is not None
+            if seat in self.mine:
+                action = self.ask(seat)
+                if action is None:
+                    self.say("You leave the game.")
+                    return self.finish()
+            else:
+                action = self.bot_action(seat)
+            self.apply(seat, action)
+        outcome = game.outcome()
+        assert outcome is not None
+        layout = self.layout
+        winners = layout.side_names[outcome.winner]
+        result = "You win!" if outcome.winner == layout.side_of[self.seat] else "You lose."
+        self.say(Rule(style="bold"))
+        if layout.sides == 2:
+            score = f"{outcome.score[outcome.winner]} to {outcome.score[1 - outcome.winner]}"
+        else:
+            score = score_line(self.rules, outcome.score)
+        verb = "wins" if layout.alone else "win"
+        self.say(
+            f"Game over after {outcome.hands} hands: {winners} {verb}, {score}. {result}",
+            style="bold",
+        )
+        return self.finish()
+
+    def intro(self) -> None:
+        self.say("Texas 42", style="bold")
+        for line in self.rules.describe():
+            self.say(f"  {line}")
+        layout = self.layout
+        names = layout.seat_names
+        seats = ", ".join(f"{names[s]}: {self.who(s)}" for s in range(layout.seats))
+        self.say(f"Seats, clockwise: {seats}.")
+        side = layout.side_of[self.seat]
+        others = [self.players[s] for s in layout.side_seats(side) if s not in self.mine]
+        if len(self.mine) > 1:
+            team = f"You play both {layout.side_names[side]} hands and see both"
+        elif others:
+            team = f"You and {' and '.join(others)} are {layout.side_names[side]}"
+        elif layout.teams == "solo":
+            team = "Everyone scores their own tricks"
+        else:
+            team = "The bid winner plays alone against the rest"
+        self.say(f"{team}; type help at any prompt.")
+        for number, drawn in enumerate(self.game.draw_rounds, 1):
+            again = " again" if number > 1 else ""
+            tiles = ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in drawn)
+            self.say(f"Drawing{again} for the first shake (highest pips shakes): {tiles}.")
+
+    def bot_action(self, seat: int) -> Action:
+        """The bot's choice, made from its own view only."""
+        return self.bots[seat].choose(self.game.view(seat))
+
+    def apply(self, seat: int, action: Action) -> None:
+        game = self.game
+        hand = game.hand
+        tricks = len(hand.tricks)
+        first_play = not hand.plays
+        game.apply(action)
+        if seat not in self.mine:
+            self.news.append(self.describe(seat, action))
+        if hand.phase == Phase.DISCARD and not hand.discards and hand.declarer not in self.mine:
+            self.news.append(f"{self.subject(hand.declarer)} took the widow")
+        if isinstance(action, Declare):
+            trump = hand.trump_description()
+            if trump:
+                self.news.append(f"  ({trump})")
+        by_lead = hand.contract is not None and hand.contract.kind == "by-lead"
+        if by_lead and first_play:
+            self.news.append(f"  (the first tile led names trump: {hand.trump_description()})")
+        if len(hand.tricks) > tricks:
+            trick = hand.tricks[-1]
+            worth = "face down" if hand.tricks_hidden else _points(trick.points)
+            taker = self.subject(trick.winner)
+            self.news.append(f"{taker} took trick {len(hand.tricks)} ({worth})")
+        if hand.result is not None:
+            self.hand_over(hand, hand.result)
+
+    def describe(self, seat: int, action: Action) -> str:
+        if isinstance(action, Play):
+            return f"{self.subject(seat)} played {action.notation}"
+        if isinstance(action, Declare):
+            return f"{self.subject(seat)} named {action.notation}"
+        if isinstance(action, Bid):
+            return f"{self.subject(seat)} bid {action.notation}"
+        if isinstance(action, Discard):
+            return f"{self.subject(seat)} laid a tile face down"
+        return f"{self.subject(seat)} passed"
+
+    # -- showing the table ---------------------------------------------------------------
+
+    def header(self, hand_number: int, shaker: int, score: tuple[int, ...]) -> None:
+        if hand_number == self.shown_hand:
+            return
+        self.shown_hand = hand_number
+        self.say(Rule(f"Hand {hand_number}: {self.who(shaker)} shook", style="bold"))
+        self.say(f"Score: {score_line(self.rules, score)}")
+
+    def flush_news(self) -> None:
+        if self.news:
+            self.say("Since your last turn:", style="dim")
+            for line in self.news:
+                self.say(f"  {line}")
+            self.news = []
+
+    def show(self, view: View) -> None:
+        self.header(view.hand_number, view.shaker, view.score)
+        self.flush_news()
+        if view.calls:
+            calls = ", ".join(
+                f"{self.who((view.first_bidder + i) % self.layout.seats)} {call.notation}"
+                for i, call in enumerate(view.calls)
+            )
+            self.say(f"Auction: {calls}")
+        if view.contract is not None and view.bidder is not None and view.declarer is not None:
+            assert view.bid is not None
+            named = (
+                f"and named {view.contract}"
+                if view.declarer == view.bidder
+                else f"and {self.who(view.declarer)} named {view.contract}"
+            )
+            line = f"Contract: {self.who(view.bidder)} bid {view.bid.notation} {named}"
+            if view.trump:
+                line += f": {view.trump}"
+            if view.out_seat is not None:
+                line += f"; {self.who(view.out_seat)} sits out"
+            self.say(line)
+        self.show_piles(view)
+        if view.trick:
+            self.say(
+                "This trick: "
+                + ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in view.trick)
+            )
+        if view.widow:
+            down = [tile_name(t) for t in view.discards if t is not None]
+            laid = f"; you laid down {' '.join(down)}" if down else ""
+            self.say(f"You took the widow: {hand_name(view.widow)}{laid}")
+        if len(self.mine) == 1:
+            self.say(Text.assemble("Your hand: ", (hand_name(view.hand), "bold")))
+            return
+        for seat in self.mine:
+            held = view.hand if seat == view.seat else self.game.view(seat).hand
+            to_act = " (to act)" if seat == view.seat else ""
+            label = f"Your {self.layout.seat_names[seat]} hand{to_act}: "
+            self.say(Text.assemble(label, (hand_name(held), "bold" if to_act else "")))
+
+    def show_piles(self, view: View) -> None:
+        """The tricks taken, tile by tile when they lie face up, only who won when face down."""
+        for number, trick in enumerate(view.tricks, 1):
+            taker = f"  trick {number} to {self.who(trick.winner)}"
+            if trick.tiles is None or trick.points is None:
+                mine = f"; you played {tile_name(trick.mine)}" if trick.mine is not None else ""
+                self.say(f"{taker}, face down{mine}")
+            else:
+                tiles = ", ".join(
+                    f"{self.who(s)} {tile_name(t)}" for s, t in zip(trick.seats, trick.tiles)
+                )
+                self.say(f"{taker}, {_points(trick.points)}: {tiles}")
+        if view.tricks:
+            names = self.layout.side_names
+            kind, amounts = ("points", view.points) if view.points is not None else (
+                "tricks", view.tricks_won
+            )
+            taken = ", ".join(f"{name} {n}" for name, n in zip(names, amounts))
+            self.say(f"  so far: {kind} {taken}")
+
+    def hand_over(self, hand: Hand, result: HandResult) -> None:
+        """The news of the hand's end, then what it came to and the running score."""
+        game = self.game
+        before = tuple(total - amount for total, amount in zip(game.score, result.score))
+        self.header(game.first_hand + len(game.results) - 1, hand.shaker, before)
+        self.flush_news()
+        if result.reshaken:
+            self.say("Everyone passed: the tiles are reshaken, no score.", style="bold")
+        else:
+            assert result.bidder is not None and result.declarer is not None
+            named = (
+                f"named {result.contract}"
+                if result.declarer == result.bidder
+                else f"{self.who(result.declarer)} named {result.contract}"
+            )
+            subject = self.subject(result.bidder)
+            verdict = "made it" if result.made else ("were set" if subject == "You" else "was set")
+            names = self.layout.side_names
+            side = self.layout.side_of[result.bidder]
+            line = f"{self.subject(result.bidder)} bid {result.bid}, {named}, and {verdict}."
+            self.say(line, style="bold")
+            if not hand.tricks_hidden:
+                points = ", ".join(f"{name} {n}" for name, n in zip(names, result.points))
+                self.say(f"Points: {points}")
+            awards = [
+                f"{amount} {self.unit(amount)} to {names[s]}{self.side_of_you(s)}"
+                for s, amount in enumerate(result.score)
+                if amount
+            ]
+            self.say(f"{names[side]} bid; " + ("; ".join(awards) or "no score") + ".")
+        self.say(f"Score: {score_line(self.rules, self.game.score)}")
+
+    def unit(self, amount: int) -> str:
+        word = "point" if self.rules.game in ("points", "moon") else "mark"
+        return word if abs(amount) == 1 else word + "s"
+
+    # -- asking the human ----------------------------------------------------------------
+
+    def ask(self, seat: int) -> Action | None:
+        """The human's next action at ``seat``, asked until it is legal; None to leave."""
+        game = self.game
+        view = game.view(seat)
+        self.show(view)
+        kind, question = {
+            Phase.AUCTION: ("call", "Your call"),
+            Phase.DECLARE: ("contract", "Name the contract"),
+            Phase.PLAY: ("play", "Your play"),
+            Phase.DISCARD: ("discard", "Lay a tile face down"),
+        }[Phase(view.phase)]
+        if len(self.mine) > 1:
+            question += f" for {self.layout.seat_names[seat]}"
+        while True:
+            self.console.print(f"{question} ({choices(view)}): ", end="", markup=False,
+                               highlight=False)  # fmt: skip
+            line = self.read()
+            if line is None:
+                self.say("(end of input)")
+                return None
+            text = line.strip()
+            word = text.lower()
+            if not text:
+                self.say(f"Type your {kind}, or help.")
+                continue
+            if len(text) > LONGEST_INPUT:
+                self.say(f"That is too long to be a {kind}; type help for the choices.")
+                continue
+            if word in QUIT_WORDS:
+                return None
+            if word in HELP_WORDS:
+                self.help(view)
+                continue
+            if word in SHOW_WORDS:
+                self.show(view)
+                continue
+            try:
+                action = game.parse_action(text)
+            except ValueError as exc:
+                self.say(f"{exc}. Type help for the choices.")
+                continue
+            reason = game.why_illegal(action)
+            if reason is not None:
+                self.say(f"{action.notation} is not allowed: {reason}.")
+                continue
+            return action
+
+    def read(self) -> str | None:
+        """One line of input, or None at its end (or on Ctrl-C)."""
+        try:
+            line = self.stream.readline()
+        except KeyboardInterrupt:
+            return None
+        if not getattr(self.stream, "isatty", lambda: False)():
+            self.say()
+        return line or None
+
+    def help(self, view: View) -> None:
+        if view.phase in (Phase.PLAY, Phase.DISCARD):
+            tiles = sorted(view.legal, key=lambda action: -action.id)
+            verb = "play" if view.phase == Phase.PLAY else "lay down"
+            self.say(f"You may {verb}: " + " ".join(a.notation for a in tiles))
+            hi, lo = tiles[0].notation.split("-")
+            self.say(f"Write a tile with or without the dash, either way round: {hi}-{lo}, "
+                     f"{lo}-{hi} or {hi}{lo}.")  # fmt: skip
+        else:
+            self.say("You may: " + ", ".join(a.notation for a in view.legal))
+        save = f", saving the game to {self.save}" if self.save else ""
+        self.say(f"Commands: help; show (the table again); quit (leave the game{save}).")
+
+    # -- the end -------------------------------------------------------------------------
+
+    def finish(self) -> int:
+        """Save the record if asked to; a failed write prints the record rather than lose it."""
+        if self.save is None:
+            return 0
+        text = record_from_game(self.game, self.players).to_json()
+        try:
+            write_record(self.save, text)
+        except OSError as exc:
+            reason = exc.strerror or exc
+            self.say(f"Could not save the game to {self.save}: {reason}.", style="bold")
+            self.say("Here is the record, so that nothing is lost:")
+            self.console.print(text, markup=False, highlight=False, soft_wrap=True)
+            return SAVE_FAILED
+        self.say(f"Game saved to {self.save}.")
+        return 0

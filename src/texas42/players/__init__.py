@@ -1,0 +1,104 @@
+"""Computer players: each one sees only a seat's `View` and answers with one of ``view.legal``.
+
+`Bot` is the protocol every player here follows. Bots are made by name with `make_bot`, from a
+spec such as ``"rules"``, ``"expert"`` or ``"pimc:samples=16,inference=on"``:
+
+- ``random``: uniform over the legal actions, the baseline;
+- ``rules``: `RulesBot`, rules of thumb, instant;
+- ``pimc``: Perfect Information Monte Carlo card play over the deal sampler and the exact
+  solver, with bids and trump chosen by simulation (`texas42.players.pimc`); options switch its
+  parts on and off for ablations;
+- ``expert``: ``pimc`` with inference from the auction and the contract, and the exact endgame;
+- ``engine:CMD``: an outside program speaking the engine protocol (``docs/engine-protocol.md``),
+  made by `texas42.services.protocol.make_bot` since it runs a process.
+
+The difficulty levels a player picks from map onto them: ``easy`` (rules of thumb with a
+beginner's slips), ``medium`` (``rules``), ``hard`` (``pimc`` with a small budget) and
+``expert``. Every bot is deterministic for a given seed: its choice is a function of the seed
+and the view alone.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from texas42.core.actions import Action
+from texas42.players.random_bot import RandomBot
+from texas42.players.rules_bot import RulesBot
+from texas42.core.errors import Texas42Error
+from texas42.core.view import View
+
+
+class Bot(Protocol):
+    """A player: given what its seat may know, it picks one of the legal actions."""
+
+    name: str
+
+    def choose(self, view: View) -> Action: ...
+
+
+BOT_NAMES = ("random", "rules", "pimc", "expert")
+"""The bots `make_bot` knows, weakest first."""
+
+LEVELS = {
+    "easy": "easy",
+    "medium": "rules",
+    "hard": "pimc:samples=12,bid_samples=12",
+    "expert": "expert",
+}
+"""Difficulty levels and the bot spec each one stands for."""
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """``"pimc:samples=16,inference=on"`` -> ``("pimc", {"samples": "16", "inference": "on"})``."""
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, str] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise Texas42Error(f"bot option {item!r} in {spec!r} is not key=value")
+        options[key.strip()] = value.strip()
+    return name.strip().lower(), options
+
+
+def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
+    """The bot a spec names: a bot name or a level, with options after a colon.
+
+    An outside engine (``engine:CMD``) is a process, so it is made one layer up, by
+    `texas42.services.protocol.make_bot`, which takes every spec this function takes.
+    """
+    kind, options = parse_spec(spec)
+    if kind == "engine":
+        raise Texas42Error(
+            f"{spec!r} runs an outside program: make it with texas42.services.protocol.make_bot"
+        )
+    if kind in LEVELS and kind not in BOT_NAMES:
+        base, base_options = parse_spec(LEVELS[kind])
+        if base == "easy":
+            from texas42.players.easy_bot import EasyBot
+
+            if options:
+                raise Texas42Error(f"the easy level takes no options, not {spec!r}")
+            return EasyBot(seed, name or "Easy")
+        kind, options = base, {**base_options, **options}
+    if kind == "random":
+        _no_options(spec, options)
+        return RandomBot(seed, name or "Random")
+    if kind == "rules":
+        _no_options(spec, options)
+        return RulesBot(name or "Rules")
+    if kind in ("pimc", "expert"):
+        from texas42.players.pimc import PimcBot, PimcSettings
+
+        settings = PimcSettings.expert() if kind == "expert" else PimcSettings()
+        return PimcBot(settings.with_options(options), seed, name or spec.strip())
+    known = ", ".join(dict.fromkeys(BOT_NAMES + tuple(LEVELS)))
+    raise Texas42Error(f"no bot called {kind!r}: choose from {known}")
+
+
+def _no_options(spec: str, options: dict[str, str]) -> None:
+    if options:
+        raise Texas42Error(f"bot {spec!r}: this bot takes no options")
+
+
+__all__ = ["BOT_NAMES", "LEVELS", "Bot", "RandomBot", "RulesBot", "make_bot", "parse_spec"]

@@ -1,0 +1,38 @@
+"""EasyBot: a beginner: plays like `RulesBot` but slips now and then, and never bids a mark.
+
+It takes RulesBot's choice except, with a fixed chance, a random legal play in its place (a
+beginner's slip), and it turns RulesBot's mark bids into the lowest point bid. The chance of a
+slip is drawn from the seed and the view alone, so the same view always gets the same answer.
+"""
+
+from __future__ import annotations
+
+import random
+
+from texas42.core.actions import Action, Bid, Play
+from texas42.players.rules_bot import RulesBot
+from texas42.core.errors import IllegalActionError
+from texas42.core.view import View
+
+SLIP_CHANCE = 0.25
+"""How often a play is a random legal tile instead of RulesBot's."""
+
+
+class EasyBot:
+    def __init__(self, seed: int = 0, name: str = "Easy") -> None:
+        self.name = name
+        self.seed = seed
+        self._rules = RulesBot(name)
+
+    def choose(self, view: View) -> Action:
+        if not view.legal:
+            raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
+        choice = self._rules.choose(view)
+        rng = random.Random(f"{self.seed}:{view.position()}")
+        if isinstance(choice, Play) and rng.random() < SLIP_CHANCE:
+            return rng.choice(view.legal)
+        if isinstance(choice, Bid) and (choice.marks or choice.special):
+            points = [a for a in view.legal if isinstance(a, Bid) and not a.marks and not a.special]
+            if points:
+                return min(points, key=lambda bid: bid.points)
+        return choice

@@ -1,0 +1,114 @@
+"""Hints for people: a seat's legal actions ranked, each with its chance and expected points.
+
+The numbers come from the PIMC bot's own evaluation (`texas42.players.pimc`), so a hint is what the
+``expert`` bot thinks from the same seat, seeing only what the seat sees:
+
+- a play: the chance the contract is made (for the bidding side) or set (for the defenders)
+  over deals that fit the view, and the bidders' expected total at the end of the hand;
+- a call: the bot's calibrated chance of making the bid with its best contract (a pass has
+  none), and the expected marks of the call;
+- a contract: the chance of making the bid with it and the expected total.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from texas42.core.actions import Action, Bid, Declare, Pass, Play
+from texas42.players.pimc import Chances, PimcBot, PimcSettings
+from texas42.core.contracts import Contract
+from texas42.core.errors import IllegalActionError
+from texas42.core.hand import Phase
+from texas42.search.solver import points_needed
+from texas42.core.view import View
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """One legal action with what the bot expects of it; ``chance`` is for the seat's side
+    (make when bidding, set when defending), ``points`` the bidders' expected total (None where
+    it does not apply), ``marks`` the expected marks of a call."""
+
+    action: Action
+    chance: float | None
+    points: float | None
+    marks: float | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action.notation,
+            "chance": None if self.chance is None else round(self.chance, 4),
+            "points": None if self.points is None else round(self.points, 2),
+            "marks": None if self.marks is None else round(self.marks, 3),
+        }
+
+
+def hints(view: View, *, samples: int = 32, seed: int = 0) -> list[Hint]:
+    """The seat's legal actions, best first, judged from its view alone."""
+    if not view.legal:
+        raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
+    bot = PimcBot(
+        PimcSettings.expert().with_options(
+            {"samples": str(samples), "bid_samples": str(samples), "value_samples": str(samples)}
+        ),
+        seed,
+    )
+    if view.phase == Phase.PLAY:
+        return _play_hints(bot, view)
+    chances = bot.contract_chances(view)
+    if view.phase == Phase.DECLARE:
+        return _declare_hints(bot, view, chances)
+    return _call_hints(bot, view, chances)
+
+
+def _play_hints(bot: PimcBot, view: View) -> list[Hint]:
+    rng = random.Random(f"{bot.seed}:{view.position()}")
+    estimates, _ = bot.estimates(view, rng)
+    scores = bot.play_scores(view, estimates)
+    assert view.bidder is not None
+    defending = not view.layout.same_side(view.seat, view.bidder)
+    points_game = view.rules.game == "points"
+    found = []
+    for action in view.legal:
+        assert isinstance(action, Play)
+        estimate = estimates[action.tile]
+        if points_game:
+            hint = Hint(action, None, None)
+        else:
+            chance = 1.0 - estimate.make if defending else estimate.make
+            hint = Hint(action, chance, estimate.total)
+        found.append((scores[action.tile], hint))
+    found.sort(key=lambda pair: pair[0], reverse=True)
+    return [hint for _, hint in found]
+
+
+def _call_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -> list[Hint]:
+    found = []
+    for action in view.legal:
+        if isinstance(action, Pass):
+            found.append(Hint(action, None, None, bot.pass_value(view)))
+        elif isinstance(action, Bid):
+            chance, marks = bot.call_value(chances, action, view)
+            found.append(Hint(action, chance, None, marks))
+        else:
+            found.append(Hint(action, None, None, None))
+    found.sort(key=lambda h: -1e9 if h.marks is None else h.marks, reverse=True)
+    return found
+
+
+def _declare_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -> list[Hint]:
+    need = points_needed(view)
+    found = []
+    for action in view.legal:
+        assert isinstance(action, Declare)
+        values = chances.get(action.contract)
+        if not values:
+            found.append(Hint(action, None, None))
+            continue
+        share, mean = bot.contract_score(view, action.contract, values, need)
+        found.append(Hint(action, share, mean))
+    found.sort(key=lambda h: (-1.0, 0.0) if h.chance is None else (h.chance, h.points or 0.0),
+               reverse=True)  # fmt: skip
+    return found

@@ -1,0 +1,814 @@
+"""PimcBot: card play by Perfect Information Monte Carlo, bids and trump by simulation.
+
+**Play.** The bot draws deals consistent with its seat's view (`texas42.search.sampler`), solves each
+one double dummy (`texas42.search.solver`) for every legal tile, and plays the tile that is best for its
+side over the deals: in a marks game the chance the contract is made (the bidders push it up, the
+defenders down), then the bidders' expected total; in a points game the expected score
+difference. Ties, common in 42, go to the tile RulesBot would play if it is among them (it keeps
+count and partner in mind), else the lowest-ranked tile (keeping the high ones as options).
+
+**Inference** (``inference``): deals are weighted by how well they explain the calls and the
+contract: a bidder's dealt hand should be worth its bid, a seat that passed when it could bid
+should not have been worth the minimum, and the declarer should have named its best contract.
+Hand worth is RulesBot's estimate (`texas42.players.rules_bot.best_contract`). With
+``play_inference`` the plays count too: a play RulesBot would not have made, holding that deal's
+tiles, halves the deal's weight.
+
+**Endgame** (``endgame``): when few deals fit the view (at most ``endgame_worlds``), every one
+of them is used instead of a sample, and in a marks game's last ``endgame_tiles`` tiles they are
+searched as one information set (`texas42.players.endgame`): one plan for every deal, no strategy
+fusion.
+
+**Bidding** (``bidding="simulation"``): for each contract the bot could name, deals of the other
+hands are drawn and solved double dummy from the bot's lead. Double dummy flatters a declarer
+who cannot see its partner's hand (about 5.5 points on average, measured), so the chance of
+making a point bid is a calibrated estimate: a normal curve around a fitted mix of the mean
+double-dummy total and RulesBot's estimate for the hand (`CALIBRATION`); a mark bid's chance is
+fitted on RulesBot's loser count (`MARK_CHANCE`: double dummy hardly predicts taking every
+trick), Nel-O's the share of deals where the bidder takes none, a plunge's or splash's the mark
+chance of partner's hand over the deals. The bot bids the level with the best expected marks,
+given who holds the bid and the game score, or passes; it names the contract most likely to make
+the bid. With ``bidding="rules"`` it bids and declares like RulesBot.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, fields, replace
+from functools import lru_cache
+
+from texas42.core.actions import (
+    ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid, Declare, Discard, Pass, Play,
+)  # fmt: skip
+from texas42.players.endgame import InformationSetSearch
+from texas42.players.rules_bot import Estimate, RulesBot, best_contract, estimate
+from texas42.core.contracts import Contract, PlayTables, tables_for
+from texas42.core.errors import IllegalActionError, Texas42Error
+from texas42.core.hand import Hand, Phase, plain_contracts, special_bid_marks
+from texas42.core.layout import Layout, layout_of
+from texas42.core.rules import Rules
+from texas42.search.sampler import DealSampler, World
+from texas42.search.solver import PlayPosition, Solver, points_needed
+from texas42.core.tiles import iter_tiles, tiles_of
+from texas42.core.view import View, build_view
+
+Weighted = list[tuple[World, float]]
+
+Chances = list[tuple[int, float]]
+"""Double-dummy totals of one contract over deals, each with the deal's weight."""
+
+CALIBRATION = (-8.96, 0.431, 0.832, 10.69)
+"""Points a declarer takes in real play ~ a + b * (mean double-dummy total over the bidding
+deals) + c * (RulesBot's estimate), with spread sd: the chance of taking ``need`` is
+``Phi((a + b * mean + c * estimate - need + 0.5) / sd)``, fitted by maximum likelihood to whether
+1060 random deals reached each of 30..37, the opener naming RulesBot's contract and every seat
+played by ``expert`` (the earlier least-squares fit on 160 deals was 2 points too pessimistic
+near 30; RulesBot's estimate alone or the double-dummy mean alone both predict worse).
+``benchmarks/calibrate_bidding.py`` plays such deals and fits these constants and the next."""
+
+MARK_CHANCE = (-0.178, 0.649, -0.570)
+"""Taking all seven tricks, for a hand with losers (RulesBot's count, 1 to 3): logistic in
+``a + b * (share of bidding deals double dummy takes all seven) + c * min(losers, 3)``. Fitted on
+302 deals with a double-dummy share of 0.4 or more, played as a one-mark contract by ``expert``
+bots: double dummy hardly predicts it (a share of 0.8 to 0.9 made 23%), the losers do."""
+
+SURE_MARK_CHANCE = 0.97
+"""Taking all seven tricks when RulesBot counts the hand sure (top trumps and every other tile
+the best left)."""
+
+NO_LOSER_MARK_CHANCE = 0.8
+"""Taking all seven with no loser counted but not sure (4 of 4 such deals made it in the fit's
+data; the prior is kept cautious, since a set mark bid costs its marks)."""
+
+DOUBLE_DUMMY_FLATTERY = 5.5
+"""Points of 42 by which double dummy over-states what a declarer takes in real play (measured
+at four seats). Where `CALIBRATION` was not fitted (other tables), a bid's chance is the share of
+bidding deals whose double-dummy total reaches the bid plus this much, scaled to the hand's
+total (one trick in Moon)."""
+
+OTHER_TABLE_BID_SAMPLES = 16
+"""The most deals a bid or declaration draws away from four seats (`PimcBot.bid_samples`)."""
+
+SPECIAL_DISCOUNT = 0.1
+"""Taken off the share of deals in which Nel-O makes double dummy (no trick for the bidder)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PimcSettings:
+    """What a PIMC bot does and how much work it may spend on one decision."""
+
+    samples: int = 24
+    """Deals drawn for a play decision."""
+    value_samples: int = 8
+    """Of those, how many are also solved exactly for the expected total (the tie-break)."""
+    bid_samples: int = 16
+    """Deals drawn for a call or a declaration."""
+    bid_margin: int = 0
+    """Extra points of caution added to every bid when judging its chance."""
+    opponent_makes: float = 0.5
+    """How often an opponent's winning bid is taken to make, when weighing a pass against an
+    overcall (0.5: letting them play is even)."""
+    inference: bool = False
+    play_inference: bool = False
+    """With ``inference``, also weigh deals by the plays: would RulesBot, holding that deal's
+    tiles, have played what each other seat played?"""
+    endgame: bool = False
+    endgame_worlds: int = 120
+    """The exact endgame solves every deal when no more than this many fit the view."""
+    endgame_tiles: int = 1
+    """With the exact endgame, a marks game's last this many tiles of the seat are searched over
+    the information set (one plan for every deal) instead of deal by deal; 1 leaves it off (3
+    measured -0.01 marks a hand, -0.01 to +0.00, against the same bot without it)."""
+    bidding: str = "simulation"
+    """How calls are chosen: ``simulation`` or ``rules`` (RulesBot's)."""
+    declaring: str = "simulation"
+    """How the contract is chosen: ``simulation`` or ``rules`` (RulesBot's)."""
+    time_limit: float = 0.0
+    """Seconds after which a decision stops drawing deals (0: no limit; a limit makes the bot's
+    choices depend on the machine's speed, so the arena leaves it at 0)."""
+
+    @classmethod
+    def expert(cls) -> PimcSettings:
+        """Inference and the exact endgame on, and three times the bidding deals (measured:
+        16 bidding deals lost 0.11 marks a hand to RulesBot's calls, 48 gained 0.03)."""
+        return cls(inference=True, endgame=True, bid_samples=48)
+
+    def with_options(self, options: dict[str, str]) -> PimcSettings:
+        """These settings with ``key=value`` options applied, each checked."""
+        changes: dict[str, object] = {}
+        types = {f.name: f.type for f in fields(self)}
+        for key, text in options.items():
+            if key not in types:
+                raise Texas42Error(f"pimc has no option {key!r}: choose from {', '.join(types)}")
+            kind = types[key]
+            if kind == "bool":
+                if text.lower() not in ("on", "off", "true", "false", "1", "0", "yes", "no"):
+                    raise Texas42Error(f"pimc option {key} is on or off, not {text!r}")
+                changes[key] = text.lower() in ("on", "true", "1", "yes")
+            elif kind == "int":
+                signed = key == "bid_margin"
+                digits = text[1:] if signed and text[:1] == "-" else text
+                if not (digits.isascii() and digits.isdigit()) or (not signed and int(text) < 1):
+                    kind_name = "a whole number" if signed else "a positive whole number"
+                    raise Texas42Error(f"pimc option {key} is {kind_name}, not {text!r}")
+                changes[key] = int(text)
+            elif kind == "float":
+                try:
+                    changes[key] = float(text)
+                except ValueError:
+                    raise Texas42Error(f"pimc option {key} is a number, not {text!r}") from None
+            elif text not in ("simulation", "rules"):
+                raise Texas42Error(f"pimc option {key} is simulation or rules, not {text!r}")
+            else:
+                changes[key] = text
+        return replace(self, **changes)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayEstimate:
+    """What the bidders can expect after one tile, over the deals: the chance the contract is
+    made, their expected total (Nel-O: the bidder's tricks), and in a points game the expected
+    score difference."""
+
+    make: float
+    total: float
+    difference: float
+
+
+class PimcBot:
+    """A search player; see the module docstring. Deterministic for a seed and a view."""
+
+    def __init__(self, settings: PimcSettings | None = None, seed: int = 0, name: str = "PIMC"):
+        self.settings = settings or PimcSettings()
+        self.seed = seed
+        self.name = name
+        self.solver = Solver()
+        self._rules_bot = RulesBot(name)
+        self._chances: dict[tuple[object, ...], dict[Contract, Chances]] = {}
+        self._specials: dict[tuple[object, ...], float] = {}
+
+    def choose(self, view: View) -> Action:
+        if not view.legal:
+            raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
+        if len(view.legal) == 1:
+            return view.legal[0]
+        rng = random.Random(f"{self.seed}:{view.position()}")
+        if view.phase == Phase.PLAY:
+            return self._play(view, rng)
+        if view.phase == Phase.AUCTION:
+            if self.settings.bidding == "rules":
+                return self._rules_bot.choose(view)
+            return self._call(view, rng)
+        if self.settings.declaring == "rules":
+            return self._rules_bot.choose(view)
+        if view.phase == Phase.DISCARD:
+            return self._discard(view)
+        return self._declare(view, rng)
+
+    # -- deals -----------------------------------------------------------------------------
+
+    def worlds(self, view: View, n: int, rng: random.Random) -> Weighted:
+        """Deals that fit the view with weights summing to 1: every deal in an endgame, else a
+        sample; weighted by the inference model when it is on."""
+        return self._worlds(view, n, rng)[0]
+
+    def _worlds(self, view: View, n: int, rng: random.Random) -> tuple[Weighted, bool]:
+        """`worlds`, and whether they are every deal that fits the view."""
+        sampler = DealSampler(view)
+        settings = self.settings
+        weight = _weigher(view, settings.play_inference) if settings.inference else None
+        if settings.endgame and view.phase == Phase.PLAY:
+            every = sampler.worlds(settings.endgame_worlds)
+            if every is not None:
+                return _normalised(every, weight), True
+        if view.piles_face_down and view.tricks:
+            return sampler.weighted(n, rng, weight or (lambda world: 1.0)), False
+        return _normalised(self._draw(sampler, n, rng), weight), False
+
+    def estimates(
+        self, view: View, rng: random.Random
+    ) -> tuple[dict[int, PlayEstimate], Weighted]:
+        """For each legal tile what the bidders can expect, and the deals it was judged on.
+
+        In a marks game's last ``endgame_tiles`` tiles, when every deal that fits the view is
+        known, an information-set search (`texas42.players.endgame`) judges them: the seat's own
+        plays form one plan for all the deals, not one per deal. Otherwise each deal is solved
+        double dummy (`play_estimates`).
+        """
+        worlds, every = self._worlds(view, self.settings.samples, rng)
+        if (
+            every
+            and view.rules.game == "marks"
+            and view.hand.bit_count() <= self.settings.endgame_tiles
+            and view.hand.bit_count() > 1
+        ):
+            positions = [PlayPosition.from_view(view, w.hands, w.hidden) for w, _ in worlds]
+            search = InformationSetSearch(view.seat, [weight for _, weight in worlds], self.solver)
+            found = search.estimates(positions)
+            return {t: PlayEstimate(e.make, e.total, 0.0) for t, e in found.items()}, worlds
+        return self.play_estimates(view, worlds), worlds
+
+    def _draw(self, sampler: DealSampler, n: int, rng: random.Random) -> list[World]:
+        limit = self.settings.time_limit
+        if not limit:
+            return sampler.samples(n, rng)
+        deadline = time.perf_counter() + limit / 2
+        drawn = [sampler.sample(rng)]
+        while len(drawn) < n and time.perf_counter() < deadline:
+            drawn.append(sampler.sample(rng))
+        return drawn
+
+    # -- the play --------------------------------------------------------------------------
+
+    def _play(self, view: View, rng: random.Random) -> Action:
+        estimates, worlds = self.estimates(view, rng)
+        scores = self.play_scores(view, estimates)
+        top, second = max(scores.values())
+        tied = [t for t, (a, b) in scores.items() if a >= top - 1e-9 and b >= second - 1e-9]
+        if len(tied) > 1:
+            preferred = self._rules_bot.choose(view)
+            if isinstance(preferred, Play) and preferred.tile in tied:
+                return preferred
+            tables = PlayPosition.from_view(view, worlds[0][0].hands, worlds[0][0].hidden).tables
+            if tables is not None:
+                suit = tables.led[view.trick[0][1]] if view.trick else None
+                return Play(min(tied, key=lambda t: (_rank(tables, suit, t), t)))
+        return Play(tied[0])
+
+    def play_estimates(self, view: View, worlds: Weighted) -> dict[int, PlayEstimate]:
+        """For each legal tile, what the bidders can expect after it over the deals."""
+        tiles = [a.tile for a in view.legal if isinstance(a, Play)]
+        made = dict.fromkeys(tiles, 0.0)
+        total = dict.fromkeys(tiles, 0.0)
+        margin = dict.fromkeys(tiles, 0.0)
+        weight_valued = 0.0
+        points_game = view.rules.game == "points"
+        limit = self.settings.time_limit
+        deadline = time.perf_counter() + limit if limit else math.inf
+        used = 0.0
+        for k, (world, weight) in enumerate(worlds):
+            if k and time.perf_counter() > deadline:
+                break
+            used += weight
+            position = PlayPosition.from_view(view, world.hands, world.hidden)
+            exact = points_game or k < self.settings.value_samples
+            if exact:
+                weight_valued += weight
+            for t in tiles:
+                child = position.play(t)
+                if exact:
+                    value = child.taken + self.solver.value(child)
+                    total[t] += weight * value
+                    makes = value == 0 if child.nello else value >= child.goal
+                    if points_game:
+                        margin[t] += weight * _score_difference(child, value, makes)
+                else:
+                    makes = self.solver.makes(child)
+                made[t] += weight * makes
+        return {
+            t: PlayEstimate(
+                make=made[t] / used if used else 0.0,
+                total=total[t] / weight_valued if weight_valued else 0.0,
+                difference=margin[t] / weight_valued if points_game and weight_valued else 0.0,
+            )
+            for t in tiles
+        }
+
+    def play_scores(
+        self, view: View, estimates: dict[int, PlayEstimate]
+    ) -> dict[int, tuple[float, float]]:
+        """For each tile: (how good for this seat's side, the tie-break), higher better.
+
+        Marks game: the chance the contract is made (the defenders' score is the chance it is
+        set), then the bidders' expected total (the other way round for the defenders, and for
+        Nel-O, whose total counts the bidder's tricks). Points game: the expected score
+        difference, then nothing.
+        """
+        assert view.bidder is not None
+        sign = 1.0 if view.layout.same_side(view.seat, view.bidder) else -1.0
+        nello = view.contract is not None and view.contract.kind == "nello"
+        if view.rules.game == "points":
+            return {t: (sign * e.difference, 0.0) for t, e in estimates.items()}
+        value_sign = -sign if nello else sign
+        return {t: (sign * e.make, value_sign * e.total) for t, e in estimates.items()}
+
+    # -- the auction -----------------------------------------------------------------------
+
+    def contract_chances(self, view: View) -> dict[Contract, Chances]:
+        """Double-dummy totals (Nel-O: tricks the bidder takes), each with its deal's weight,
+        for the contracts this seat could name, with this seat declaring and leading.
+
+        The contracts are the three trumps RulesBot rates highest for the hand, and Nel-O and
+        Sevens where the rules have them. Without inference the deals are drawn from the seat's
+        tiles alone, so the answer depends only on the hand and the call and the declaration
+        share it; with inference they are weighted by the calls so far as well.
+        """
+        calls = tuple(a.id for a in view.calls) if self.settings.inference else ()
+        key = (view.seat, view.hand, view.rules, calls)
+        known = self._chances.get(key)
+        if known is not None:
+            return known
+        rng = random.Random(f"{self.seed}:chances:{view.seat}:{view.hand}:{calls}")
+        n = self.bid_samples(view)
+        if self.settings.inference or view.widow:
+            worlds = self.worlds(view, n, rng)
+        else:
+            worlds = [(w, 1.0 / n) for w in DealSampler(_opening_view(view)).samples(n, rng)]
+        contracts = _candidates(view.rules, view.hand)
+        found: dict[Contract, Chances] = {c: [] for c in contracts}
+        for world, weight in worlds:
+            held = _with_widow(view, world, rng)
+            for contract in contracts:
+                hands = _trial_hands(view, world.hands, held, contract)
+                position = _trial_position(view, hands, contract)
+                if position.nello:
+                    value = 0 if self.solver.makes(position) else 1
+                else:
+                    value = self.solver.value(position)
+                found[contract].append((value, weight))
+        if len(self._chances) > 64:
+            self._chances.clear()
+        self._chances[key] = found
+        return found
+
+    def bid_samples(self, view: View) -> int:
+        """Deals drawn for a call or a declaration: as set at four seats; elsewhere at most
+        `OTHER_TABLE_BID_SAMPLES`, fewer where deals have more tricks to solve (three-hand's
+        nine), since no calibration there would use the extra deals."""
+        n = self.settings.bid_samples
+        if _calibrated(view):
+            return n
+        tricks = view.layout.tricks
+        cap = OTHER_TABLE_BID_SAMPLES * min(1.0, (7 / tricks) ** 3)
+        return max(1, min(n, round(cap)))
+
+    def _call(self, view: View, rng: random.Random) -> Action:
+        legal = view.legal
+        bids = [a for a in legal if isinstance(a, Bid) and not a.special]
+        if Pass() not in legal:
+            return min(bids, key=lambda bid: bid.points)
+        if view.bidder is not None and view.layout.same_side(view.bidder, view.seat):
+            return Pass()  # never outbid one's own side
+        chances = self.contract_chances(view)
+        best: tuple[float, Action] = (self.pass_value(view), Pass())
+        for bid in sorted(bids, key=lambda bid: bid.points):
+            _, value = self.call_value(chances, bid, view)
+            if value > best[0] + 1e-9:
+                best = (value, bid)
+        for special in legal:
+            if isinstance(special, Bid) and special.special:
+                _, value = self.call_value(chances, special, view)
+                if value > best[0] + 1e-9:
+                    best = (value, special)
+        return best[1]
+
+    def special_chance(self, view: View, bid: Bid) -> float:
+        """The chance that a plunge or splash takes every trick, partner naming trump and
+        leading: over deals of the other hands, partner names RulesBot's best contract for its
+        tiles, and each deal gets the mark-bid chance of that hand (`mark_chance`'s model: sure,
+        no loser, or the logistic in whether double dummy takes all seven and the losers).
+        The caller's doubles are not counted in partner's losers, so it errs on the safe side."""
+        key = (view.seat, view.hand, view.rules, bid.id)
+        known = self._specials.get(key)
+        if known is not None:
+            return known
+        rng = random.Random(f"{self.seed}:special:{view.seat}:{view.hand}:{bid.id}")
+        n = self.bid_samples(view)
+        worlds = DealSampler(_opening_view(view)).samples(n, rng)
+        mate = view.layout.partner(view.seat)
+        a, b, c = MARK_CHANCE
+        total = 0.0
+        for world in worlds:
+            contract, value = best_contract(world.hands[mate], view.rules)
+            if value.sure:
+                total += SURE_MARK_CHANCE
+                continue
+            if value.losers == 0:
+                total += NO_LOSER_MARK_CHANCE
+                continue
+            position = _trial_position(view, world.hands, contract, declarer=mate)
+            all_seven = self.solver.value(position) == view.layout.total
+            total += 1.0 / (1.0 + math.exp(-(a + b * all_seven + c * min(value.losers, 3))))
+        chance = total / len(worlds)
+        if len(self._specials) > 64:
+            self._specials.clear()
+        self._specials[key] = chance
+        return chance
+
+    def call_value(
+        self, chances: dict[Contract, Chances], bid: Bid, view: View
+    ) -> tuple[float, float]:
+        """A bid's chance of being made and its expected marks: ``marks * (2 * chance - 1)``
+        (a plunge or splash by `special_chance`, at the marks it would cost)."""
+        if bid.special and bid.special != "moon":
+            chance = self.special_chance(view, bid)
+            marks = special_bid_marks(view.rules, bid.id, _standing_bid(view))
+            return chance, marks * (2 * chance - 1)
+        chance = self.bid_chance(chances, bid, view)
+        # Moon scores a bid's tricks (a moon 21) won or lost; elsewhere marks are at stake
+        stake = bid.points if view.rules.game == "moon" else bid.marks or 1
+        return chance, stake * (2 * chance - 1)
+
+    def bid_chance(self, chances: dict[Contract, Chances], bid: Bid, view: View) -> float:
+        """The best chance over the contracts of making ``bid``: see the module docstring."""
+        rules = view.rules
+        best = 0.0
+        for contract, values in chances.items():
+            if contract.kind == "nello":
+                if not bid.marks or bid.marks < rules.nello_min_marks:
+                    continue
+                share = _share(values, lambda v: v == 0) - SPECIAL_DISCOUNT
+            elif bid.marks or bid.special == "moon":
+                if contract.kind == "sevens" and bid.marks < rules.sevens_min_marks:
+                    continue
+                share = self.mark_chance(view, contract, values)
+            elif contract.kind == "sevens":
+                continue
+            else:
+                share = self.point_chance(view, contract, values, bid.points)
+            best = max(best, share)
+        return best
+
+    def point_chance(self, view: View, contract: Contract, values: Chances, need: int) -> float:
+        """The calibrated chance that the viewer, naming ``contract``, takes ``need`` points."""
+        if not _calibrated(view):
+            flattery = round(DOUBLE_DUMMY_FLATTERY * view.layout.total / 42)
+            return _share(values, lambda v: v >= need + flattery + self.settings.bid_margin)
+        a, b, c, spread = CALIBRATION
+        mean = sum(v * w for v, w in values) / sum(w for _, w in values)
+        expected = a + b * mean + c * _worth_in(view.hand, view.rules, contract)
+        return _normal_cdf((expected - need - self.settings.bid_margin + 0.5) / spread)
+
+    def mark_chance(self, view: View, contract: Contract, values: Chances) -> float:
+        """The chance that the viewer, naming ``contract``, takes every trick: from RulesBot's
+        loser count, helped a little by the double-dummy share (`MARK_CHANCE`). Sevens, which
+        RulesBot does not value, keeps the squared double-dummy share."""
+        share = _share(values, lambda v: v == view.layout.total)
+        if contract.kind == "sevens" or not _calibrated(view):
+            return share**2
+        value = _estimate_in(view.hand, view.rules, contract)
+        if value.sure:
+            return SURE_MARK_CHANCE
+        if value.losers == 0:
+            return NO_LOSER_MARK_CHANCE
+        a, b, c = MARK_CHANCE
+        return 1.0 / (1.0 + math.exp(-(a + b * share + c * min(value.losers, 3))))
+
+    def pass_value(self, view: View) -> float:
+        """The expected marks a call must beat. Passing while an opponent holds the bid lets
+        them play a contract they make ``opponent_makes`` of the time; otherwise it is even.
+        Near the end of a marks game the side one mark from losing bids more freely and the side
+        one mark from winning less."""
+        value = 0.0
+        if view.bidder is not None and not view.layout.same_side(view.bidder, view.seat):
+            value = -(2 * self.settings.opponent_makes - 1)
+        if view.rules.game != "marks":
+            return value
+        target = view.rules.winning_target
+        side = view.layout.side_of[view.seat]
+        ours = view.score[side]
+        theirs = max(x for k, x in enumerate(view.score) if k != side)
+        if theirs >= target - 1:
+            return value - 0.4
+        if ours >= target - 1:
+            return value + 0.1
+        return value
+
+    def contract_score(
+        self, view: View, contract: Contract, values: Chances, need: int
+    ) -> tuple[float, float]:
+        """A contract's chance of making ``need`` and its expected double-dummy total (for
+        Nel-O, the hand's total times its chance)."""
+        if contract.kind == "nello":
+            share = _share(values, lambda v: v == 0)
+            return share, view.layout.total * share
+        mean = sum(v * w for v, w in values) / sum(w for _, w in values)
+        if need >= view.layout.total or contract.kind == "sevens":
+            return self.mark_chance(view, contract, values), mean
+        return self.point_chance(view, contract, values, need), mean
+
+    def _declare(self, view: View, rng: random.Random) -> Action:
+        named = {a.contract: a for a in view.legal if isinstance(a, Declare)}
+        best = self._best_contract(view, named)
+        return named[best] if best is not None else self._rules_bot.choose(view)
+
+    def _discard(self, view: View) -> Action:
+        """After taking the widow: the contract simulation rates best for the whole holding
+        (each trial lays down by `discard_choice`), then that contract's discard."""
+        best = self._best_contract(view, _candidates(view.rules, view.hand))
+        contract = best if best is not None else _candidates(view.rules, view.hand)[0]
+        return Discard(discard_choice(view.hand, tables_for(contract, view.rules)))
+
+    def _best_contract(self, view: View, allowed: Iterable[Contract]) -> Contract | None:
+        """Of the contracts in ``allowed`` that simulation judged, the likeliest to make the bid,
+        then the best expected total (then the lowest declaration id)."""
+        chances = self.contract_chances(view)
+        need = points_needed(view)
+        best: tuple[float, float, int] | None = None
+        choice: Contract | None = None
+        for contract in allowed:
+            if not chances.get(contract):
+                continue
+            share, mean = self.contract_score(view, contract, chances[contract], need)
+            key = (share, mean, -Declare(contract).id)
+            if best is None or key > best:
+                best, choice = key, contract
+        return choice
+
+
+# -- helpers --------------------------------------------------------------------------------
+
+
+def _normalised(worlds: list[World], weight: Callable[[World], float] | None) -> Weighted:
+    raw = [weight(w) if weight is not None else 1.0 for w in worlds]
+    total = math.fsum(raw)
+    if total <= 0:
+        raw = [1.0] * len(worlds)
+        total = float(len(worlds))
+    return [(w, x / total) for w, x in zip(worlds, raw)]
+
+
+def _calibrated(view: View) -> bool:
+    """Whether the bidding constants, fitted at four seats and 42 points, apply."""
+    return view.layout.seats == 4 and view.layout.total == 42
+
+
+def _normal_cdf(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _share(values: Chances, makes: Callable[[int], bool]) -> float:
+    """The weighted share of deals whose total satisfies ``makes``."""
+    total = sum(w for _, w in values)
+    return sum(w for v, w in values if makes(v)) / total if total > 0 else 0.0
+
+
+def _rank(tables: PlayTables, suit: int | None, t: int) -> int:
+    """How high ``t`` plays: in the suit led, or in its own suit when leading."""
+    return tables.power[tables.led[t] if suit is None else suit][t]
+
+
+def _score_difference(position: PlayPosition, value: int, makes: bool) -> float:
+    """Points game: the bidders' score minus the defenders' for a hand ending at ``value``."""
+    bid = position.goal
+    total = layout_of(position.rules).total
+    if makes:
+        return float(value - (total - value))
+    return float(-(total - value + bid))
+
+
+def _candidates(rules: Rules, hand: int) -> list[Contract]:
+    """The trumps RulesBot rates best for ``hand`` (three of them), and Nel-O and Sevens when
+    the rules offer them at some bid."""
+    marks = rules.max_bid_marks
+    contracts = plain_contracts(rules, Bid(f"{marks}m").id, marks)
+    trumps = [c for c in contracts if c.kind in ("suit", "doubles", "follow-me")]
+    special = [c for c in contracts if c.kind in ("nello", "sevens")]
+    trumps.sort(key=lambda c: -_worth_in(hand, rules, c))
+    return trumps[:3] + special
+
+
+def _opening_view(view: View) -> View:
+    """The seat's view before any call: its tiles and nothing else."""
+    return build_view(
+        view.rules, view.seat, view.hand_number, view.score, view.shaker, view.first_bidder,
+        view.dealt, (), None, (), view.first_bidder,
+    )  # fmt: skip
+
+
+def _with_widow(view: View, world: World, rng: random.Random) -> int:
+    """What the viewer holds after winning the auction in this world: its tiles and, until it
+    has taken the widow, the widow, drawn from the world's unseen pool (all of it when nothing
+    is set aside)."""
+    held = world.hands[view.seat]
+    widow = view.layout.widow
+    if not widow or view.widow:
+        return held
+    unseen = tiles_of(world.pool)
+    for t in unseen if len(unseen) == widow else rng.sample(unseen, widow):
+        held |= 1 << t
+    return held
+
+
+def _trial_hands(
+    view: View, hands: tuple[int, ...], held: int, contract: Contract
+) -> tuple[int, ...]:
+    """The hands at the first lead when the viewer, holding ``held``, names ``contract``:
+    it lays the widow's worth of tiles down first (`discard_choice`)."""
+    layout = view.layout
+    for _ in range(held.bit_count() - layout.hand_size):
+        held &= ~(1 << discard_choice(held, tables_for(contract, view.rules)))
+    if held == hands[view.seat]:
+        return hands
+    return tuple(held if s == view.seat else h for s, h in enumerate(hands))
+
+
+def discard_choice(held: int, tables: PlayTables) -> int:
+    """The tile to lay down after taking the widow, for a declarer about to name ``tables``'
+    contract: the lowest-ranked tile outside trump (trump only when the hand is all trump). A
+    sound rule, not a search: a low off tile is the likeliest loser."""
+    off = held & ~tables.trump_mask or held
+    return min(iter_tiles(off), key=lambda t: (tables.power[tables.led[t]][t], t))
+
+
+def _trial_position(
+    view: View, hands: tuple[int, ...], contract: Contract, declarer: int | None = None
+) -> PlayPosition:
+    """The play from the first lead on these holdings, the viewer having won the auction and
+    ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
+    (the goal is left at 0: the caller judges the totals itself)."""
+    nello = contract.kind == "nello"
+    leader = view.seat if declarer is None else declarer
+    return PlayPosition(
+        rules=view.rules,
+        contract=contract,
+        tables=tables_for(contract, view.rules),
+        hands=hands,
+        trick=(),
+        leader=leader,
+        bidder=view.seat,
+        declarer=leader,
+        out_seat=view.layout.partner(view.seat) if nello else -1,
+        taken=0,
+        goal=0,
+        tricks_played=0,
+    )
+
+
+# -- inference ------------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=65536)
+def _worth(dealt: int, rules: Rules) -> float:
+    """RulesBot's estimate of the points a dealt hand takes under its best contract."""
+    return best_contract(dealt, rules)[1].points
+
+
+@lru_cache(maxsize=65536)
+def _estimate_in(dealt: int, rules: Rules, contract: Contract) -> Estimate:
+    return estimate(dealt, tables_for(contract, rules))
+
+
+def _worth_in(dealt: int, rules: Rules, contract: Contract) -> float:
+    return _estimate_in(dealt, rules, contract).points
+
+
+PLAY_DISAGREEMENT = 0.5
+"""Weight factor for each play by another seat that RulesBot, holding that deal's tiles, would
+not have made (a play it would have made keeps factor 1)."""
+
+
+def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
+    """The inference model for one view: a function from a world to how well it explains the
+    calls and the contract, and with ``plays`` the tiles played (a likelihood up to a
+    constant)."""
+    rules = view.rules
+    calls = [a.id for a in view.calls]
+    layout = view.layout
+    scale = layout.total / 42  # the model's widths were set for 42 points a hand
+    played = [0] * layout.seats
+    for trick in view.tricks:
+        if trick.tiles is not None:
+            for s, t in zip(trick.seats, trick.tiles):
+                played[s] |= 1 << t
+    for s, t in view.trick:
+        played[s] |= 1 << t
+    hidden_seats = [trick.seats for trick in view.tricks if trick.tiles is None]
+    first_bidder = view.first_bidder
+    contract = view.contract
+    declarer = view.declarer
+
+    def dealt(world: World, seat: int) -> int:
+        mask = world.hands[seat] | played[seat]
+        for seats, tiles in zip(hidden_seats, world.hidden):
+            for s, t in zip(seats, tiles):
+                if s == seat:
+                    mask |= 1 << t
+        return mask
+
+    def weight(world: World) -> float:
+        log = 0.0
+        high, high_seat = 0, -1
+        for i, aid in enumerate(calls):
+            seat = (first_bidder + i) % layout.seats
+            if aid != PASS_ID:
+                points = _call_points(aid, layout.total)
+                if seat != view.seat and aid not in (PLUNGE_ID, SPLASH_ID):
+                    # a bidder's hand should be worth about its bid
+                    worth = _worth(dealt(world, seat), rules)
+                    gap = worth + 2 * scale - min(points, layout.total)
+                    log += _log_sigmoid(gap / (4 * scale))
+                high, high_seat = max(high, points), seat
+            elif seat != view.seat and not (high_seat >= 0 and layout.same_side(high_seat, seat)):
+                # a seat that passed was not worth the next bid
+                need = max(high + 1, rules.min_bid)
+                worth = _worth(dealt(world, seat), rules)
+                log += _log_sigmoid((need - scale - worth) / (4 * scale))
+        if contract is not None and declarer is not None and declarer != view.seat:
+            if contract.kind in ("suit", "doubles", "follow-me"):
+                # a declarer names about its best contract
+                hand = dealt(world, declarer)
+                log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / (3 * scale)
+        if replay_plays:
+            deal = tuple(dealt(world, seat) for seat in range(layout.seats))
+            log += _LOG_DISAGREEMENT * _disagreements(view, deal, sequence)
+        return math.exp(log)
+
+    sequence = [t for trick in view.tricks for t in (trick.tiles or ())]
+    sequence.extend(t for _, t in view.trick)
+    replay_plays = (
+        plays
+        and contract is not None
+        and not view.piles_face_down
+        and not layout.widow
+        and bool(sequence)
+    )
+    return weight
+
+
+_LOG_DISAGREEMENT = math.log(PLAY_DISAGREEMENT)
+_MODEL = RulesBot("model")
+
+
+def _disagreements(view: View, deal: tuple[int, ...], sequence: list[int]) -> int:
+    """How many plays by seats other than the viewer RulesBot would not have made, replaying
+    the hand on ``deal`` (plays with a single legal tile tell nothing and are skipped)."""
+    assert view.contract is not None
+    trial = Hand(view.rules, view.shaker, deal)
+    for call in view.calls:
+        trial.apply(call)
+    trial.apply(Declare(view.contract))
+    count = 0
+    for t in sequence:
+        seat = trial.turn
+        if seat != view.seat and trial.legal_mask().bit_count() > 1:
+            choice = _MODEL.choose(trial.view(seat))
+            if not (isinstance(choice, Play) and choice.tile == t):
+                count += 1
+        trial.apply(Play(t))
+    return count
+
+
+def _standing_bid(view: View) -> int:
+    """The standing bid on the auction's one scale (a mark is the hand's total; a plunge or
+    splash counts its marks), 0 when there is none."""
+    if view.bid_marks:
+        return view.layout.total * view.bid_marks
+    return view.bid.points if isinstance(view.bid, Bid) else 0
+
+
+def _call_points(aid: int, total: int) -> int:
+    """A bid on the auction's one scale: points, a mark (or shooting the moon) every point of
+    the hand's ``total``."""
+    action = ACTIONS[aid]
+    assert isinstance(action, Bid)
+    if action.special == "moon":
+        return total
+    return total * action.marks if action.marks else action.points
+
+
+def _log_sigmoid(x: float) -> float:
+    return -math.log1p(math.exp(-x)) if x > -30 else x

@@ -1,0 +1,399 @@
+"""Running matches: the executors that map `run_match` over specs, and the match and ladder
+drivers that read the results in order and sum them up.
+
+Results are always consumed in the order of the specs, whatever finishes first, and the SPRT
+looks at them only there, so the same command gives the same numbers with one worker, eight, or
+a Ray cluster. Ray and the process pool are only two ways of calling `run_match`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import itertools
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from texas42.services.arena.match import MatchResult, MatchSpec, match_specs, run_match
+from texas42.services.arena.stats import (
+    Decision,
+    Estimate,
+    Proportion,
+    Ratings,
+    Sprt,
+    bradley_terry,
+    mean_ci,
+    wilson,
+)
+from texas42.services.protocol import make_bot
+from texas42.core.errors import Texas42Error
+from texas42.core.rules import Rules
+
+AHEAD = 4
+"""Matches queued per worker beyond the ones running: enough to keep workers busy, few enough
+that an SPRT stop wastes little."""
+
+LADDER_PRIOR = 0.5
+"""Virtual wins each way per ladder pairing: one drawn game, so a bot that won every game still
+gets a finite rating."""
+
+Progress = Callable[[MatchResult], None]
+
+
+# -- executors ------------------------------------------------------------------------------
+
+
+def import_ray() -> Any:
+    """The ray module, or a clear error naming the extra that brings it."""
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise Texas42Error(
+            "--ray needs Ray, which is not installed: pip install 'texas42[dist]'"
+        ) from None
+
+
+Results = Generator[MatchResult, None, None]
+
+
+def map_matches(
+    specs: Sequence[MatchSpec], workers: int = 1, ray_address: str | None = None
+) -> Results:
+    """`run_match` over the specs, results in spec order: here, in a process pool of ``workers``,
+    or on the Ray cluster at ``ray_address`` (``local`` starts one on this machine).
+
+    Closing the iterator early cancels the matches not yet started.
+    """
+    if ray_address is not None:
+        return _ray_map(specs, ray_address)
+    if workers > 1:
+        return _pool_map(specs, workers)
+    return (run_match(spec) for spec in specs)
+
+
+def _pool_map(specs: Sequence[MatchSpec], workers: int) -> Results:
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    todo = iter(specs)
+    pool = ProcessPoolExecutor(workers, initializer=_ignore_ctrl_c)
+    try:
+        pending: deque[Future[MatchResult]] = deque(
+            pool.submit(run_match, spec) for spec in itertools.islice(todo, workers * AHEAD)
+        )
+        while pending:
+            result = pending.popleft().result()
+            pending.extend(pool.submit(run_match, spec) for spec in itertools.islice(todo, 1))
+            yield result
+    except KeyboardInterrupt:
+        # the matches under way are dropped: end the workers now rather than after their pair
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        raise
+    finally:
+        pool.shutdown(cancel_futures=True)
+
+
+def _ignore_ctrl_c() -> None:
+    """Workers leave Ctrl-C to the parent, which stops the match and ends them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _ray_map(specs: Sequence[MatchSpec], address: str) -> Results:
+    ray = import_ray()
+    try:
+        ray.init(address=None if address == "local" else address, ignore_reinit_error=True)
+    except Exception as exc:  # Ray raises several kinds when no cluster answers
+        raise Texas42Error(f"--ray {address}: cannot join the cluster: {exc}") from None
+    remote = ray.remote(run_match)
+    window = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
+    todo = iter(specs)
+    pending: deque[Any] = deque(remote.remote(spec) for spec in itertools.islice(todo, window))
+    try:
+        while pending:
+            result: MatchResult = ray.get(pending.popleft())
+            pending.extend(remote.remote(spec) for spec in itertools.islice(todo, 1))
+            yield result
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
+
+
+# -- one match ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A duplicate match summed up: what the arena table and ``--json`` show.
+
+    ``margin`` is A's score minus B's per game (per hand with ``hands``), each bot's score the
+    mean over the sides it holds, averaged over each pair and then over pairs; ``wins`` counts A's
+    wins among the games (hands) someone won; ``make`` is, for A's sides and B's, the bids made
+    out of the hands they won the auction. ``forfeits``
+    counts the games (hands) A and B forfeited, an engine of theirs having failed, and
+    ``forfeit_reasons`` says why, in the order played.
+    """
+
+    bot_a: str
+    bot_b: str
+    rules: Rules
+    hands_mode: bool
+    seed: int
+    planned_pairs: int
+    pairs: int
+    games: int
+    hands: int
+    margin: Estimate
+    wins: Proportion
+    make: tuple[Proportion, Proportion]
+    sprt: Sprt | None
+    decision: Decision | None
+    seconds: float | None
+    forfeits: tuple[int, int] = (0, 0)
+    forfeit_reasons: tuple[str, ...] = ()
+
+    @property
+    def unit(self) -> str:
+        """What the margin counts: ``marks per game``, ``points per hand`` (Moon's too)..."""
+        kind = "marks" if self.rules.game == "marks" else "points"
+        return f"{kind} per {'hand' if self.hands_mode else 'game'}"
+
+    @property
+    def llr(self) -> float | None:
+        if self.sprt is None:
+            return None
+        return self.sprt.llr(self.wins.k, self.wins.n - self.wins.k)
+
+    def to_dict(self) -> dict[str, Any]:
+        sprt = None
+        if self.sprt is not None:
+            lower, upper = self.sprt.bounds
+            sprt = {
+                **self.sprt.to_dict(),
+                "llr": self.llr,
+                "lower": lower,
+                "upper": upper,
+                "decision": self.decision,
+            }
+        return {
+            "bot_a": self.bot_a,
+            "bot_b": self.bot_b,
+            "rules": str(self.rules),
+            "mode": "hands" if self.hands_mode else "games",
+            "seed": self.seed,
+            "planned_pairs": self.planned_pairs,
+            "pairs": self.pairs,
+            "games": self.games,
+            "hands": self.hands,
+            "unit": self.unit,
+            "margin": self.margin.to_dict(),
+            "win_rate": self.wins.to_dict(),
+            "make_rate": {"a": self.make[0].to_dict(), "b": self.make[1].to_dict()},
+            "sprt": sprt,
+            "seconds": self.seconds,
+            "forfeits": {
+                "a": self.forfeits[0],
+                "b": self.forfeits[1],
+                "reasons": list(self.forfeit_reasons),
+            },
+        }
+
+
+def summarize(
+    results: Sequence[MatchResult],
+    seed: int,
+    planned_pairs: int | None = None,
+    sprt: Sprt | None = None,
+    seconds: float | None = None,
+) -> MatchSummary:
+    """The summary of a match's pair results (at least one), in the order they were played;
+    ``seed`` is the match's seed, ``planned_pairs`` the pairs it would have played without an
+    SPRT stop."""
+    if not results:
+        raise ValueError("no pairs to sum up")
+    spec = results[0].spec
+    games = [game for result in results for game in result.games]
+    wins = sum(result.a_wins for result in results)
+    decided = sum(result.decided for result in results)
+    bids = [0, 0]
+    made = [0, 0]
+    for game in games:
+        for bot, parity in enumerate((game.a_team, 1 - game.a_team)):
+            bids[bot] += game.bids[parity]
+            made[bot] += game.made[parity]
+    forfeited = [game for game in games if game.forfeit is not None]
+    a_forfeits = sum(game.a_won is False for game in forfeited)
+    return MatchSummary(
+        bot_a=spec.bot_a,
+        bot_b=spec.bot_b,
+        rules=spec.rules,
+        hands_mode=spec.hands,
+        seed=seed,
+        planned_pairs=planned_pairs if planned_pairs is not None else len(results),
+        pairs=len(results),
+        games=len(games),
+        hands=sum(game.hands for game in games),
+        margin=mean_ci([result.margin for result in results]),
+        wins=wilson(wins, decided),
+        make=(wilson(made[0], bids[0]), wilson(made[1], bids[1])),
+        sprt=sprt,
+        decision=sprt.decide(wins, decided - wins) if sprt is not None else None,
+        seconds=seconds,
+        forfeits=(a_forfeits, len(forfeited) - a_forfeits),
+        forfeit_reasons=tuple(game.forfeit for game in forfeited if game.forfeit is not None),
+    )
+
+
+def check_bot(spec: str) -> None:
+    """Make the bot once, so an unknown name or option is reported before any game is played."""
+    make_bot(spec)
+
+
+def play_match(
+    bot_a: str,
+    bot_b: str,
+    rules: Rules,
+    pairs: int,
+    seed: int = 0,
+    *,
+    hands: bool = False,
+    records: bool = False,
+    workers: int = 1,
+    ray_address: str | None = None,
+    sprt: Sprt | None = None,
+    progress: Progress | None = None,
+) -> tuple[MatchSummary, list[MatchResult]]:
+    """Play a duplicate match of ``pairs`` pairs (fewer if the SPRT decides first, checked after
+    every pair); the summary and every pair's result, in order.
+
+    Ctrl-C (KeyboardInterrupt) stops the match after the pairs already played, which are summed
+    up as usual (``planned_pairs`` says how many were meant); with none played it propagates.
+    """
+    check_bot(bot_a)
+    check_bot(bot_b)
+    if pairs < 1:
+        raise Texas42Error(f"a match needs at least one pair of games, not {pairs}")
+    specs = match_specs(bot_a, bot_b, rules, pairs, seed, hands=hands, records=records)
+    start = time.perf_counter()
+    results: list[MatchResult] = []
+    wins = decided = 0
+    try:
+        with contextlib.closing(map_matches(specs, workers, ray_address)) as played:
+            for result in played:
+                results.append(result)
+                wins += result.a_wins
+                decided += result.decided
+                if progress is not None:
+                    progress(result)
+                if sprt is not None and sprt.decide(wins, decided - wins) is not None:
+                    break
+    except KeyboardInterrupt:
+        if not results:
+            raise
+    return summarize(results, seed, pairs, sprt, time.perf_counter() - start), results
+
+
+# -- a ladder -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LadderSummary:
+    """Every pairing's match and the Bradley-Terry ratings fitted to the game wins.
+
+    ``wins[i][j]`` is the games bot i won against bot j; ratings are anchored on the first bot.
+    """
+
+    bots: tuple[str, ...]
+    rules: Rules
+    seed: int
+    pairings: tuple[MatchSummary, ...]
+    wins: tuple[tuple[int, ...], ...]
+    ratings: Ratings
+    seconds: float
+
+    def games(self, i: int) -> int:
+        return sum(self.wins[i][j] + self.wins[j][i] for j in range(len(self.bots)))
+
+    def won(self, i: int) -> int:
+        return sum(self.wins[i])
+
+    def order(self) -> list[int]:
+        """The bots strongest first."""
+        return sorted(range(len(self.bots)), key=lambda i: -self.ratings.strength[i])
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bots": list(self.bots),
+            "rules": str(self.rules),
+            "seed": self.seed,
+            "prior": LADDER_PRIOR,
+            "ratings": [
+                {
+                    "bot": bot,
+                    "elo": self.ratings.elo(i),
+                    "elo_half_width": self.ratings.elo_half_width(i),
+                    "strength": self.ratings.strength[i],
+                    "stderr": self.ratings.stderr[i],
+                    "games": self.games(i),
+                    "wins": self.won(i),
+                }
+                for i, bot in enumerate(self.bots)
+            ],
+            "wins": [list(row) for row in self.wins],
+            "pairings": [pairing.to_dict() for pairing in self.pairings],
+            "seconds": self.seconds,
+        }
+
+
+def play_ladder(
+    bots: Sequence[str],
+    rules: Rules,
+    pairs: int,
+    seed: int = 0,
+    *,
+    workers: int = 1,
+    ray_address: str | None = None,
+    progress: Progress | None = None,
+) -> LadderSummary:
+    """A duplicate match of ``pairs`` pairs between every two bots, all on the same deals, and
+    the ratings fitted to the game wins (with `LADDER_PRIOR`)."""
+    if len(bots) < 2:
+        raise Texas42Error("a ladder needs at least two bots")
+    twice = sorted({bot for bot in bots if bots.count(bot) > 1})
+    if twice:
+        raise Texas42Error(f"each bot plays the ladder once, not {', '.join(twice)} twice")
+    for bot in bots:
+        check_bot(bot)
+    if pairs < 1:
+        raise Texas42Error(f"a pairing needs at least one pair of games, not {pairs}")
+    pairings = list(itertools.combinations(range(len(bots)), 2))
+    specs = [
+        spec for i, j in pairings for spec in match_specs(bots[i], bots[j], rules, pairs, seed)
+    ]
+    start = time.perf_counter()
+    results: list[MatchResult] = []
+    with contextlib.closing(map_matches(specs, workers, ray_address)) as played:
+        for result in played:
+            results.append(result)
+            if progress is not None:
+                progress(result)
+    seconds = time.perf_counter() - start
+    wins = [[0] * len(bots) for _ in bots]
+    summaries = []
+    for k, (i, j) in enumerate(pairings):
+        summary = summarize(results[k * pairs : (k + 1) * pairs], seed)
+        summaries.append(summary)
+        wins[i][j] = summary.wins.k
+        wins[j][i] = summary.wins.n - summary.wins.k
+    return LadderSummary(
+        tuple(bots),
+        rules,
+        seed,
+        tuple(summaries),
+        tuple(tuple(row) for row in wins),
+        bradley_terry(wins, prior=LADDER_PRIOR),
+        seconds,
+    )

@@ -1,0 +1,52 @@
+"""The engine protocol: a line protocol over standard input and output through which a program in
+any language plays at a texas42 table, and any texas42 bot plays for other programs.
+
+The protocol itself is specified in ``docs/engine-protocol.md`` (version `PROTOCOL_VERSION`).
+This package holds both sides of it:
+
+- `texas42.services.protocol.host`: the host side. `AsyncEngine` (asyncio) starts an engine process,
+  shakes hands and asks it for actions, checking every answer; `EngineBot` wraps it as a `Bot`
+  that sits anywhere a bot can (``make_bot("engine:./mybot --flag")``). A misbehaving engine
+  raises `EngineError`, naming the engine and the offending line.
+- `texas42.services.protocol.engine`: the engine side. `run_engine` serves any texas42 bot over the
+  protocol (``python -m texas42.services.protocol.engine --bot expert``); it is not imported here, so
+  that running it with ``-m`` imports it once.
+"""
+
+from texas42.players import Bot
+from texas42.players import make_bot as make_builtin_bot
+from texas42.services.protocol.host import (
+    PROTOCOL_VERSION,
+    Answer,
+    AsyncEngine,
+    EngineBot,
+    EngineError,
+    EngineOption,
+    Info,
+    parse_info,
+    parse_option,
+)
+
+
+
+def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
+    """The bot a spec names, outside engines included: ``engine:CMD`` runs the command CMD as an
+    `EngineBot`; every other spec is one of the players' bots (`texas42.players.make_bot`)."""
+    head, sep, command = spec.strip().partition(":")
+    if sep and head.strip().lower() == "engine":
+        return EngineBot(command.strip(), name=name, seed=seed)
+    return make_builtin_bot(spec, seed, name)
+
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "Answer",
+    "AsyncEngine",
+    "EngineBot",
+    "EngineError",
+    "EngineOption",
+    "Info",
+    "make_bot",
+    "parse_info",
+    "parse_option",
+]

@@ -1,0 +1,617 @@
+"""The web table in a real browser: the lobby, seats, bots, bidding and play by clicks, two people
+at one table, the phone layout and the replay viewer, against the real server (`texas42 serve`).
+
+The browser tests need the Python ``playwright`` package and Debian's ``/usr/bin/chromium``; they
+are skipped without them. The pip-geometry test needs neither. Screenshots go to
+``test-artifacts/`` at the repository root.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from texas42.core import svg
+from texas42.players import RulesBot
+from texas42.core.game import Game
+from texas42.core.record import record_from_game
+from texas42.core.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "src" / "texas42" / "faces" / "server" / "web"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM = "/usr/bin/chromium"
+PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
+WAIT_MS = 15_000
+
+needs_browser = pytest.mark.skipif(
+    not (PLAYWRIGHT and os.path.exists(CHROMIUM)),
+    reason="needs the playwright package and /usr/bin/chromium",
+)
+
+
+def _js_constant(source: str, name: str) -> Any:
+    """The value of ``export const NAME = ...;`` in a JS module whose value is JSON."""
+    match = re.search(rf"export const {name} = (.*?);", source, re.DOTALL)
+    assert match, f"tiles.js has no constant {name}"
+    return json.loads(match.group(1))
+
+
+def test_tiles_js_pip_geometry_is_svg_py() -> None:
+    """The browser draws tiles with the pip geometry of texas42.core.svg, so they cannot drift."""
+    source = (WEB / "tiles.js").read_text()
+    spots = _js_constant(source, "PIP_SPOTS")
+    assert [[tuple(xy) for xy in pips] for pips in spots] == [list(p) for p in svg.PIP_SPOTS]
+    assert _js_constant(source, "PIP_RADIUS") == svg.PIP_RADIUS
+    assert "svg.py" in source
+
+
+def test_web_app_loads_nothing_from_elsewhere() -> None:
+    """No CDN, no web font: every URL the app names is on its own server."""
+    imports = 0
+    for path in WEB.iterdir():
+        text = path.read_text()
+        assert not re.search(r"""(?:src|href)\s*=\s*["']https?://""", text), path.name
+        assert "@import" not in text and "@font-face" not in text, path.name
+        for spec in re.findall(r"""^import\s[^;]*?\sfrom\s+["'](.+?)["'];""", text, re.MULTILINE):
+            assert spec.startswith("./"), f"{path.name} imports {spec}"
+            assert (WEB / spec[2:]).exists(), f"{path.name} imports a missing {spec}"
+            imports += 1
+    assert imports >= 15  # the modules' imports were all read
+
+
+# -- the server and the browser ------------------------------------------------------------------
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _serve_command() -> list[str]:
+    if importlib.util.find_spec("texas42.__main__") is not None:
+        return [sys.executable, "-m", "texas42"]
+    script = Path(sys.executable).with_name("texas42")
+    return [str(script if script.exists() else shutil.which("texas42"))]
+
+
+def _get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=5) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not (PLAYWRIGHT and os.path.exists(CHROMIUM)):
+        pytest.skip("needs the playwright package and /usr/bin/chromium")
+    port = _free_port()
+    folder = tmp_path_factory.mktemp("web")
+    command = [*_serve_command(), "serve", "--port", str(port), "--db", str(folder / "t.sqlite"),
+               "--bot-delay", "0"]  # fmt: skip
+    log = folder / "server.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    try:
+        while True:
+            try:
+                _get(base + "/api/options")
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the server did not start: {log.read_text()}")
+                time.sleep(0.1)
+        yield base
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield chromium
+        chromium.close()
+
+
+class Watch:
+    """A page with the browser errors it reported; a test fails on any uncaught JS error."""
+
+    def __init__(self, browser: Any, width: int = 1280, height: int = 900) -> None:
+        self.context = browser.new_context(viewport={"width": width, "height": height})
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+        self.page.set_default_timeout(WAIT_MS)
+
+    def close(self) -> None:
+        self.context.close()
+        assert not self.errors, self.errors
+
+
+CALLS = (
+    "[data-testid=bidding-box] button:not([disabled]), "
+    "[data-testid=trump-box] button:not([disabled])"
+)
+ACTIONABLE = f"""() => {{
+  const call = document.querySelector('{CALLS}');
+  if (call) return 'call';
+  if (document.querySelector('[data-testid=hand] [data-legal=true]:not([disabled])')) return 'tile';
+  return '';
+}}"""
+
+
+def _seq(page: Any) -> str:
+    return str(page.get_attribute("[data-testid=table-page]", "data-seq"))
+
+
+def _act_once(page: Any, *, keys: bool = False) -> bool:
+    """Take the first legal call or tile if it is this page's turn, by a click or (``keys``) by
+    its shortcut; wait for the table to move. The page must say it is our turn."""
+    what, status = page.evaluate(
+        f"() => [({ACTIONABLE})(), document.querySelector('[data-testid=status]').textContent]"
+    )
+    if not what:
+        return False
+    assert status.startswith("Your turn"), status
+    before = _seq(page)
+    if what == "call":
+        if keys and page.get_attribute(CALLS, "data-action") == "pass":
+            page.keyboard.press("p")
+        else:
+            page.click(CALLS)
+    elif keys:
+        legal = page.eval_on_selector_all(
+            "[data-testid=hand] [data-tile]", "tiles => tiles.map(t => t.dataset.legal)"
+        )
+        page.keyboard.press(str(legal.index("true") + 1))
+    else:
+        page.click("[data-testid=hand] [data-legal=true]")
+    page.wait_for_function(
+        "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s", arg=before
+    )
+    return True
+
+
+def _hand_number(page: Any) -> int:
+    text = page.text_content("[data-testid=hand-number]") or ""
+    return int(text.split()[-1]) if text.strip() else 0
+
+
+def _create_table(page: Any, base: str, name: str, *, target: str | None = None) -> str:
+    """Create a table in the lobby form (standard rules, maybe a shorter game); its address."""
+    page.goto(base + "/")
+    page.fill("[data-testid=table-name]", name)
+    if target is not None:
+        page.fill("[data-testid=option-target]", target)
+        page.dispatch_event("[data-testid=option-target]", "change")
+    page.click("[data-testid=create-table]")
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    page.wait_for_selector("[data-testid=pregame]")
+    return str(page.url)
+
+
+def _sit(page: Any, seat: int, name: str) -> None:
+    page.fill("[data-testid=player-name]", name)
+    page.click(f"[data-testid=sit-{seat}]")
+    page.wait_for_selector(f"[data-testid=seat-{seat}] .badge.you")
+
+
+def _add_bot(page: Any, seat: int, level: str = "medium") -> None:
+    page.select_option(f"[data-testid=bot-level-{seat}]", level)
+    page.click(f"[data-testid=add-bot-{seat}]")
+    page.wait_for_selector(f"[data-testid=seat-{seat}][data-kind=bot]")
+
+
+def _no_horizontal_scroll(page: Any) -> None:
+    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
+    assert width <= inner, f"the page scrolls sideways: {width} > {inner}"
+
+
+# -- the tests -----------------------------------------------------------------------------------
+
+
+@needs_browser
+def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.wait_for_selector("[data-testid=create-form]")
+    page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
+    _create_table(page, server, "Friday")
+    assert page.get_attribute("[data-testid=invite-link]", "value") == page.url
+
+    _sit(page, 0, "Ann")
+    # the seat survives a reload: the token is kept in local storage
+    page.reload()
+    page.wait_for_selector("[data-testid=seat-0] .badge.you")
+    assert page.get_attribute("[data-testid=seat-0]", "class").count("place-bottom") == 1
+    assert "place-top" in (page.get_attribute("[data-testid=seat-2]", "class") or "")
+    assert page.is_disabled("[data-testid=start]")
+    for seat in (1, 2, 3):
+        _add_bot(page, seat, "medium")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=hand] [data-tile]")
+    assert page.locator("[data-testid=hand] [data-tile]").count() == 7
+    first = page.locator("[data-testid=hand] [data-tile]").first
+    assert first.get_attribute("aria-label") == f"tile {first.get_attribute('data-tile')}"
+
+    actions = 0  # every other action by its keyboard shortcut
+    asked_hint = clicked_illegal = False
+    screenshot_taken = False
+    deadline = time.monotonic() + 30
+    while _hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
+        assert time.monotonic() < deadline, "the hand did not finish"
+        legal = page.locator("[data-testid=hand] [data-legal=true]")
+        if legal.count() and not asked_hint:
+            # a hint ranks every legal tile, each with its chance and expected points
+            page.click("[data-testid=hint-button]")
+            page.wait_for_selector("[data-testid=hints] li", timeout=20_000)
+            hints = page.locator("[data-testid=hints] li")
+            assert hints.count() == legal.count()
+            facts = r"\d+% to (make|set) · the bidders take [\d.]+ points on average"
+            assert re.search(facts, hints.first.inner_text())
+            asked_hint = True
+        illegal = page.locator("[data-testid=hand] [data-legal=false]")
+        if legal.count() and illegal.count() and not clicked_illegal:
+            tile = illegal.first.get_attribute("data-tile")
+            illegal.first.click()
+            reason = page.text_content("[data-testid=illegal-reason]") or ""
+            assert reason.startswith(f"{tile}: ") and len(reason) > len(tile or "") + 4
+            clicked_illegal = True
+        if legal.count() and not screenshot_taken:
+            page.screenshot(path=str(ARTIFACTS / "table-desktop.png"), full_page=True)
+            screenshot_taken = True
+        if _act_once(page, keys=actions % 2 == 1):
+            actions += 1
+        else:
+            page.wait_for_function(
+                f"() => ({ACTIONABLE})() || document.querySelector('[data-testid=summary]')"
+            )
+
+    page.wait_for_selector("[data-testid=summary]")
+    summary = page.text_content("[data-testid=summary]") or ""
+    assert "Hand 1" in summary and ("made it" in summary or "went set" in summary)
+    page.screenshot(path=str(ARTIFACTS / "summary.png"), full_page=True)
+    # the score pad: one hand in its history, at least one mark scored (all-pass is forced)
+    assert page.locator("[data-testid=score-history] tbody tr").count() == 1
+    scores = [int(page.text_content(f"[data-testid=score-{t}]") or "0") for t in (0, 1)]
+    assert sum(scores) >= 1
+
+    if not clicked_illegal:
+        # every tile was legal whenever it was our turn: a tile in the next auction is refused
+        page.wait_for_selector("[data-testid=hand] [data-tile]")
+        page.click("[data-testid=hand] [data-tile]")
+        assert (page.text_content("[data-testid=illegal-reason]") or "").strip()
+
+    page.click("[data-testid=review-button]")
+    page.wait_for_selector("[data-testid=review] h3", timeout=30_000)
+    review = page.text_content("[data-testid=review]") or ""
+    assert "cost" in review or "No costly plays" in review
+    page.screenshot(path=str(ARTIFACTS / "review.png"), full_page=True)
+    watch.close()
+
+
+@needs_browser
+def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
+    north, east = Watch(browser), Watch(browser)
+    url = _create_table(north.page, server, "Two of us", target="1")
+    _sit(north.page, 0, "Ann")
+    east.page.goto(url)
+    east.page.wait_for_selector("[data-testid=sit-1]")
+    _sit(east.page, 1, "Bob")
+    # East sees its own seat at the bottom and North on its right
+    assert "place-right" in (east.page.get_attribute("[data-testid=seat-0]", "class") or "")
+    _add_bot(north.page, 2, "easy")
+    _add_bot(east.page, 3, "medium")
+    north.page.click("[data-testid=start]")
+    for watch in (north, east):
+        watch.page.wait_for_selector("[data-testid=hand] [data-tile]")
+    assert north.page.text_content("[data-testid=seat-1] .seat-name") == "Bob"
+    # a spectator sees the table and the seats, and no hand
+    spectator = Watch(browser)
+    spectator.page.goto(url)
+    spectator.page.wait_for_selector("[data-testid=seat-0] .backs")
+    assert spectator.page.locator("[data-testid=hand] [data-tile]").count() == 0
+    assert "place-bottom" in (spectator.page.get_attribute("[data-testid=seat-2]", "class") or "")
+    assert not spectator.page.locator("[data-testid=hint-button]").count()
+    spectator.close()
+
+    deadline = time.monotonic() + 30
+    acted = {0: 0, 1: 0}
+    while not north.page.locator("[data-testid=game-over]").count():
+        assert time.monotonic() < deadline, "the game did not end"
+        moved = False
+        for seat, watch in ((0, north), (1, east)):
+            if watch.page.locator("[data-testid=game-over]").count():
+                continue
+            if _act_once(watch.page):
+                acted[seat] += 1
+                moved = True
+        if not moved:
+            time.sleep(0.05)
+    assert acted[0] >= 1 and acted[1] >= 1
+    east.page.wait_for_selector("[data-testid=game-over]")
+    for watch in (north, east):
+        text = watch.page.text_content("[data-testid=game-over]") or ""
+        assert re.search(r"(North-South|East-West) .* win", text), text
+    north.page.screenshot(path=str(ARTIFACTS / "game-over.png"), full_page=True)
+
+    # the record downloads and the replay viewer steps through it
+    record_href = north.page.get_attribute("[data-testid=export-record]", "href") or ""
+    record = _get(server + record_href)
+    assert record["format"] == "texas42" and record["players"][:2] == ["Ann", "Bob"]
+    north.page.click("[data-testid=replay-link]")
+    _check_replay(north.page)
+
+    # a rematch deals a new game to the same seats
+    east.page.click("[data-testid=rematch]")
+    east.page.wait_for_function(
+        "() => document.querySelector('[data-testid=table-page]').dataset.status === 'playing'"
+    )
+    east.page.wait_for_selector("[data-testid=hand] [data-tile]")
+    north.close()
+    east.close()
+
+
+def _check_replay(page: Any) -> None:
+    page.wait_for_selector("[data-testid=replay-caption]")
+    total = int((page.text_content("[data-testid=replay-position]") or "").split("/")[1])
+    assert total > 8
+    first_caption = page.text_content("[data-testid=replay-caption]")
+    # all four hands face up at the start: 28 tiles
+    assert page.locator("[data-testid^=replay-seat-] [data-tile]").count() == 28
+    page.keyboard.press("End")
+    assert page.text_content("[data-testid=replay-position]") == f"{total} / {total}"
+    page.click("[data-testid=replay-first]")
+    assert page.text_content("[data-testid=replay-caption]") == first_caption
+    page.keyboard.press("ArrowRight")
+    assert page.text_content("[data-testid=replay-position]") == f"2 / {total}"
+    assert page.locator("[data-testid=replay-calls] li").count() == 1
+    page.click("[data-testid=replay-next]")
+    assert page.text_content("[data-testid=replay-position]") == f"3 / {total}"
+    page.click("[data-testid=replay-prev]")
+    assert page.text_content("[data-testid=replay-position]") == f"2 / {total}"
+
+
+@needs_browser
+def test_phone_layout_and_the_seat_link(server: str, browser: Any) -> None:
+    desk = Watch(browser)
+    _create_table(desk.page, server, "Phone")
+    _sit(desk.page, 2, "Cat")
+    for seat in (0, 1, 3):
+        _add_bot(desk.page, seat, "easy")
+    token = desk.page.evaluate(
+        "() => Object.entries(localStorage).find(([k]) => k.includes('token:'))[1]"
+    )
+    table = desk.page.url.rsplit("/", 1)[1]
+    desk.close()
+
+    phone = Watch(browser, 375, 667)
+    page = phone.page
+    page.goto(server + "/")
+    page.wait_for_selector("[data-testid=create-form]")
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(ARTIFACTS / "lobby-phone.png"), full_page=True)
+    # the seat link gives the seat back on another device, and leaves the address bar clean
+    page.goto(f"{server}/t/{table}#token={token}")
+    page.wait_for_selector("[data-testid=seat-2] .badge.you")
+    assert "#" not in page.url
+    _no_horizontal_scroll(page)
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=hand] [data-tile]")
+    page.wait_for_function(f"() => ({ACTIONABLE})()")
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(ARTIFACTS / "table-phone.png"), full_page=True)
+    box = page.locator("[data-testid=hand]").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
+    # keyboard: "?" shows the shortcuts, Escape closes them
+    page.keyboard.press("?")
+    page.wait_for_selector("[data-testid=shortcuts]")
+    page.keyboard.press("Escape")
+    assert not page.locator("[data-testid=shortcuts]").count()
+    phone.close()
+
+
+@needs_browser
+def test_a_table_with_the_house_preset(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.select_option("[data-testid=preset]", "house")
+    note = page.locator("[data-testid=preset-note]").count() > 0
+    if not note:
+        # the server lists the preset's options: the form shows house's specials switched on
+        assert page.is_checked("[data-testid=option-nello]")
+        page.uncheck("[data-testid=option-sevens]")
+    rules = page.text_content("[data-testid=rules-string]") or ""
+    assert rules.startswith("Rules: house")
+    page.click("[data-testid=create-table]")
+    page.wait_for_selector("[data-testid=pregame]")
+    text = page.text_content(".rules") or ""
+    assert "Nel-O" in text and "Plunge" in text
+    assert ("Sevens" in text) == note
+    watch.close()
+
+
+@needs_browser
+def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
+    """The app's own helpers, run in the browser: a review in words, the rules string."""
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    review = {
+        "hand": 2, "contract": "fives", "unit": "points",
+        "plays": [
+            {"index": 1, "seat": 1, "tile": "5-5", "best": ["5-5"], "cost": 0},
+            {"index": 5, "seat": 0, "tile": "5-0", "best": ["6-4"], "cost": 10},
+            {"index": 9, "seat": 1, "tile": "3-3", "best": ["2-2", "1-1"], "cost": 1},
+        ],
+        "bids": [{"seat": 0, "bid": "31", "contract": "fives", "make_share": 0.724}],
+    }
+    seats = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
+    words = page.evaluate(
+        "([r, s]) => import('/static/table.js').then(m => m.reviewWords(r, s, 0))", [review, seats]
+    )
+    assert [m["text"] for m in words["mistakes"]] == [
+        "Trick 2: best play here was 6-4; your 5-0 cost 10 points.",
+        "Trick 3: best play here was 2-2 or 1-1; Bob's 3-3 cost 1 point.",
+    ]
+    assert words["bids"][0]["text"] == (
+        "Your bid 31 (fives) makes in 72% of the deals you could have held."
+    )
+    plays = page.evaluate(
+        "a => import('/static/table.js').then(m => a.map(m.playedTile))",
+        ["play 6-4", "6-4", "bid 31", "pass"],
+    )
+    assert plays == ["6-4", "6-4", None, None]
+    rules = page.evaluate(
+        """() => import('/static/lobby.js').then(m => {
+          const options = [{name: 'nello', kind: 'bool', default: false},
+                           {name: 'target', kind: 'int', default: null}];
+          const base = m.presetValues(options, 'standard,nello=true');
+          return [base, m.rulesString('house', base, {nello: false, target: 3})];
+        })"""
+    )
+    assert rules == [{"nello": True, "target": None}, "house,nello=false,target=3"]
+    watch.close()
+
+
+def _finished_record() -> str:
+    game = Game(Rules(), 7)
+    bot = RulesBot()
+    while not game.is_over():
+        seat = game.seat_to_act()
+        assert seat is not None
+        game.apply(bot.choose(game.view(seat)))
+    return record_from_game(game, ["Ann", "Bob", "Cat", "Dan"]).to_json()
+
+
+@needs_browser
+def test_import_a_record_into_the_replay_viewer(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.fill("[data-testid=import-text]", '{"format": "texas42", "version": 1, "hands": "no"}')
+    page.click("[data-testid=import-button]")
+    page.wait_for_function("() => document.querySelector('[data-testid=import-error]').textContent")
+    page.fill("[data-testid=import-text]", _finished_record())
+    page.click("[data-testid=import-button]")
+    page.wait_for_url(re.compile(r"/replay$"))
+    _check_replay(page)
+    assert "Ann" in (page.text_content("[data-testid=replay-seat-0]") or "")
+    page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
+    page.set_viewport_size({"width": 375, "height": 667})
+    _no_horizontal_scroll(page)
+    page.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
+    watch.close()
+
+
+# -- other table sizes ---------------------------------------------------------------------------
+
+
+def _fill_with_bots(page: Any, seats: int, level: str = "easy") -> None:
+    for seat in range(1, seats):
+        if page.get_attribute(f"[data-testid=seat-{seat}]", "data-kind") == "empty":
+            _add_bot(page, seat, level)
+
+
+@needs_browser
+def test_a_six_hand_table_from_the_lobby_seats_six_round_the_oval(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.wait_for_selector("[data-testid=players]")
+    page.select_option("[data-testid=players]", "six-hand,teams=threes")
+    assert page.input_value("[data-testid=preset]") == "six-hand"
+    assert (page.text_content("[data-testid=rules-string]") or "").endswith("six-hand,teams=threes")
+    page.fill("[data-testid=table-name]", "Six")
+    page.click("[data-testid=create-table]")
+    page.wait_for_selector("[data-testid=pregame]")
+    assert page.locator("[data-testid^=seat-]").count() == 6
+    assert "oval" in (page.get_attribute("[data-testid=felt]", "class") or "")
+    _sit(page, 0, "Ann")
+    _fill_with_bots(page, 6)
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=score-pad]")
+    # two teams of three: North-Southeast-Southwest against Northeast-South-Northwest
+    assert page.locator("[data-testid^=pad-team-]").count() == 2
+    assert "Us" in (page.text_content("[data-testid=pad-team-0]") or "")
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] [data-tile]').length === 4")
+    page.screenshot(path=str(ARTIFACTS / "table-six.png"), full_page=True)
+    watch.close()
+
+
+@needs_browser
+def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.wait_for_selector("[data-testid=players]")
+    page.select_option("[data-testid=players]", "moon")
+    page.fill("[data-testid=table-name]", "Moon")
+    page.click("[data-testid=create-table]")
+    page.wait_for_selector("[data-testid=pregame]")
+    assert page.locator("[data-testid^=seat-]").count() == 3
+    _sit(page, 0, "Ann")
+    _fill_with_bots(page, 3, "medium")
+    page.click("[data-testid=start]")
+    page.wait_for_selector("[data-testid=score-pad]")
+    assert page.locator("[data-testid^=pad-team-]").count() == 3
+    moon = "[data-testid=bidding-box] [data-action='bid moon']:not([disabled])"
+    bids_seen: set[str] = set()
+    discarded = moon_bid = False
+    deadline = time.monotonic() + 90
+    while _hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
+        assert time.monotonic() < deadline, "the hand did not finish"
+        if page.locator(moon).count():
+            bids_seen |= set(page.eval_on_selector_all(
+                "[data-testid=bidding-box] button", "bs => bs.map(b => b.textContent)"))
+            before = _seq(page)
+            page.click(moon)
+            page.wait_for_function(
+                "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s", arg=before
+            )
+            moon_bid = True
+            continue
+        if page.locator("[data-testid=discard-box]").count():
+            widow = page.get_attribute("[data-testid=widow] [data-tile]", "data-tile")
+            assert page.locator("[data-testid=hand] [data-legal=true]").count() == 8
+            assert widow in page.eval_on_selector_all(
+                "[data-testid=hand] [data-tile]", "ts => ts.map(t => t.dataset.tile)")
+            page.screenshot(path=str(ARTIFACTS / "table-moon-widow.png"), full_page=True)
+            discarded = True
+        if not _act_once(page):
+            page.wait_for_function(  # bots at a loaded machine may take a while
+                f"() => ({ACTIONABLE})() || document.querySelector('[data-testid=summary]')",
+                timeout=40_000,
+            )
+    assert bids_seen <= {"Pass", "4", "5", "6", "7", "Moon (21)"} and "Moon (21)" in (bids_seen or {"Moon (21)"})
+    assert discarded == moon_bid, "the moon's bid winner took the widow and discarded"
+    page.wait_for_selector("[data-testid=summary]")
+    summary = page.text_content("[data-testid=summary]") or ""
+    assert "Hand 1" in summary
+    page.screenshot(path=str(ARTIFACTS / "table-moon.png"), full_page=True)
+    watch.close()
