@@ -22,11 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_engine import machine  # noqa: E402
-
-from texas42 import Game, Rules  # noqa: E402
-from texas42.players import make_bot  # noqa: E402
-from texas42.core.hand import Phase  # noqa: E402
+from bench_engine import machine
+from texas42 import Game, Rules
+from texas42.core.hand import Phase
+from texas42.players import make_bot
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -76,7 +75,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--opponent", default="rules", help="its opponents (default rules)")
     parser.add_argument("--games", type=int, default=6, help="whole games to play (default 6)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the games (default 1)")
-    parser.add_argument("--rules", default="standard", help="rules or table preset (default standard)")
+    parser.add_argument(
+        "--rules", default="standard", help="rules or table preset (default standard)"
+    )
     args = parser.parse_args(argv)
     rules = Rules.parse(args.rules)
     if args.games < 1:
@@ -91,7 +92,9 @@ def main(argv: list[str] | None = None) -> None:
     held = "+".join(
         name for s, name in enumerate(rules.layout.seat_names) if rules.layout.side_of[s] % 2 == 0
     )
-    print(f"(a) {args.bot} ({held}) against {args.opponent}, {rules}: {args.games} games, {hands} hands")
+    print(
+        f"(a) {args.bot} ({held}) against {args.opponent}, {rules}: {args.games} games, {hands} hands"
+    )
     print("| decision | count | median ms | p95 ms | max ms |")
     print("|---|---:|---:|---:|---:|")
     tricks = range(1, rules.layout.tricks + 1)

@@ -153,10 +153,15 @@ def us_row(name: str, rate: tuple[float, float]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--hands", type=int, default=20_000,
-                        help="most hands in one timed run (default 20000)")  # fmt: skip
-    parser.add_argument("--seconds", type=float, default=1.0,
-                        help="longest one timed run lasts, about (default 1.0)")  # fmt: skip
+    parser.add_argument(
+        "--hands", type=int, default=20_000, help="most hands in one timed run (default 20000)"
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=1.0,
+        help="longest one timed run lasts, about (default 1.0)",
+    )
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per figure (default 5)")
     args = parser.parse_args(argv)
     if args.hands < 1 or args.seconds <= 0 or args.repeats < 1:

@@ -45,7 +45,9 @@ from websockets.exceptions import ConnectionClosed
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_engine import machine  # noqa: E402
+import contextlib
+
+from bench_engine import machine
 
 START_SECONDS = 30
 SETUP_AT_ONCE = 20
@@ -114,8 +116,18 @@ def free_port() -> int:
 
 
 def start_server(folder: Path, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "texas42", "serve", "--port", str(port),
-               "--db", str(folder / "bench.sqlite"), "--bot-delay", str(bot_delay)]  # fmt: skip
+    command = [
+        sys.executable,
+        "-m",
+        "texas42",
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(folder / "bench.sqlite"),
+        "--bot-delay",
+        str(bot_delay),
+    ]
     with open(folder / "server.log", "wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + START_SECONDS
@@ -149,8 +161,14 @@ async def receive(ws: ClientConnection, kind: str, stats: Stats) -> dict[str, An
             return message
 
 
-async def player(url: str, table: Table, stats: Stats, compression: str | None,
-                 setup: asyncio.Semaphore, ready: asyncio.Event) -> None:  # fmt: skip
+async def player(
+    url: str,
+    table: Table,
+    stats: Stats,
+    compression: str | None,
+    setup: asyncio.Semaphore,
+    ready: asyncio.Event,
+) -> None:
     """Seat 0: sets the table up, then acts at once on every turn and rematches every game."""
     pace = Pace(stats)
     async with connect(url, compression=compression, max_size=None, open_timeout=60) as ws:
@@ -233,10 +251,8 @@ async def spectator(url: str, table: Table, stats: Stats, compression: str | Non
 
 async def counted(client: Coroutine[Any, Any, None], stats: Stats) -> None:
     """A client to the end of its socket: one the server closes is counted, never hidden."""
-    try:
+    with contextlib.suppress(ConnectionClosed):
         await client
-    except ConnectionClosed:
-        pass
     stats.dropped += 1
 
 
@@ -309,8 +325,13 @@ async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> di
 def busy_seconds() -> float:
     """CPU seconds the whole machine has spent busy, over all cores."""
     times = psutil.cpu_times()
-    return float(times.user + times.nice + times.system + getattr(times, "irq", 0.0)
-                 + getattr(times, "softirq", 0.0))  # fmt: skip
+    return float(
+        times.user
+        + times.nice
+        + times.system
+        + getattr(times, "irq", 0.0)
+        + getattr(times, "softirq", 0.0)
+    )
 
 
 def latency_row(name: str, values: list[float]) -> str:
@@ -327,11 +348,16 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--tables", type=int, default=200, help="tables at once (default 200)")
     parser.add_argument("--seconds", type=float, default=30.0, help="seconds measured (default 30)")
-    parser.add_argument("--bot-delay", type=float, default=0.7,
-                        help="seconds a bot waits before it acts (default 0.7)")  # fmt: skip
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.7,
+        help="seconds a bot waits before it acts (default 0.7)",
+    )
     parser.add_argument("--spectators", action="store_true", help="one spectator at every table")
-    parser.add_argument("--no-compression", action="store_true",
-                        help="no permessage-deflate (browsers ask for it)")  # fmt: skip
+    parser.add_argument(
+        "--no-compression", action="store_true", help="no permessage-deflate (browsers ask for it)"
+    )
     args = parser.parse_args(argv)
     if args.tables < 1 or args.seconds <= 0 or args.bot_delay < 0:
         parser.error("--tables and --seconds must be positive, --bot-delay not negative")
@@ -339,9 +365,11 @@ def main(argv: list[str] | None = None) -> None:
     for line in machine():
         print(f"  {line}")
     print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
-    print(f"  tables: {args.tables}, bots: medium at seats 1-3 with --bot-delay {args.bot_delay}, "
-          f"spectators: {'one a table' if args.spectators else 'none'}, "
-          f"compression: {'none' if args.no_compression else 'permessage-deflate'}")  # fmt: skip
+    print(
+        f"  tables: {args.tables}, bots: medium at seats 1-3 with --bot-delay {args.bot_delay}, "
+        f"spectators: {'one a table' if args.spectators else 'none'}, "
+        f"compression: {'none' if args.no_compression else 'permessage-deflate'}"
+    )
     print()
     with tempfile.TemporaryDirectory(prefix="texas42-bench-") as folder:
         port = free_port()
@@ -379,16 +407,20 @@ def main(argv: list[str] | None = None) -> None:
     print("| server process | |")
     print("|---|---:|")
     print(f"| RSS idle, before any table | {rss_idle / mib:.1f} MiB |")
-    print(f"| RSS with the tables playing: start, peak, end | {rss_start / mib:.1f}, "
-          f"{rss_peak / mib:.1f}, {rss_end / mib:.1f} MiB |")  # fmt: skip
+    print(
+        f"| RSS with the tables playing: start, peak, end | {rss_start / mib:.1f}, "
+        f"{rss_peak / mib:.1f}, {rss_end / mib:.1f} MiB |"
+    )
     print(f"| RSS per table | {(rss_end - rss_idle) / args.tables / 1024:.0f} KiB |")
     print(f"| CPU (1.0 = one core busy) | {result['server_cpu']:.2f} |")
     print(f"| the benchmark's own CPU | {result['client_cpu']:.2f} |")
     print(f"| every other process's CPU (should be near 0) | {result['others_cpu']:.2f} |")
     print()
     refused = ", ".join(f"{code} {n}" for code, n in sorted(stats.errors.items())) or "none"
-    print(f"messages refused by the server: {refused}; sends held back to keep the rate limit: "
-          f"{stats.paced}; sockets closed by the server: {stats.dropped}")  # fmt: skip
+    print(
+        f"messages refused by the server: {refused}; sends held back to keep the rate limit: "
+        f"{stats.paced}; sockets closed by the server: {stats.dropped}"
+    )
 
 
 if __name__ == "__main__":

@@ -26,13 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_engine import machine  # noqa: E402
-
-from texas42 import Hand, Phase, Rules  # noqa: E402
-from texas42.core.actions import Declare  # noqa: E402
-from texas42.search.sampler import DealSampler  # noqa: E402
-from texas42.search.solver import PlayPosition, Solver  # noqa: E402
-from texas42.core.view import View  # noqa: E402
+from bench_engine import machine
+from texas42 import Hand, Phase, Rules
+from texas42.core.actions import Declare
+from texas42.core.view import View
+from texas42.search.sampler import DealSampler
+from texas42.search.solver import PlayPosition, Solver
 
 CONTRACTS = ("blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles", "follow-me")
 
@@ -54,7 +53,9 @@ def deals(count: int, seed: int) -> list[tuple[PlayPosition, int]]:
 
 
 def timed(
-    solver: Solver, items: list[tuple[PlayPosition, int]], query: Callable[[PlayPosition, int], object]
+    solver: Solver,
+    items: list[tuple[PlayPosition, int]],
+    query: Callable[[PlayPosition, int], object],
 ) -> tuple[list[float], list[int]]:
     times, nodes = [], []
     for position, bid in items:
@@ -120,8 +121,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=200, help="deals to solve (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
-    parser.add_argument("--samples", type=int, default=20_000,
-                        help="worlds drawn for the sampler figure (default 20000)")  # fmt: skip
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=20_000,
+        help="worlds drawn for the sampler figure (default 20000)",
+    )
     args = parser.parse_args(argv)
     if args.deals < 1 or args.samples < 1:
         parser.error("--deals and --samples must be positive")
@@ -137,7 +142,7 @@ def main(argv: list[str] | None = None) -> None:
     queries: tuple[tuple[str, Callable[[PlayPosition, int], object]], ...] = (
         ("exact value from the first lead", lambda p, bid: solver.value(p)),
         ("threshold: bidders reach 30", lambda p, bid: solver.reaches(p, 30)),
-        ("threshold: bidders reach their bid", lambda p, bid: solver.reaches(p, bid)),
+        ("threshold: bidders reach their bid", solver.reaches),
     )
     print(f"(a) {len(items)} deals over {len(CONTRACTS)} contracts, a fresh table for each solve")
     print("| query | median ms | p90 ms | max ms | median nodes | p90 nodes | max nodes |")
@@ -162,15 +167,19 @@ def main(argv: list[str] | None = None) -> None:
     for sampler in samplers:
         sampler.samples(per, rng)
     took = time.perf_counter() - start
-    print(f"| 50, piles face up: `samples()`, exact | {per * len(samplers):,} "
-          f"| {per * len(samplers) / took:,.0f} |")  # fmt: skip
+    print(
+        f"| 50, piles face up: `samples()`, exact | {per * len(samplers):,} "
+        f"| {per * len(samplers) / took:,.0f} |"
+    )
     samplers = [DealSampler(v) for v in mid_hand_views(20, args.seed, face_down=True)]
     start = time.perf_counter()
     for sampler in samplers:
         sampler.weighted(200, rng, lambda world: 1.0)
     took = time.perf_counter() - start
-    print(f"| 20, piles face down: `weighted()`, 200 each | {200 * len(samplers):,} "
-          f"| {200 * len(samplers) / took:,.0f} |")  # fmt: skip
+    print(
+        f"| 20, piles face down: `weighted()`, 200 each | {200 * len(samplers):,} "
+        f"| {200 * len(samplers) / took:,.0f} |"
+    )
     print()
     print("(c) start-up, a fresh process to its first exact solve (imports included)")
     with tempfile.TemporaryDirectory() as cache:

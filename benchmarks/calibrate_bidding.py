@@ -37,6 +37,8 @@ import numpy as np
 
 from texas42 import Hand, Rules
 from texas42.core.actions import Bid, Declare, Pass
+from texas42.core.contracts import tables_for
+from texas42.core.tiles import DOUBLES
 from texas42.players.pimc import (
     CALIBRATION,
     MARK_CHANCE,
@@ -48,9 +50,7 @@ from texas42.players.pimc import (
     _worth_in,
 )
 from texas42.players.rules_bot import best_contract, estimate
-from texas42.core.contracts import tables_for
 from texas42.search.sampler import DealSampler
-from texas42.core.tiles import DOUBLES
 
 POINTS = Rules.parse("standard,game=points")
 MARKS = Rules.parse("standard")
@@ -164,8 +164,10 @@ def fit(rows: list[dict[str, Any]]) -> None:
         sd = -1 / beta[3]
         a, b, c = beta[0] * sd, beta[1] * sd, beta[2] * sd
         print(f"point bids, {len(points)} deals: a={a:.2f} b={b:.3f} c={c:.3f} sd={sd:.2f}")
-        print(f"  in the code: a={CALIBRATION[0]} b={CALIBRATION[1]} c={CALIBRATION[2]} "
-              f"sd={CALIBRATION[3]}")  # fmt: skip
+        print(
+            f"  in the code: a={CALIBRATION[0]} b={CALIBRATION[1]} c={CALIBRATION[2]} "
+            f"sd={CALIBRATION[3]}"
+        )
     marks = [r for r in points if "mark_made" in r]
     with_losers = [r for r in marks if r["losers"] >= 1 and not r["sure"]]
     if len(with_losers) < FEWEST:
@@ -174,8 +176,10 @@ def fit(rows: list[dict[str, Any]]) -> None:
         x = np.array([[1.0, r["share42"], min(r["losers"], 3)] for r in with_losers])
         y = np.array([float(r["mark_made"]) for r in with_losers])
         beta = fit_logistic(x, y)
-        print(f"mark bids, {len(with_losers)} deals with losers: a={beta[0]:.3f} "
-              f"b={beta[1]:.3f} c={beta[2]:.3f}; in the code: {MARK_CHANCE}")  # fmt: skip
+        print(
+            f"mark bids, {len(with_losers)} deals with losers: a={beta[0]:.3f} "
+            f"b={beta[1]:.3f} c={beta[2]:.3f}; in the code: {MARK_CHANCE}"
+        )
         clean = [r for r in marks if r["losers"] == 0 or r["sure"]]
         made = sum(r["mark_made"] for r in clean)
         print(f"  no loser or sure: {made} of {len(clean)} made")

@@ -145,8 +145,12 @@ def main() -> None:
     parser.add_argument("--hidden", type=int, default=64, help="hidden units")
     parser.add_argument("--lr", type=float, default=3e-3, help="Adam step size")
     parser.add_argument("--batch", type=int, default=64, help="hands per update")
-    parser.add_argument("--report", type=int, default=500, help="hands in the first line of the "
-                        "curve; each later line covers twice as many")  # fmt: skip
+    parser.add_argument(
+        "--report",
+        type=int,
+        default=500,
+        help="hands in the first line of the curve; each later line covers twice as many",
+    )
     parser.add_argument("--eval", type=int, default=2000, help="held-out hands to compare on")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
@@ -155,8 +159,10 @@ def main() -> None:
     policy = Policy(args.hidden, np.random.default_rng(args.seed))
     adam = Adam(policy.params, args.lr)
     base_reward, base_wins = evaluate(env, None, args.eval)
-    print(f"random player vs {args.bots}: {base_reward:+.3f} marks/hand, wins {base_wins:.1%} "
-          f"of hands ({args.eval} held-out hands)")  # fmt: skip
+    print(
+        f"random player vs {args.bots}: {base_reward:+.3f} marks/hand, wins {base_wins:.1%} "
+        f"of hands ({args.eval} held-out hands)"
+    )
     print(f"{'hands':>8} {'minutes':>8} {'reward':>8} {'won':>7}")
 
     env.reset(seed=args.seed)
@@ -185,8 +191,10 @@ def main() -> None:
             window = []
 
     reward, wins = evaluate(env, policy, args.eval)
-    print(f"greedy policy vs {args.bots}: {reward:+.3f} marks/hand, wins {wins:.1%} of hands "
-          f"(random player: {base_reward:+.3f}, {base_wins:.1%})")  # fmt: skip
+    print(
+        f"greedy policy vs {args.bots}: {reward:+.3f} marks/hand, wins {wins:.1%} of hands "
+        f"(random player: {base_reward:+.3f}, {base_wins:.1%})"
+    )
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ makes a chosen seat the bidder, and plays written the way rules.md writes them."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 from collections.abc import Mapping
@@ -11,12 +12,9 @@ from hypothesis import strategies as st
 
 from texas42 import Declare, Hand, Phase, Play, Rules
 from texas42.core.actions import ACTIONS, PASS_ID, Action
-from texas42.players.rules_bot import RulesBot
 from texas42.core.contracts import SEVENS_DISTANCE_MASKS
-from texas42.search.sampler import DealSampler
 from texas42.core.errors import RulesError
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PRESETS
-from texas42.core.view import View
 from texas42.core.tiles import (
     ALL_TILES,
     DOUBLES,
@@ -27,6 +25,9 @@ from texas42.core.tiles import (
     parse_hand,
     tiles_of,
 )
+from texas42.core.view import View
+from texas42.players.rules_bot import RulesBot
+from texas42.search.sampler import DealSampler
 
 STANDARD = Rules.preset("standard")
 N, E, S, W = 0, 1, 2, 3
@@ -56,7 +57,9 @@ def sevens_distance(*distances: int) -> int:
     return mask
 
 
-def fill_deal(holdings: Mapping[int, str], avoid: Mapping[int, int] | None = None) -> tuple[int, ...]:
+def fill_deal(
+    holdings: Mapping[int, str], avoid: Mapping[int, int] | None = None
+) -> tuple[int, ...]:
     """A full deal where each seat holds the named tiles; the rest are filled from the unused
     tiles, never giving a seat a tile of its ``avoid`` mask (so fillers cannot change a ruling)."""
     avoid = avoid or {}
@@ -137,9 +140,19 @@ def examples(n: int) -> int:
 
 CHOICES: dict[str, tuple[object, ...]] = dict(OPTION_CHOICES)
 BOOLS = (
-    "follow_me", "doubles_trump", "doubles_choice", "first_lead_trump", "nello", "plunge",
-    "plunge_needs_66", "splash", "sevens", "cap_score", "count", "see_partner",
-)  # fmt: skip
+    "follow_me",
+    "doubles_trump",
+    "doubles_choice",
+    "first_lead_trump",
+    "nello",
+    "plunge",
+    "plunge_needs_66",
+    "splash",
+    "sevens",
+    "cap_score",
+    "count",
+    "see_partner",
+)
 RANGES = {
     "min_bid": (1, 41),
     "max_opening_marks": (1, 7),
@@ -171,10 +184,8 @@ def any_rules(draw: st.DrawFn) -> Rules:
     names = draw(st.lists(st.sampled_from(OPTION_NAMES), unique=True, max_size=8))
     for name in names:
         value = draw(OPTION_STRATEGIES[name])
-        try:
+        with contextlib.suppress(RulesError):
             rules = rules.replace(**{name: value})
-        except RulesError:
-            pass
     return rules
 
 

@@ -4,7 +4,16 @@ The core (tiles, rules, contracts, actions, hand, game, view, notation, record, 
 with no I/O; the CLI and the bots are layers on top of it.
 """
 
-from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play, action_from_id, parse_action
+from texas42.core.actions import (
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    Pass,
+    Play,
+    action_from_id,
+    parse_action,
+)
 from texas42.core.contracts import Contract
 from texas42.core.errors import IllegalActionError, NotationError, RulesError, Texas42Error
 from texas42.core.game import Game, Outcome

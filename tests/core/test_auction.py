@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import E, EX14_DEAL, N, S, STANDARD, W, fill_deal, tiles
+from helpers import EX14_DEAL, STANDARD, E, N, S, W, fill_deal, tiles
 from texas42 import Bid, Declare, Hand, IllegalActionError, NotationError, Pass, Phase, Rules
 from texas42.core.actions import parse_call
 
@@ -44,8 +44,11 @@ def test_ex20_jump_to_two_marks_then_one_more() -> None:
     assert calls(hand) == {"pass", "3m"}
     bid(hand, "3m")
     assert (hand.phase, hand.declarer, hand.bid_marks, hand.winning_call) == (
-        Phase.DECLARE, S, 3, Bid("3m")
-    )  # fmt: skip
+        Phase.DECLARE,
+        S,
+        3,
+        Bid("3m"),
+    )
 
 
 def test_ex20_two_marks_then_four_is_illegal() -> None:
@@ -72,8 +75,11 @@ def test_ex20_high_bidder_plays_whatever_partners_call() -> None:
     hand = ex20()
     bid(hand, "30", "pass", "pass", "pass")
     assert (hand.phase, hand.declarer, hand.seat_to_act(), hand.winning_call) == (
-        Phase.DECLARE, W, W, Bid("30")
-    )  # fmt: skip
+        Phase.DECLARE,
+        W,
+        W,
+        Bid("30"),
+    )
 
 
 def test_ex20_outbidding_a_partner_is_legal() -> None:
@@ -128,7 +134,10 @@ def test_plunge_only_before_anyone_has_bid() -> None:
     hand = ex20(PLUNGE, FOUR_DOUBLES)
     bid(hand, "30", "pass")
     assert "plunge" not in calls(hand)
-    assert hand.why_illegal(Bid("plunge")) == "plunge may be called only before anyone has bid (the bid is 30)"
+    assert (
+        hand.why_illegal(Bid("plunge"))
+        == "plunge may be called only before anyone has bid (the bid is 30)"
+    )
 
 
 def test_plunge_needs_four_doubles() -> None:
@@ -298,9 +307,18 @@ def test_marks_never_go_past_seven() -> None:
 
 @pytest.mark.parametrize(
     ("text", "canonical"),
-    [("30", "30"), ("42", "1m"), ("84", "2m"), ("1 mark", "1m"), ("3marks", "3m"),
-     ("Plunge", "plunge"), ("SPLASH", "splash"), ("pass", "pass"), ("p", "pass")],
-)  # fmt: skip
+    [
+        ("30", "30"),
+        ("42", "1m"),
+        ("84", "2m"),
+        ("1 mark", "1m"),
+        ("3marks", "3m"),
+        ("Plunge", "plunge"),
+        ("SPLASH", "splash"),
+        ("pass", "pass"),
+        ("p", "pass"),
+    ],
+)
 def test_call_spellings(text, canonical) -> None:
     assert parse_call(text).notation == canonical
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from helpers import (
+    STANDARD,
     E,
     N,
     S,
-    STANDARD,
     W,
     contract_hand,
     fill_deal,
@@ -62,9 +62,7 @@ def test_ex2_a_trump_is_not_a_member_of_its_other_suit() -> None:
 
 
 def test_ex3_lower_end_members_must_follow() -> None:
-    deal = fill_deal(
-        {N: "5-3", E: "3-3 6-5 1-0", S: "5-5", W: "5-4"}, avoid={E: suit(5, trump=0)}
-    )
+    deal = fill_deal({N: "5-3", E: "3-3 6-5 1-0", S: "5-5", W: "5-4"}, avoid={E: suit(5, trump=0)})
     hand = contract_hand("blanks", deal)
     play(hand, "5-3")
     assert legal_tiles(hand) == "6-5"
@@ -145,9 +143,7 @@ def test_ex8_ex9_follow_me_doubles_high_or_low(contract, rules, winner, points) 
 
 
 def test_ex10_follow_me_doubles_own_suit() -> None:
-    deal = fill_deal(
-        {N: "3-3", E: "6-6 3-1", S: "3-2", W: "0-0"}, avoid={E: DOUBLES, S: DOUBLES}
-    )
+    deal = fill_deal({N: "3-3", E: "6-6 3-1", S: "3-2", W: "0-0"}, avoid={E: DOUBLES, S: DOUBLES})
     hand = contract_hand("follow-me:own", deal)
     play(hand, "3-3")
     assert legal_tiles(hand) == "6-6"
@@ -234,9 +230,7 @@ def test_ex13_sevens_closest_wins_earliest_on_ties() -> None:
 
 def test_ex13_sevens_opponent_closer_sets_the_bidders() -> None:
     far = sevens_distance(0)
-    deal = fill_deal(
-        {N: "6-0", E: "5-1", S: "4-4", W: "5-2"}, avoid={N: far, E: far, S: far}
-    )
+    deal = fill_deal({N: "6-0", E: "5-1", S: "4-4", W: "5-2"}, avoid={N: far, E: far, S: far})
     hand = contract_hand("sevens", deal, bid="1m", rules=SEVENS)
     play(hand, "6-0 5-1 4-4 5-2")
     assert hand.tricks[0].winner == W
@@ -283,9 +277,7 @@ def test_row2_only_tile_of_the_led_number_is_a_trump() -> None:
 
 
 def test_row3_follower_with_the_led_number_on_the_lower_end() -> None:
-    deal = fill_deal(
-        {N: "5-1", E: "6-5", S: "5-4", W: "5-0"}, avoid={E: suit(5, trump=3)}
-    )
+    deal = fill_deal({N: "5-1", E: "6-5", S: "5-4", W: "5-0"}, avoid={E: suit(5, trump=3)})
     hand = contract_hand("threes", deal)
     play(hand, "5-1")
     assert legal_tiles(hand) == "6-5"
@@ -294,9 +286,7 @@ def test_row3_follower_with_the_led_number_on_the_lower_end() -> None:
 
 
 def test_row4_non_trump_double_calls_its_number_and_tops_it() -> None:
-    deal = fill_deal(
-        {N: "4-4", E: "4-2 6-4", S: "5-4", W: "4-0"}, avoid={E: suit(4, trump=6)}
-    )
+    deal = fill_deal({N: "4-4", E: "4-2 6-4", S: "5-4", W: "4-0"}, avoid={E: suit(4, trump=6)})
     hand = contract_hand("sixes", deal)
     play(hand, "4-4")
     assert legal_tiles(hand) == "4-2"
@@ -363,7 +353,13 @@ def test_trump_ranking_double_then_other_end() -> None:
     # SSK: fours trump rank 4-4, 4-6, 4-5, 4-3, 4-2, 4-1, 4-0
     all_fours = "4-0 4-1 4-2 4-3 4-4 5-4 6-4 6-6"
     assert order_by_power("fours", "4-2", all_fours) == [
-        "4-4", "6-4", "5-4", "4-3", "4-2", "4-1", "4-0"
+        "4-4",
+        "6-4",
+        "5-4",
+        "4-3",
+        "4-2",
+        "4-1",
+        "4-0",
     ]
     # a trump beats any tile of the led suit, the led suit beats off-suit tiles
     assert order_by_power("fours", "2-1", "2-2 6-2 4-0 5-5 2-0") == ["4-0", "2-2", "6-2", "2-0"]
@@ -378,7 +374,10 @@ def test_own_suit_doubles_rankings() -> None:
     doubles = "0-0 1-1 4-4 6-6"
     assert order_by_power("follow-me:own", "1-1", doubles + " 1-0") == ["6-6", "4-4", "1-1", "0-0"]
     assert order_by_power("nello:own-inverted", "1-1", doubles, rules=NELLO_2M) == [
-        "0-0", "1-1", "4-4", "6-6"
+        "0-0",
+        "1-1",
+        "4-4",
+        "6-6",
     ]
 
 
@@ -412,13 +411,21 @@ def test_each_pip_suit_contract_makes_its_tiles_trump() -> None:
 @pytest.mark.parametrize(
     ("text", "canonical"),
     [
-        ("fives", "fives"), ("5", "fives"), ("aces", "ones"), ("deuces", "twos"),
-        ("treys", "threes"), ("0", "blanks"), ("Doubles", "doubles"),
-        ("follow-me", "follow-me"), ("follow-me:own", "follow-me:own"),
-        ("nello", "nello"), ("nello:own-inverted", "nello:own-inverted"),
-        ("sevens", "sevens"), ("by-lead", "by-lead"),
+        ("fives", "fives"),
+        ("5", "fives"),
+        ("aces", "ones"),
+        ("deuces", "twos"),
+        ("treys", "threes"),
+        ("0", "blanks"),
+        ("Doubles", "doubles"),
+        ("follow-me", "follow-me"),
+        ("follow-me:own", "follow-me:own"),
+        ("nello", "nello"),
+        ("nello:own-inverted", "nello:own-inverted"),
+        ("sevens", "sevens"),
+        ("by-lead", "by-lead"),
     ],
-)  # fmt: skip
+)
 def test_contract_spellings(text, canonical) -> None:
     assert str(Contract.parse(text)) == canonical
     assert str(Declare(text)) == canonical

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from helpers import E, EX14_DEAL, EX14_PLAYS, N, S, STANDARD, W
+from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, S, W
 from texas42 import Game, Hand, IllegalActionError, NotationError, Play, Rules
 from texas42.core.actions import parse_call
 from texas42.core.game import draw_for_shaker
@@ -185,12 +185,30 @@ def test_points_game_mark_bid_set_scores_42_a_mark() -> None:
     rules = STANDARD.replace(game="points")
     game = ex14_game(rules)
     bid_and_play(game, "2m pass pass pass", "sixes", " ".join(EX14_PLAYS.split()[:16]))
-    for word in "1-0 2-0 3-2 4-1  4-0 6-4 4-2 2-2  6-2 4-4 5-3 5-0".split():
+    for word in [
+        "1-0",
+        "2-0",
+        "3-2",
+        "4-1",
+        "4-0",
+        "6-4",
+        "4-2",
+        "2-2",
+        "6-2",
+        "4-4",
+        "5-3",
+        "5-0",
+    ]:
         game.apply(Play(word))
     result = game.results[0]
     # all 7 tricks are played; North-South lost the fifth, so East-West score 11 + 2 x 42
     assert [t.winner for t in game.hands[0].tricks] == [N, N, N, N, W, N, N]
-    assert (result.made, result.tricks, result.points, result.score) == (False, 7, (31, 11), (0, 95))
+    assert (result.made, result.tricks, result.points, result.score) == (
+        False,
+        7,
+        (31, 11),
+        (0, 95),
+    )
 
 
 # -- undo, copy and positions across hands ------------------------------------------------------

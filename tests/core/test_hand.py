@@ -8,12 +8,12 @@ import random
 import pytest
 
 from helpers import (
-    E,
     EX14_DEAL,
     EX14_PLAYS,
+    STANDARD,
+    E,
     N,
     S,
-    STANDARD,
     W,
     auction,
     contract_hand,
@@ -142,7 +142,11 @@ def test_ex15_nello_own_suit_full_hand() -> None:
             seats.append(seat_of[who])
             tiles_played.append(parse_tile(tile))
         trick = hand.tricks[-1]
-        assert (trick.seats, trick.tiles, trick.winner) == (tuple(seats), tuple(tiles_played), winner)
+        assert (trick.seats, trick.tiles, trick.winner) == (
+            tuple(seats),
+            tuple(tiles_played),
+            winner,
+        )
     result = hand.summary()
     assert (result.bidder, result.bid, result.contract) == (E, "1m", "nello:own")
     assert (result.tricks, result.points, result.made, result.score) == (7, (32, 0), True, (0, 1))
@@ -343,7 +347,16 @@ def test_illegal_action_changes_nothing() -> None:
     hand = ex14()
     play(hand, "6-6")
     before, mask = hand.position(), hand.legal_mask()
-    for action in (Play("6-6"), Play("5-4"), Play("1-0"), Bid("35"), Pass(), Declare("fives"), 99, -1):
+    for action in (
+        Play("6-6"),
+        Play("5-4"),
+        Play("1-0"),
+        Bid("35"),
+        Pass(),
+        Declare("fives"),
+        99,
+        -1,
+    ):
         with pytest.raises(IllegalActionError):
             hand.apply(action)
         assert hand.position() == before and hand.legal_mask() == mask
@@ -378,7 +391,10 @@ def test_why_illegal_names_every_option() -> None:
 def test_why_illegal_before_play() -> None:
     hand = Hand(STANDARD, W, EX14_DEAL)
     assert hand.why_illegal(Play("6-6")) == "tiles are played after the auction"
-    assert hand.why_illegal(Declare("sixes")) == "the contract is named after the auction, by the declarer"
+    assert (
+        hand.why_illegal(Declare("sixes"))
+        == "the contract is named after the auction, by the declarer"
+    )
     auction(hand, N, "30")
     assert hand.why_illegal(Play("6-6")) == "North must name the contract before the first lead"
     assert hand.why_illegal(Pass()) == "the auction is over"
@@ -410,7 +426,10 @@ def test_parse_action_reads_by_phase() -> None:
     ("deal", "message"),
     [
         (EX14_DEAL[:3], "a deal has 4 hands, not 3"),
-        ((EX14_DEAL[0] | EX14_DEAL[1] & -EX14_DEAL[1],) + EX14_DEAL[1:], "North holds 8 tiles, not 7"),
+        (
+            (EX14_DEAL[0] | EX14_DEAL[1] & -EX14_DEAL[1],) + EX14_DEAL[1:],
+            "North holds 8 tiles, not 7",
+        ),
         ((EX14_DEAL[0], EX14_DEAL[0]) + EX14_DEAL[2:], r"dealt twice \(again to East\)"),
         ((-1,) + EX14_DEAL[1:], "North's hand is not a set of tiles"),
     ],

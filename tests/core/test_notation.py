@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import E, EX14_DEAL, EX14_PLAYS, N, STANDARD, W, play
+from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, W, play
 from texas42 import Declare, Game, Hand, NotationError, Rules
 from texas42.core.notation import parse_hand_position, parse_view_position
 
@@ -46,7 +46,9 @@ def test_full_position_round_trips() -> None:
         if plays < 24:
             assert game.position() == text
         else:  # the hand is over, so the game deals the next one
-            assert game.hands[0].position() == text and game.position().startswith("standard 1-0 2 0 ")
+            assert game.hands[0].position() == text and game.position().startswith(
+                "standard 1-0 2 0 "
+            )
 
 
 def test_view_position_round_trips() -> None:
@@ -72,24 +74,44 @@ def test_position_with_rules_and_score() -> None:
     [
         (lambda w: w[:8], "a position has 9 space-separated fields, this one has 8"),
         (lambda w: ["casual"] + w[1:], "position field 1 (rules): unknown rules preset 'casual'"),
-        (lambda w: w[:1] + ["3/2"] + w[2:], "position field 2 (score): a score looks like 3-2 or 5:-3:2, not '3/2'"),
-        (lambda w: w[:1] + ["3:2:1"] + w[2:], "position field 2 (score) needs 2 entries, one per side, not 3"),
+        (
+            lambda w: w[:1] + ["3/2"] + w[2:],
+            "position field 2 (score): a score looks like 3-2 or 5:-3:2, not '3/2'",
+        ),
+        (
+            lambda w: w[:1] + ["3:2:1"] + w[2:],
+            "position field 2 (score) needs 2 entries, one per side, not 3",
+        ),
         (lambda w: w[:2] + ["0"] + w[3:], "position field 3 (hand number) should be 1 or more"),
-        (lambda w: w[:3] + ["5"] + w[4:], "position field 4 (shaker) should be a seat 0..3, not '5'"),
-        (lambda w: w[:4] + ["66.65"] + w[5:], "position field 5 (deal) needs 4 hands separated by /"),
-        (lambda w: w[:4] + [w[4].replace("10/", "11/", 1)] + w[5:],
-         "position field 5 (deal)"),
-        (lambda w: w[:5] + ["34.pass"] + w[6:], "position field 6 (calls) should start with the first bidder"),
+        (
+            lambda w: w[:3] + ["5"] + w[4:],
+            "position field 4 (shaker) should be a seat 0..3, not '5'",
+        ),
+        (
+            lambda w: w[:4] + ["66.65"] + w[5:],
+            "position field 5 (deal) needs 4 hands separated by /",
+        ),
+        (lambda w: w[:4] + [w[4].replace("10/", "11/", 1)] + w[5:], "position field 5 (deal)"),
+        (
+            lambda w: w[:5] + ["34.pass"] + w[6:],
+            "position field 6 (calls) should start with the first bidder",
+        ),
         (lambda w: w[:5] + ["1:34.pass.pass.pass"] + w[6:], "the first bidder is seat 0, not 1"),
         (lambda w: w[:5] + ["0:34.pass.pass.pas"] + w[6:], "position fields 6-7 (calls, contract)"),
-        (lambda w: w[:6] + ["hearts"] + w[7:], "position fields 6-7 (calls, contract): not a contract"),
-        (lambda w: w[:7] + ["66.63.61.60.54"] + w[8:], "position play 5 (5-4): North does not hold 5-4"),
+        (
+            lambda w: w[:6] + ["hearts"] + w[7:],
+            "position fields 6-7 (calls, contract): not a contract",
+        ),
+        (
+            lambda w: w[:7] + ["66.63.61.60.54"] + w[8:],
+            "position play 5 (5-4): North does not hold 5-4",
+        ),
         (lambda w: w[:7] + ["66.63.61.77"] + w[8:], "position field 8 (plays), play 4"),
         (lambda w: w[:8] + ["2"], "position field 9 (to act) says 2, the position gives 1"),
         (lambda w: w[:8] + ["north"], "position field 9 (to act) should be a seat or end"),
         (lambda w: w[:4] + ["?/?/?/?"] + w[5:], "position field 5 (deal), seat 0: not a tile: '?'"),
     ],
-)  # fmt: skip
+)
 def test_bad_full_positions(change, message) -> None:
     words = EX14_AFTER_5.split()
     with pytest.raises(NotationError) as info:
@@ -108,12 +130,30 @@ def test_bad_full_positions(change, message) -> None:
         (lambda w: w[:7] + ["x9"] + w[8:], "position field 8 (plays), play 1"),
         (lambda w: w[:7] + ["66.63.66"] + w[8:], "position: 6-6 is played twice"),
         (lambda w: w[:7] + ["66.54"] + w[8:], "position: 5-4 was not a legal play for this seat"),
-        (lambda w: w[:7] + ["66.63.61.60.65"] + ["3"] + w[9:], "position: seat 1 is to act here, not seat 3"),
-        (lambda w: w[:7] + ["66.63.61"] + ["end"] + w[9:], "position: seat 3 is to act here, not end"),
-        (lambda w: w[:5] + ["0:29.pass.pass.pass"] + w[6:], "position: call 1 (29) is not legal there"),
-        (lambda w: w[:5] + ["0:pass.pass.pass.pass"] + w[6:], "position: call 4 (pass) is not legal there"),
-        (lambda w: w[:6] + ["nello"] + w[7:], "position: nello cannot be named after 34 under these rules"),
-        (lambda w: w[:4] + ["?/63.54.44/?/?"] + w[5:], "position field 5 (deal): a hand has 7 tiles in play, not 3"),
+        (
+            lambda w: w[:7] + ["66.63.61.60.65"] + ["3"] + w[9:],
+            "position: seat 1 is to act here, not seat 3",
+        ),
+        (
+            lambda w: w[:7] + ["66.63.61"] + ["end"] + w[9:],
+            "position: seat 3 is to act here, not end",
+        ),
+        (
+            lambda w: w[:5] + ["0:29.pass.pass.pass"] + w[6:],
+            "position: call 1 (29) is not legal there",
+        ),
+        (
+            lambda w: w[:5] + ["0:pass.pass.pass.pass"] + w[6:],
+            "position: call 4 (pass) is not legal there",
+        ),
+        (
+            lambda w: w[:6] + ["nello"] + w[7:],
+            "position: nello cannot be named after 34 under these rules",
+        ),
+        (
+            lambda w: w[:4] + ["?/63.54.44/?/?"] + w[5:],
+            "position field 5 (deal): a hand has 7 tiles in play, not 3",
+        ),
     ],
 )
 def test_bad_view_positions(change, message) -> None:

@@ -62,7 +62,13 @@ def rules_seats(game: Game) -> int:
 
 def snapshot(game: Game) -> tuple[object, ...]:
     views = tuple(game.view(seat) for seat in range(rules_seats(game)))
-    return (game.position(), game.legal_mask(), views, tuple(v.position() for v in views), game.score)
+    return (
+        game.position(),
+        game.legal_mask(),
+        views,
+        tuple(v.position() for v in views),
+        game.score,
+    )
 
 
 @settings(max_examples=examples(80))
@@ -88,8 +94,12 @@ def test_random_games_end_and_every_hand_adds_up(rules, seed) -> None:
         assert sum(m.bit_count() for m in places) == layout.tiles.bit_count()
         assert mask_of_all(places) == layout.tiles
         out_of_play = sum(COUNT_VALUE[t] for t in tiles_of(hand.set_aside)) if layout.count else 0
-        assert sum(t.points for t in hand.tricks) == sum(result.points) <= layout.total - out_of_play
-        assert result.tricks == len(hand.tricks) and len(hand.plays) == sum(len(t.tiles) for t in hand.tricks)
+        assert (
+            sum(t.points for t in hand.tricks) == sum(result.points) <= layout.total - out_of_play
+        )
+        assert result.tricks == len(hand.tricks) and len(hand.plays) == sum(
+            len(t.tiles) for t in hand.tricks
+        )
         nello = result.contract is not None and result.contract.startswith("nello")
         bidders = layout.side_of[result.bidder]
         others = [side for side in range(layout.sides) if side != bidders]
@@ -108,7 +118,11 @@ def test_random_games_end_and_every_hand_adds_up(rules, seed) -> None:
         elif rules.game == "moon":
             assert all(result.score[side] == result.points[side] for side in others)
             bid = hand.high_value if hand.high_id != MOON_ID else 21
-            assert result.score[bidders] == (result.points[bidders] if hand.high_id != MOON_ID else 21) if result.made else -bid
+            assert (
+                result.score[bidders] == (result.points[bidders] if hand.high_id != MOON_ID else 21)
+                if result.made
+                else -bid
+            )
             assert result.made == (result.points[bidders] >= min(bid, layout.total))
         elif rules.game == "marks":
             marks = hand.bid_marks or 1
@@ -198,7 +212,10 @@ def test_a_view_ignores_tiles_hidden_from_its_seat(rules, seed, data) -> None:
     deal = list(hand.deal)
     deal[a] ^= 1 << x | 1 << y
     deal[b] ^= 1 << x | 1 << y
-    one, other = Hand(rules, hand.shaker, hand.deal, hand.widow), Hand(rules, hand.shaker, deal, hand.widow)
+    one, other = (
+        Hand(rules, hand.shaker, hand.deal, hand.widow),
+        Hand(rules, hand.shaker, deal, hand.widow),
+    )
     if one.first_bidder != other.first_bidder:
         return  # under holder-1-0 the first call shows who holds the 1-0
     assert one.view(seat) == other.view(seat)

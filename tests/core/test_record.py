@@ -34,10 +34,32 @@ EX14_DEAL = [
     "6-1 5-3 5-2 4-3 3-2 2-2 1-1",
     "6-0 5-1 5-0 4-1 4-0 3-0 2-1",
 ]
-EX14_PLAY = (
-    "6-6 6-3 6-1 6-0  6-5 0-0 1-1 2-1  5-5 5-4 5-2 5-1  3-3 3-1 4-3 3-0  "
-    "6-4 2-0 3-2 4-0  6-2 4-2 2-2 4-1"
-).split()
+EX14_PLAY = [
+    "6-6",
+    "6-3",
+    "6-1",
+    "6-0",
+    "6-5",
+    "0-0",
+    "1-1",
+    "2-1",
+    "5-5",
+    "5-4",
+    "5-2",
+    "5-1",
+    "3-3",
+    "3-1",
+    "4-3",
+    "3-0",
+    "6-4",
+    "2-0",
+    "3-2",
+    "4-0",
+    "6-2",
+    "4-2",
+    "2-2",
+    "4-1",
+]
 EX14_HAND: dict[str, Any] = {
     "shaker": 3,
     "deal": EX14_DEAL,
@@ -52,10 +74,32 @@ SET_HAND: dict[str, Any] = {
     "deal": EX14_DEAL,
     "auction": ["pass", "30", "pass", "pass"],
     "contract": "fours",
-    "play": (
-        "6-3 6-1 6-0 6-6  6-5 5-4 5-3 5-1  4-4 4-3 4-1 6-4  4-2 5-2 4-0 6-2  "
-        "3-1 3-2 3-0 3-3  5-5 2-0 2-2 5-0"
-    ).split(),
+    "play": [
+        "6-3",
+        "6-1",
+        "6-0",
+        "6-6",
+        "6-5",
+        "5-4",
+        "5-3",
+        "5-1",
+        "4-4",
+        "4-3",
+        "4-1",
+        "6-4",
+        "4-2",
+        "5-2",
+        "4-0",
+        "6-2",
+        "3-1",
+        "3-2",
+        "3-0",
+        "3-3",
+        "5-5",
+        "2-0",
+        "2-2",
+        "5-0",
+    ],
 }
 """Ex 14's deal with East bidding 30 in fours: North-South reach 23 in trick 6 and set it."""
 
@@ -109,11 +153,20 @@ def test_example_text_is_canonical(name: str) -> None:
 
 def test_ex14_in_both_games() -> None:
     assert check(record(EX14_HAND)) == {
-        "hands": [{"bidder": 0, "bid": "34", "contract": "sixes", "tricks": 6,
-                   "points": [36, 0], "made": True, "score": [1, 0]}],
+        "hands": [
+            {
+                "bidder": 0,
+                "bid": "34",
+                "contract": "sixes",
+                "tricks": 6,
+                "points": [36, 0],
+                "made": True,
+                "score": [1, 0],
+            }
+        ],
         "score": [1, 0],
         "winner": None,
-    }  # fmt: skip
+    }
     points = dict(EX14_HAND, play=EX14_PLAY + ["1-0", "4-4", "5-3", "5-0"])
     report = check(record(points, rules={"preset": "standard", "game": "points"}))
     assert report["hands"][0]["points"] == [42, 0]
@@ -122,36 +175,61 @@ def test_ex14_in_both_games() -> None:
 
 def test_set_hand_scores_for_the_opponents() -> None:
     assert check(record(SET_HAND)) == {
-        "hands": [{"bidder": 1, "bid": "30", "contract": "fours", "tricks": 6,
-                   "points": [23, 18], "made": False, "score": [1, 0]}],
+        "hands": [
+            {
+                "bidder": 1,
+                "bid": "30",
+                "contract": "fours",
+                "tricks": 6,
+                "points": [23, 18],
+                "made": False,
+                "score": [1, 0],
+            }
+        ],
         "score": [1, 0],
         "winner": None,
-    }  # fmt: skip
+    }
 
 
 def test_hand_in_progress_and_next_shaker() -> None:
     second = {"shaker": 0, "deal": EX14_DEAL, "auction": ["pass", "31"]}
     report = check(record(EX14_HAND, second))
     assert report["hands"][1] == {
-        "bidder": 2, "bid": "31", "contract": None, "tricks": 0, "points": [0, 0],
-        "made": None, "score": [0, 0],
-    }  # fmt: skip
+        "bidder": 2,
+        "bid": "31",
+        "contract": None,
+        "tricks": 0,
+        "points": [0, 0],
+        "made": None,
+        "score": [0, 0],
+    }
     partial = dict(EX14_HAND, play=EX14_PLAY[:10])
     assert check(record(partial))["hands"][0] == {
-        "bidder": 0, "bid": "34", "contract": "sixes", "tricks": 2, "points": [2, 0],
-        "made": None, "score": [0, 0],
-    }  # fmt: skip
+        "bidder": 0,
+        "bid": "34",
+        "contract": "sixes",
+        "tricks": 2,
+        "points": [2, 0],
+        "made": None,
+        "score": [0, 0],
+    }
 
 
 def test_reshaken_hand_scores_nothing_and_the_shake_moves_on() -> None:
     reshaken = {"shaker": 3, "deal": EX14_DEAL, "auction": ["pass"] * 4}
-    next_hand = dict(EX14_HAND, shaker=0, auction=["pass", "pass", "pass", "34"],
-                     contract="sixes", play=[])  # fmt: skip
+    next_hand = dict(
+        EX14_HAND, shaker=0, auction=["pass", "pass", "pass", "34"], contract="sixes", play=[]
+    )
     report = check(record(reshaken, next_hand, rules="tournament"))
     assert report["hands"][0] == {
-        "bidder": None, "bid": None, "contract": None, "tricks": 0, "points": [0, 0],
-        "made": False, "score": [0, 0],
-    }  # fmt: skip
+        "bidder": None,
+        "bid": None,
+        "contract": None,
+        "tricks": 0,
+        "points": [0, 0],
+        "made": False,
+        "score": [0, 0],
+    }
     assert report["hands"][1]["bidder"] == 0
 
 
@@ -197,28 +275,56 @@ H = ("hands", 0)
         (("format",), "chess", (None, "format", None), 'expected "texas42", found "chess"'),
         (("version",), 2, (None, "version", None), "expected 1, found 2"),
         (("rules",), DELETE, (None, "rules", None), "the record has no rules"),
-        (("rules",), "casino", (None, "rules", None),
-         "unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand"),
-        (("rules",), {"preset": "standard", "nello": "maybe"}, (None, "rules", None),
-         "rule nello must be true or false, not 'maybe'"),
-        (("players",), ["Ann", "Bob"], (None, "players", None),
-         "players is a list of 4 names, by seat"),
+        (
+            ("rules",),
+            "casino",
+            (None, "rules", None),
+            "unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand",
+        ),
+        (
+            ("rules",),
+            {"preset": "standard", "nello": "maybe"},
+            (None, "rules", None),
+            "rule nello must be true or false, not 'maybe'",
+        ),
+        (
+            ("players",),
+            ["Ann", "Bob"],
+            (None, "players", None),
+            "players is a list of 4 names, by seat",
+        ),
         (("hands",), DELETE, (None, "hands", None), "the record has no list of hands"),
         ((*H, "deal"), DELETE, (1, "deal", None), "the hand has no deal"),
         ((*H, "auction"), DELETE, (1, "auction", None), "the hand has no auction"),
         ((*H, "shaker"), 4, (1, "shaker", None), "the shaker is a seat 0..3, not 4"),
-        ((*H, "deal", 2), "6-1 5-3 5-2 4-3 3-2 2-2 1-7", (1, "deal", 3),
-         "not a tile: '1-7' (ends are 0..6)"),
-        ((*H, "auction", 0), "29x", (1, "auction", 1),
-         "not a bid: '29x' (say 30..41, 1m, 2m, ..., plunge or splash)"),
-        ((*H, "auction", 1), "9m", (1, "auction", 2),
-         "not a bid: '9m' (mark bids go from 1m to 7m)"),
-        ((*H, "contract"), "trumps", (1, "contract", None),
-         "not a contract: 'trumps' (a suit such as fives, doubles, follow-me, nello, sevens or "
-         "by-lead)"),
+        (
+            (*H, "deal", 2),
+            "6-1 5-3 5-2 4-3 3-2 2-2 1-7",
+            (1, "deal", 3),
+            "not a tile: '1-7' (ends are 0..6)",
+        ),
+        (
+            (*H, "auction", 0),
+            "29x",
+            (1, "auction", 1),
+            "not a bid: '29x' (say 30..41, 1m, 2m, ..., plunge or splash)",
+        ),
+        (
+            (*H, "auction", 1),
+            "9m",
+            (1, "auction", 2),
+            "not a bid: '9m' (mark bids go from 1m to 7m)",
+        ),
+        (
+            (*H, "contract"),
+            "trumps",
+            (1, "contract", None),
+            "not a contract: 'trumps' (a suit such as fives, doubles, follow-me, nello, sevens or "
+            "by-lead)",
+        ),
         ((*H, "play", 9), "5-9", (1, "play", 10), "not a tile: '5-9' (ends are 0..6)"),
     ],
-)  # fmt: skip
+)
 def test_unreadable(
     path: tuple[Any, ...], value: Any, where: tuple[Any, ...], message: str
 ) -> None:
@@ -261,9 +367,11 @@ def test_illegal_play_names_the_seat_and_what_it_holds() -> None:
     hand["play"][9] = "3-1"
     error = broken(record(hand))
     assert error == err(1, "play", 10, 1, "3-1 does not follow fives; seat 1 holds 5-4")
-    assert str(RecordError(error["message"], status=BROKEN, field="play", hand=1, index=10,
-                           seat=1)) == "hand 1, play 10 (seat 1): 3-1 does not follow fives; " \
-                                       "seat 1 holds 5-4"  # fmt: skip
+    assert (
+        str(RecordError(error["message"], status=BROKEN, field="play", hand=1, index=10, seat=1))
+        == "hand 1, play 10 (seat 1): 3-1 does not follow fives; "
+        "seat 1 holds 5-4"
+    )
 
 
 def test_play_of_a_tile_not_held() -> None:
@@ -277,10 +385,14 @@ def test_play_of_a_tile_not_held() -> None:
     [
         (["34", "33", "pass", "pass"], err(1, "auction", 2, 1, "a bid must beat 34")),
         (["29", "pass", "pass", "pass"], err(1, "auction", 1, 0, "bids start at 30")),
-        (["3m", "pass", "pass", "pass"],
-         err(1, "auction", 1, 0, "an opening mark bid may be at most 2m")),
-        (["pass", "pass", "pass", "pass"],
-         err(1, "auction", 4, 3, "everyone else passed, so West, the last to call, must bid")),
+        (
+            ["3m", "pass", "pass", "pass"],
+            err(1, "auction", 1, 0, "an opening mark bid may be at most 2m"),
+        ),
+        (
+            ["pass", "pass", "pass", "pass"],
+            err(1, "auction", 4, 3, "everyone else passed, so West, the last to call, must bid"),
+        ),
         (["34", "pass", "pass", "pass", "pass"], err(1, "auction", 5, 0, "the auction is over")),
     ],
 )
@@ -292,16 +404,36 @@ def test_illegal_call(auction: list[str], expected: dict[str, Any]) -> None:
 @pytest.mark.parametrize(
     ("rules", "auction", "contract", "message"),
     [
-        ("standard", ["34", "pass", "pass", "pass"], "nello",
-         "Nel-O is not played under these rules"),
-        ({"preset": "standard", "nello": True}, ["1m", "pass", "pass", "pass"], "nello",
-         "Nel-O needs a bid of at least 2m"),
-        ({"preset": "standard", "undeclared_trump": "forbidden"}, ["34", "pass", "pass", "pass"],
-         "by-lead", "trump must be named under these rules"),
-        ({"preset": "standard", "doubles_trump": False}, ["34", "pass", "pass", "pass"],
-         "doubles", "doubles cannot be trump under these rules"),
-        ({"preset": "standard", "follow_me": False}, ["34", "pass", "pass", "pass"],
-         "follow-me", "follow-me is not played under these rules"),
+        (
+            "standard",
+            ["34", "pass", "pass", "pass"],
+            "nello",
+            "Nel-O is not played under these rules",
+        ),
+        (
+            {"preset": "standard", "nello": True},
+            ["1m", "pass", "pass", "pass"],
+            "nello",
+            "Nel-O needs a bid of at least 2m",
+        ),
+        (
+            {"preset": "standard", "undeclared_trump": "forbidden"},
+            ["34", "pass", "pass", "pass"],
+            "by-lead",
+            "trump must be named under these rules",
+        ),
+        (
+            {"preset": "standard", "doubles_trump": False},
+            ["34", "pass", "pass", "pass"],
+            "doubles",
+            "doubles cannot be trump under these rules",
+        ),
+        (
+            {"preset": "standard", "follow_me": False},
+            ["34", "pass", "pass", "pass"],
+            "follow-me",
+            "follow-me is not played under these rules",
+        ),
         ("house", ["34", "pass", "pass", "pass"], "sevens", "Sevens needs a bid of at least 1m"),
     ],
 )
@@ -359,8 +491,9 @@ def test_unfinished_hand_followed_by_another() -> None:
 
 
 def test_error_line_and_dict() -> None:
-    error = RecordError("the hand was already made after trick 6", status=BROKEN, field="play",
-                        hand=1, index=25)  # fmt: skip
+    error = RecordError(
+        "the hand was already made after trick 6", status=BROKEN, field="play", hand=1, index=25
+    )
     assert str(error) == "hand 1, play 25: the hand was already made after trick 6"
     assert RecordError("boom", status=UNREADABLE, field="rules").line() == "rules: boom"
     assert RecordError("x", status=BROKEN, field="hands", hand=3).line() == "hand 3: x"
@@ -379,11 +512,15 @@ def test_aliases_in_canonical_out() -> None:
             "contract": "6",
             "play": ["66", "3-6"],
         },
-        {"shaker": 2, "deal": EX14_DEAL, "auction": [30, "pass", "pass", "pass"],
-         "contract": "follow-me"},
+        {
+            "shaker": 2,
+            "deal": EX14_DEAL,
+            "auction": [30, "pass", "pass", "pass"],
+            "contract": "follow-me",
+        },
         {"shaker": 3, "deal": EX14_DEAL, "auction": ["31"], "contract": None, "play": []},
         rules={"preset": "standard", "nello": True},
-    )  # fmt: skip
+    )
     rec = Record.from_dict(obj)
     out = rec.to_dict()
     assert out["rules"] == {"preset": "standard", "nello": True}

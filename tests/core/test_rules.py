@@ -16,6 +16,7 @@ from helpers import OPTION_STRATEGIES, any_rules
 from texas42 import Rules, RulesError
 from texas42.core.rules import OPTION_NAMES, PRESETS
 
+
 def test_every_option_is_catalogued_here() -> None:
     assert set(OPTION_STRATEGIES) == set(OPTION_NAMES)
 
@@ -23,12 +24,26 @@ def test_every_option_is_catalogued_here() -> None:
 def test_standard_defaults() -> None:
     r = Rules()
     assert r == Rules.preset("standard") and str(r) == "standard"
-    assert (r.first_shaker, r.draw_order, r.first_bidder) == ("high-draw", "opponents-first", "left-of-shaker")
+    assert (r.first_shaker, r.draw_order, r.first_bidder) == (
+        "high-draw",
+        "opponents-first",
+        "left-of-shaker",
+    )
     assert (r.min_bid, r.max_opening_marks, r.mark_raise, r.max_bid_marks) == (30, 2, 1, 7)
-    assert (r.all_pass, r.follow_me, r.doubles_trump, r.follow_me_doubles) == ("forced", True, True, "high")
+    assert (r.all_pass, r.follow_me, r.doubles_trump, r.follow_me_doubles) == (
+        "forced",
+        True,
+        True,
+        "high",
+    )
     assert (r.undeclared_trump, r.first_lead_trump, r.suit_doubles) == ("first-lead", False, "high")
     assert (r.nello, r.nello_min_marks, r.nello_doubles) == (False, 2, "high")
-    assert (r.plunge, r.plunge_marks, r.plunge_needs_66, r.plunge_timing) == (False, 4, False, "first-bid")
+    assert (r.plunge, r.plunge_marks, r.plunge_needs_66, r.plunge_timing) == (
+        False,
+        4,
+        False,
+        "first-bid",
+    )
     assert (r.splash, r.splash_marks, r.sevens, r.sevens_min_marks) == (False, 2, False, 1)
     assert (r.hide_tricks, r.game, r.target, r.cap_score) == ("two-marks", "marks", None, False)
 
@@ -55,7 +70,9 @@ def test_string_form_lists_only_the_changes() -> None:
     r = Rules.preset("standard").replace(nello=True, nello_min_marks=1)
     assert str(r) == "standard,nello=true,nello_min_marks=1"
     assert r.to_dict() == {"preset": "standard", "nello": True, "nello_min_marks": 1}
-    assert str(Rules.preset("tournament").replace(all_pass="forced")) == "tournament,all_pass=forced"
+    assert (
+        str(Rules.preset("tournament").replace(all_pass="forced")) == "tournament,all_pass=forced"
+    )
     assert str(Rules(game="points", target=150)) == "standard,game=points,target=150"
 
 
@@ -63,7 +80,9 @@ def test_parse_spellings() -> None:
     assert Rules.parse("standard,nello") == Rules(nello=True)
     assert Rules.parse("nello,nello-min-marks=1") == Rules(nello=True, nello_min_marks=1)
     assert Rules.parse(" house , sevens=false ") == Rules.preset("house").replace(sevens=False)
-    assert Rules.parse("standard,plunge=yes,splash=on,sevens=1") == Rules(plunge=True, splash=True, sevens=True)
+    assert Rules.parse("standard,plunge=yes,splash=on,sevens=1") == Rules(
+        plunge=True, splash=True, sevens=True
+    )
     assert Rules.parse("standard,target=default") == Rules()
     assert Rules.parse("standard,game=points,target=250").target == 250
 
@@ -80,7 +99,10 @@ def test_string_and_record_forms_round_trip(rules: Rules) -> None:
     ("text", "message"),
     [
         ("", "empty rules string"),
-        ("nonsense", "unknown rules preset 'nonsense'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand"),
+        (
+            "nonsense",
+            "unknown rules preset 'nonsense'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand",
+        ),
         ("standard,colour=red", "unknown rule option 'colour'"),
         ("standard,nello=maybe", "rule nello must be true or false, not 'maybe'"),
         ("standard,min_bid=abc", "rule min_bid must be a whole number, not 'abc'"),
@@ -88,8 +110,14 @@ def test_string_and_record_forms_round_trip(rules: Rules) -> None:
         ("standard,mark_raise=3", "rule mark_raise must be a whole number from 1 to 2, not 3"),
         ("standard,plunge_marks=0", "rule plunge_marks must be a whole number from 1 to 7, not 0"),
         ("standard,target=0", "rule target must be a whole number from 1 to 100000, not 0"),
-        ("standard,all_pass=sometimes", "rule all_pass cannot be 'sometimes'; choose one of forced, reshake"),
-        ("standard,hide_tricks", "rule hide_tricks must be one of never, two-marks, mark-bids, not True"),
+        (
+            "standard,all_pass=sometimes",
+            "rule all_pass cannot be 'sometimes'; choose one of forced, reshake",
+        ),
+        (
+            "standard,hide_tricks",
+            "rule hide_tricks must be one of never, two-marks, mark-bids, not True",
+        ),
         ("standard,game=golf", "rule game cannot be 'golf'; choose one of marks, points, moon"),
     ],
 )
@@ -107,7 +135,10 @@ def test_bad_rules_strings(text, message) -> None:
         ({"preset": "casual"}, "unknown rules preset 'casual'"),
         ({"min_bid": True}, "rule min_bid must be a whole number, not True"),
         ({"nello": "perhaps"}, "rule nello must be true or false"),
-        ({"nello_doubles": 2}, "rule nello_doubles must be one of high, low, own, own-inverted, not 2"),
+        (
+            {"nello_doubles": 2},
+            "rule nello_doubles must be one of high, low, own, own-inverted, not 2",
+        ),
         ({"speed": 1}, "unknown rule option 'speed'"),
     ],
 )
@@ -118,12 +149,16 @@ def test_bad_rules_objects(value, message) -> None:
 
 
 def test_from_dict_reads_json_values() -> None:
-    rules = Rules.from_dict({"preset": "house", "nello_min_marks": "1", "plunge": False, "target": None})
+    rules = Rules.from_dict(
+        {"preset": "house", "nello_min_marks": "1", "plunge": False, "target": None}
+    )
     assert rules == Rules.preset("house").replace(nello_min_marks=1, plunge=False)
 
 
 def test_bad_values_through_the_constructor_and_replace() -> None:
-    with pytest.raises(RulesError, match="rule min_bid must be a whole number from 1 to 41, not True"):
+    with pytest.raises(
+        RulesError, match="rule min_bid must be a whole number from 1 to 41, not True"
+    ):
         Rules(min_bid=True)
     with pytest.raises(RulesError, match="rule first_bidder cannot be 'dealer'"):
         Rules().replace(first_bidder="dealer")
@@ -150,4 +185,7 @@ def test_describe() -> None:
     ]
     lines = Rules.preset("house").replace(all_pass="reshake", game="points").describe()
     assert lines[0] == "game to 250 points" and lines[2] == "all pass: reshake"
-    assert lines[3] == "specials: Nel-O from 2 marks, Plunge (4 marks), Splash (2 marks), Sevens from 1 mark"
+    assert (
+        lines[3]
+        == "specials: Nel-O from 2 marks, Plunge (4 marks), Splash (2 marks), Sevens from 1 mark"
+    )

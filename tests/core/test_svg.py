@@ -8,8 +8,8 @@ import random
 import xml.etree.ElementTree as ET
 
 import pytest
-from helpers import STANDARD, E, N, S, W, auction, fill_deal, hidden_swaps, play, tiles
 
+from helpers import STANDARD, E, N, S, W, auction, fill_deal, hidden_swaps, play, tiles
 from texas42 import Bid, Declare, Hand, NotationError, Pass, Rules
 from texas42.core.hand import Phase
 from texas42.core.layout import layout_of
@@ -184,8 +184,11 @@ def test_table_shows_the_seat_its_own_tiles_and_the_others_as_backs() -> None:
         for seat in range(4):
             view = hand.view(seat)
             root = parse(table_svg(view))
-            groups = {int(g.get("data-seat", "-1")): g for g in root.iter(f"{NS}g")
-                      if g.get("class", "").startswith("seat")}  # fmt: skip
+            groups = {
+                int(g.get("data-seat", "-1")): g
+                for g in root.iter(f"{NS}g")
+                if g.get("class", "").startswith("seat")
+            }
             assert shown_tiles(groups[seat]) == hand_name(view.hand).split()
             for other in range(4):
                 if other != seat:
@@ -260,7 +263,7 @@ def test_nello_partner_is_shown_sitting_out() -> None:
 
 
 def test_player_names_are_escaped() -> None:
-    names = ["<Ann & \"Bo\">", "Bob", "Cy", "Di]]>"]
+    names = ['<Ann & "Bo">', "Bob", "Cy", "Di]]>"]
     svg = table_svg(random_hand(4, 2).view(0), names=names)
     texts = [t.text for t in parse(svg).iter(f"{NS}text")]
     assert names[0] in texts and names[3] in texts
@@ -291,8 +294,12 @@ def test_table_in_the_auction_does_not_depend_on_hidden_tiles() -> None:
     drawings = set()
     for _ in range(6):
         rng.shuffle(rest)
-        deal = (north, sum(1 << t for t in rest[:7]), sum(1 << t for t in rest[7:14]),
-                sum(1 << t for t in rest[14:]))  # fmt: skip
+        deal = (
+            north,
+            sum(1 << t for t in rest[:7]),
+            sum(1 << t for t in rest[7:14]),
+            sum(1 << t for t in rest[14:]),
+        )
         hand = Hand(STANDARD, W, deal)
         for call in (Bid("30"), Pass(), Bid("31")):
             hand.apply(call)
@@ -331,8 +338,11 @@ def test_round_tables_draw_every_seat_and_only_this_seats_tiles(preset: str) -> 
     for seat in range(layout.seats):
         view = hand.view(seat)
         root = parse(table_svg(view))
-        groups = {int(g.get("data-seat", -1)): g for g in root.iter(f"{NS}g")
-                  if g.get("data-seat") is not None}  # fmt: skip
+        groups = {
+            int(g.get("data-seat", -1)): g
+            for g in root.iter(f"{NS}g")
+            if g.get("data-seat") is not None
+        }
         assert sorted(groups) == list(range(layout.seats))
         assert sorted(shown_tiles(groups[seat])) == sorted(hand_name(view.hand).split())
         for other in set(groups) - {seat}:
@@ -350,7 +360,9 @@ def test_round_tables_draw_every_seat_and_only_this_seats_tiles(preset: str) -> 
 
 def test_round_table_names_need_one_per_seat() -> None:
     view = Hand.random(Rules.parse("moon"), 0, random.Random(2)).view(0)
-    with pytest.raises(NotationError, match="names must be 3 strings, one per seat North, East, West"):
+    with pytest.raises(
+        NotationError, match="names must be 3 strings, one per seat North, East, West"
+    ):
         table_svg(view, names=["Ann", "Bob", "Cat", "Dan"])
     texts = [t.text for t in parse(table_svg(view, names=["Ann", "Bob", "Cat"])).iter(f"{NS}text")]
     assert "Ann 0 · Bob 0 · Cat 0 (moon to 21)" in texts

@@ -19,7 +19,15 @@ from texas42.core.record import Record, RecordError, check_record, record_from_g
 from texas42.core.rules import PLAYERS_PRESETS, Rules
 from texas42.core.tiles import COUNT_VALUE, TILE_CODES, mask_of, parse_tile, tiles_of
 
-SIZES = ["two-hand", "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand"]
+SIZES = [
+    "two-hand",
+    "three-hand",
+    "moon",
+    "five-hand",
+    "six-hand",
+    "six-hand,teams=threes",
+    "seven-hand",
+]
 
 
 def sensible_game(rules: Rules, seed: int, max_hands: int = 60) -> Game:
@@ -49,11 +57,16 @@ def sensible_game(rules: Rules, seed: int, max_hands: int = 60) -> Game:
         ("six-hand,teams=threes", 6, 4, 4, 0, 39, 2, 28),
         ("seven-hand", 7, 4, 0, 0, 39, 7, 28),
     ],
-)  # fmt: skip
+)
 def test_preset_tables(name, seats, hand, aside, widow, total, sides, lowest) -> None:
     rules = Rules.parse(name)
     layout = layout_of(rules)
-    assert (layout.seats, layout.hand_size, layout.set_aside, layout.widow) == (seats, hand, aside, widow)
+    assert (layout.seats, layout.hand_size, layout.set_aside, layout.widow) == (
+        seats,
+        hand,
+        aside,
+        widow,
+    )
     assert (layout.total, layout.sides, rules.min_bid) == (total, sides, lowest)
     assert str(Rules.parse(str(rules))) == str(rules)
 
@@ -69,7 +82,9 @@ def test_ex24_three_hand_holds_44_points() -> None:
     assert layout.tiles.bit_count() == 27 and not layout.tiles >> parse_tile("1-0") & 1
     assert layout.tricks == 9 and layout.total == 44
     game = sensible_game(Rules.parse("three-hand,game=points,target=200"), 7)  # every trick played
-    full = [h for h in game.hands if h.result and h.result.bidder is not None and len(h.tricks) == 9]
+    full = [
+        h for h in game.hands if h.result and h.result.bidder is not None and len(h.tricks) == 9
+    ]
     assert full and all(sum(h.points) == 44 for h in full)
     assert all(len(t.tiles) == 3 for h in full for t in h.tricks)
 
@@ -114,7 +129,7 @@ def _moon_hand(bid: str, tricks: tuple[int, int, int]) -> Hand:
         ("21", (7, 0, 0), (0, 21, 0)),
         ("21", (6, 1, 0), (0, -21, 1)),
     ],
-)  # fmt: skip
+)
 def test_ex25_moon_scoring(bid, tricks, score) -> None:
     """rules.md Ex 25: A bids 5 and takes 4 tricks, B 2, C 1: A -5, B +2, C +1; taking 5, 1, 1:
     A +5, B +1, C +1; a made 21 scores 21. Scores are by seat (C, A, B = seats 0, 1, 2)."""
@@ -152,7 +167,11 @@ def test_moon_auction_widow_and_discard() -> None:
 
 def test_bids_a_table_cannot_take_are_refused() -> None:
     moon = Hand.random(Rules.preset("moon"), 0, random.Random(4))
-    for text, reason in (("8", "bids are 4 to 7 tricks"), ("1m", "bids are 4 to 7 tricks"), ("3", "bids start at 4")):
+    for text, reason in (
+        ("8", "bids are 4 to 7 tricks"),
+        ("1m", "bids are 4 to 7 tricks"),
+        ("3", "bids start at 4"),
+    ):
         assert reason in moon.why_illegal(Bid(text))  # type: ignore[operator]
     four = Hand.random(Rules(), 0, random.Random(4))
     assert "Moon bid" in four.why_illegal(Bid("moon"))  # type: ignore[operator]
@@ -163,7 +182,9 @@ def test_bids_a_table_cannot_take_are_refused() -> None:
 # -- scoring at the bigger tables ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["three-hand", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand"])
+@pytest.mark.parametrize(
+    "name", ["three-hand", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand"]
+)
 def test_marks_go_to_the_bidder_or_to_every_other_side(name) -> None:
     rules = Rules.parse(name)
     layout = layout_of(rules)
@@ -201,7 +222,7 @@ def test_six_hand_partners_sit_opposite() -> None:
         ("standard,removed=7-7", "rule removed"),
         ("standard,see_partner,seats=6,teams=pairs,hand_size=4", "see_partner"),
     ],
-)  # fmt: skip
+)
 def test_tables_that_do_not_fit_are_refused(text, message) -> None:
     with pytest.raises(RulesError, match=message):
         Rules.parse(text)
@@ -239,7 +260,11 @@ def test_positions_views_and_records_round_trip(name) -> None:
             view = game.view(seat)
             assert parse_view_position(view.position()) == view
         ids = game.hand.legal_ids()
-        game.apply(rng.choice(ids[:2] if rules.bids == "tricks" and game.hand.phase == Phase.AUCTION else ids))
+        game.apply(
+            rng.choice(
+                ids[:2] if rules.bids == "tricks" and game.hand.phase == Phase.AUCTION else ids
+            )
+        )
     record = record_from_game(game)
     data = record.to_dict()
     assert data.get("seats", 4) == rules.seats
@@ -274,14 +299,19 @@ def test_views_ignore_the_widow_and_the_tiles_set_aside(name, seed, data) -> Non
     deal = list(hand.deal)
     deal[other] ^= 1 << x | 1 << y
     widow = hand.widow ^ (1 << x | 1 << y) if hand.widow >> x & 1 else hand.widow
-    one, two = Hand(rules, hand.shaker, hand.deal, hand.widow), Hand(rules, hand.shaker, deal, widow)
+    one, two = (
+        Hand(rules, hand.shaker, hand.deal, hand.widow),
+        Hand(rules, hand.shaker, deal, widow),
+    )
     steps = 0
     while not one.is_over and steps < 40:
         assert one.view(seat) == two.view(seat) or (seat == one.declarer and one.widow != two.widow)
         if seat == one.declarer and one.widow != two.widow:
             return  # the bid winner took the widow: it sees the tile now
         ids = one.legal_ids()
-        action = rng.choice(ids[:2] if rules.bids == "tricks" and one.phase == Phase.AUCTION else ids)
+        action = rng.choice(
+            ids[:2] if rules.bids == "tricks" and one.phase == Phase.AUCTION else ids
+        )
         if not two.is_legal(action):
             return
         one.apply(action)
@@ -302,7 +332,11 @@ def test_only_the_bid_winner_sees_the_widow_and_its_discard() -> None:
         view = hand.view(seat)
         if seat == bidder:
             assert view.widow == hand.widow and view.discards == (gone,)
-            assert view.position().split()[4].endswith("+" + TILE_CODES[next(iter(tiles_of(hand.widow)))])
+            assert (
+                view.position()
+                .split()[4]
+                .endswith("+" + TILE_CODES[next(iter(tiles_of(hand.widow)))])
+            )
         else:
             assert view.widow == 0 and view.discards == (None,)
             assert view.position().split()[4].endswith("+?") and "|?" in view.position()

@@ -11,7 +11,7 @@ from texas42.core.actions import ACTIONS, PASS_ID, Bid, Discard, parse_call
 from texas42.core.errors import NotationError, RulesError
 from texas42.core.notation import hand_position, parse_hand_position, parse_view_position
 from texas42.core.rules import Rules
-from texas42.core.tiles import TILE_CODES, parse_tile, tiles_of
+from texas42.core.tiles import TILE_CODES, tiles_of
 
 
 def _moon_after_first_trick_starts() -> Hand:
@@ -100,4 +100,3 @@ def test_a_bare_multiple_of_42_is_not_marks_on_a_44_point_hand() -> None:
     except NotationError:
         return
     assert call is not Bid("2m")
-

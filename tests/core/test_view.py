@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from helpers import E, EX14_DEAL, EX14_PLAYS, N, S, STANDARD, W, play
+from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, S, W, play
 from texas42 import Declare, Hand, NotationError, Phase
 from texas42.core.contracts import TRUMP
 from texas42.core.notation import parse_view_position
@@ -49,7 +49,7 @@ def test_hide_tricks(hide_tricks, bid, face_down) -> None:
         text = view.position()
         if face_down:
             assert (trick.tiles, trick.points, view.points) == (None, None, None)
-            own = "66 63 61 60".split()[seat]
+            own = ["66", "63", "61", "60"][seat]
             assert text.split()[7] == f"x0:{own}.65.00"
         else:
             assert trick.tiles == tuple(parse_tile(t) for t in ("6-6", "6-3", "6-1", "6-0"))
@@ -135,7 +135,10 @@ def test_by_lead_trump_survives_face_down_piles() -> None:
     assert str(hand.view(E).contract) == "by-lead"  # the lead is still on the table
     play(hand, "6-3 6-1 6-0 5-5")
     view = hand.view(E)
-    assert str(view.contract) == "sixes" and view.trump == hand.trump_description() == "sixes are trump"
+    assert (
+        str(view.contract) == "sixes"
+        and view.trump == hand.trump_description() == "sixes are trump"
+    )
     assert view.position().split()[6:8] == ["sixes", "x0:63.55"]
     assert list(view.legal) == hand.legal_actions()
     assert parse_view_position(view.position()) == view
@@ -143,5 +146,7 @@ def test_by_lead_trump_survives_face_down_piles() -> None:
 
 def test_face_down_first_trick_cannot_leave_a_by_lead_trump_unknown() -> None:
     words = "standard 0-0 1 3 ?/63.54.44.42.31.20.00/?/? 0:2m.pass.pass.pass by-lead x0:63.55 1 @1"
-    with pytest.raises(NotationError, match="a by-lead trump cannot be read from a face-down trick"):
+    with pytest.raises(
+        NotationError, match="a by-lead trump cannot be read from a face-down trick"
+    ):
         parse_view_position(words)

@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 
 from texas42.core import svg
-from texas42.players import RulesBot
 from texas42.core.game import Game
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
+from texas42.players import RulesBot
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "src" / "texas42" / "faces" / "server" / "web"
@@ -100,8 +100,16 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         pytest.skip("needs the playwright package and /usr/bin/chromium")
     port = _free_port()
     folder = tmp_path_factory.mktemp("web")
-    command = [*_serve_command(), "serve", "--port", str(port), "--db", str(folder / "t.sqlite"),
-               "--bot-delay", "0"]  # fmt: skip
+    command = [
+        *_serve_command(),
+        "serve",
+        "--port",
+        str(port),
+        "--db",
+        str(folder / "t.sqlite"),
+        "--bot-delay",
+        "0",
+    ]
     log = folder / "server.log"
     with log.open("w") as out:
         process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
@@ -463,7 +471,9 @@ def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
     page = watch.page
     page.goto(server + "/")
     review = {
-        "hand": 2, "contract": "fives", "unit": "points",
+        "hand": 2,
+        "contract": "fives",
+        "unit": "points",
         "plays": [
             {"index": 1, "seat": 1, "tile": "5-5", "best": ["5-5"], "cost": 0},
             {"index": 5, "seat": 0, "tile": "5-0", "best": ["6-4"], "cost": 10},
@@ -539,7 +549,9 @@ def _fill_with_bots(page: Any, seats: int, level: str = "easy") -> None:
 
 
 @needs_browser
-def test_a_six_hand_table_from_the_lobby_seats_six_round_the_oval(server: str, browser: Any) -> None:
+def test_a_six_hand_table_from_the_lobby_seats_six_round_the_oval(
+    server: str, browser: Any
+) -> None:
     watch = Watch(browser)
     page = watch.page
     page.goto(server + "/")
@@ -559,13 +571,17 @@ def test_a_six_hand_table_from_the_lobby_seats_six_round_the_oval(server: str, b
     # two teams of three: North-Southeast-Southwest against Northeast-South-Northwest
     assert page.locator("[data-testid^=pad-team-]").count() == 2
     assert "Us" in (page.text_content("[data-testid=pad-team-0]") or "")
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=hand] [data-tile]').length === 4")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=hand] [data-tile]').length === 4"
+    )
     page.screenshot(path=str(ARTIFACTS / "table-six.png"), full_page=True)
     watch.close()
 
 
 @needs_browser
-def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(server: str, browser: Any) -> None:
+def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
+    server: str, browser: Any
+) -> None:
     watch = Watch(browser)
     page = watch.page
     page.goto(server + "/")
@@ -587,12 +603,16 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(server: st
     while _hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
         assert time.monotonic() < deadline, "the hand did not finish"
         if page.locator(moon).count():
-            bids_seen |= set(page.eval_on_selector_all(
-                "[data-testid=bidding-box] button", "bs => bs.map(b => b.textContent)"))
+            bids_seen |= set(
+                page.eval_on_selector_all(
+                    "[data-testid=bidding-box] button", "bs => bs.map(b => b.textContent)"
+                )
+            )
             before = _seq(page)
             page.click(moon)
             page.wait_for_function(
-                "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s", arg=before
+                "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s",
+                arg=before,
             )
             moon_bid = True
             continue
@@ -600,7 +620,8 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(server: st
             widow = page.get_attribute("[data-testid=widow] [data-tile]", "data-tile")
             assert page.locator("[data-testid=hand] [data-legal=true]").count() == 8
             assert widow in page.eval_on_selector_all(
-                "[data-testid=hand] [data-tile]", "ts => ts.map(t => t.dataset.tile)")
+                "[data-testid=hand] [data-tile]", "ts => ts.map(t => t.dataset.tile)"
+            )
             page.screenshot(path=str(ARTIFACTS / "table-moon-widow.png"), full_page=True)
             discarded = True
         if not _act_once(page):
@@ -608,7 +629,9 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(server: st
                 f"() => ({ACTIONABLE})() || document.querySelector('[data-testid=summary]')",
                 timeout=40_000,
             )
-    assert bids_seen <= {"Pass", "4", "5", "6", "7", "Moon (21)"} and "Moon (21)" in (bids_seen or {"Moon (21)"})
+    assert bids_seen <= {"Pass", "4", "5", "6", "7", "Moon (21)"} and "Moon (21)" in (
+        bids_seen or {"Moon (21)"}
+    )
     assert discarded == moon_bid, "the moon's bid winner took the widow and discarded"
     page.wait_for_selector("[data-testid=summary]")
     summary = page.text_content("[data-testid=summary]") or ""

@@ -7,23 +7,22 @@ import json
 import subprocess
 import sys
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from collections.abc import Callable
-
 import pytest
+from test_record import EX14_HAND, EX14_PLAY, EXAMPLE_NAMES, EXAMPLES, record
 from typer.testing import CliRunner
 
-from test_record import EX14_HAND, EX14_PLAY, EXAMPLE_NAMES, EXAMPLES, record
 from texas42 import Game, Rules
 from texas42.core.actions import Declare, Discard
-from texas42.players import RulesBot
-from texas42.faces.cli import app, main
 from texas42.core.errors import RulesError
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record, record_from_game
-from texas42.core.tiles import TILE_NAMES, hand_name, parse_hand, tiles_of
+from texas42.core.tiles import parse_hand
+from texas42.faces.cli import app, main
+from texas42.players import RulesBot
 
 TEXAS42 = str(Path(sys.executable).parent / "texas42")
 
@@ -77,8 +76,10 @@ def test_check_text() -> None:
 
 
 def test_check_text_names_players_and_the_winner(tmp_path: Path) -> None:
-    obj = dict(record(EX14_HAND, rules={"preset": "standard", "target": 1}),
-               players=["Ann", "Bob", "Cat", "Dan"])  # fmt: skip
+    obj = dict(
+        record(EX14_HAND, rules={"preset": "standard", "target": 1}),
+        players=["Ann", "Bob", "Cat", "Dan"],
+    )
     done = run("check", write(tmp_path, obj))
     assert done.returncode == 0
     lines = done.stdout.splitlines()
@@ -104,10 +105,15 @@ def test_illegal_play(tmp_path: Path) -> None:
     assert done.stderr == "hand 1, play 10 (seat 1): 3-1 does not follow fives; seat 1 holds 5-4\n"
     done = run("check", "--json", path)
     assert done.returncode == 1
-    assert json.loads(done.stdout) == {"error": {
-        "hand": 1, "field": "play", "index": 10, "seat": 1,
-        "message": "3-1 does not follow fives; seat 1 holds 5-4",
-    }}  # fmt: skip
+    assert json.loads(done.stdout) == {
+        "error": {
+            "hand": 1,
+            "field": "play",
+            "index": 10,
+            "seat": 1,
+            "message": "3-1 does not follow fives; seat 1 holds 5-4",
+        }
+    }
 
 
 def test_unreadable_records_exit_2(tmp_path: Path) -> None:
@@ -128,8 +134,9 @@ def test_unreadable_records_exit_2(tmp_path: Path) -> None:
     tile["play"][3] = "7-7"
     unknown = run("check", write(tmp_path, record(tile)))
     assert (unknown.returncode, unknown.stderr) == (
-        2, "hand 1, play 4: not a tile: '7-7' (ends are 0..6)\n"
-    )  # fmt: skip
+        2,
+        "hand 1, play 4: not a tile: '7-7' (ends are 0..6)\n",
+    )
 
 
 def test_check_reads_standard_input() -> None:
@@ -179,7 +186,10 @@ def test_rules_command() -> None:
     assert "nello              true" in lines
     bad = run("rules", "casino")
     assert (bad.returncode, bad.stdout) == (2, "")
-    assert bad.stderr == "unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand\n"
+    assert (
+        bad.stderr
+        == "unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand\n"
+    )
 
 
 def test_play_rejects_bad_options() -> None:
@@ -213,8 +223,19 @@ def fake_play(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
 
 
 def test_play_calls_the_terminal_game(fake_play: list[tuple[Any, ...]]) -> None:
-    args = ["play", "--rules", "standard,nello", "--seed", "5", "--seat", "1", "--save", "g.json",
-            "--name", "Ann"]  # fmt: skip
+    args = [
+        "play",
+        "--rules",
+        "standard,nello",
+        "--seed",
+        "5",
+        "--seat",
+        "1",
+        "--save",
+        "g.json",
+        "--name",
+        "Ann",
+    ]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 3
     assert fake_play == [(Rules.parse("standard,nello"), 5, 1, "g.json", "Ann", "medium")]
@@ -263,9 +284,11 @@ def test_tui_takes_the_play_options(monkeypatch: pytest.MonkeyPatch) -> None:
     args = ["tui", "--rules", "house", "--seed", "7", "--seat", "3", "--bots", "easy"]
     assert CliRunner().invoke(app, args).exit_code == 0
     assert calls == [(Rules.parse("house"), 7, 3, "easy", "You", None)]
-    for bad, message in ((["--seat", "4"], "--seat: a seat is 0..3"),
-                         (["--rules", "nope"], "--rules: unknown rules preset"),
-                         (["--bots", "wizard"], "--bots: no bot called 'wizard'")):  # fmt: skip
+    for bad, message in (
+        (["--seat", "4"], "--seat: a seat is 0..3"),
+        (["--rules", "nope"], "--rules: unknown rules preset"),
+        (["--bots", "wizard"], "--bots: no bot called 'wizard'"),
+    ):
         result = CliRunner().invoke(app, ["tui", *bad])
         assert result.exit_code == 2 and message in result.stderr
     assert len(calls) == 1
@@ -294,9 +317,19 @@ TABLES = {
     "six-hand,teams=threes": ["--players", "6", "--rules", "six-hand,teams=threes"],
     "seven-hand": ["--players", "7"],
 }
-TYPIST = "\n".join(
-    ["pass", "30", "4", "sixes", "ones", *(f"{hi}-{lo}" for hi in range(7) for lo in range(hi + 1))]
-) + "\n"
+TYPIST = (
+    "\n".join(
+        [
+            "pass",
+            "30",
+            "4",
+            "sixes",
+            "ones",
+            *(f"{hi}-{lo}" for hi in range(7) for lo in range(hi + 1)),
+        ]
+    )
+    + "\n"
+)
 """A dumb typist: at every prompt it tries pass, a bid, a suit and every tile in turn."""
 
 
@@ -350,7 +383,7 @@ def two_hands(d: dict[str, Any]) -> None:
 
 def deal_the_1_0(d: dict[str, Any]) -> None:
     deal = d["hands"][0]["deal"]
-    held = [hand for hand in deal if "1-0" not in hand][0]
+    held = next(hand for hand in deal if "1-0" not in hand)
     deal[deal.index(held)] = "1-0 " + held.split(" ", 1)[1]
 
 
@@ -368,9 +401,12 @@ def no_discard(d: dict[str, Any]) -> None:
     ],
 )
 def test_bad_records_of_every_kind_are_one_line(
-    rules: str, spoil: Callable[[dict[str, Any]], None], status: int, message: str,
+    rules: str,
+    spoil: Callable[[dict[str, Any]], None],
+    status: int,
+    message: str,
     tmp_path: Path,
-) -> None:  # fmt: skip
+) -> None:
     d = one_hand(rules)
     assert CliRunner().invoke(app, ["check", write(tmp_path, d)]).exit_code == 0
     spoil(d)
@@ -385,9 +421,18 @@ def test_bad_records_of_every_kind_are_one_line(
 def test_check_and_replay_of_moon_show_the_widow_and_a_set_moon_below_zero(
     tmp_path: Path,
 ) -> None:
-    deal = ["6-2 6-1 4-4 4-2 3-1 1-1 0-0", "6-6 6-5 5-5 5-4 5-2 5-1 2-1", "6-3 5-3 4-3 4-1 3-3 3-2 2-2"]
-    game = Game(Rules.parse("moon"), 1, first_shaker=2, deals=[[parse_hand(h) for h in deal]],
-                widows=[parse_hand("6-4")])  # fmt: skip
+    deal = [
+        "6-2 6-1 4-4 4-2 3-1 1-1 0-0",
+        "6-6 6-5 5-5 5-4 5-2 5-1 2-1",
+        "6-3 5-3 4-3 4-1 3-3 3-2 2-2",
+    ]
+    game = Game(
+        Rules.parse("moon"),
+        1,
+        first_shaker=2,
+        deals=[[parse_hand(h) for h in deal]],
+        widows=[parse_hand("6-4")],
+    )
     for call in ("pass", "pass", "moon"):
         game.apply(game.parse_action(call))
     game.apply(Discard("2-2"))
@@ -413,8 +458,19 @@ def test_check_and_replay_of_moon_show_the_widow_and_a_set_moon_below_zero(
     assert "Seats: North (Ann), East (Bob), West (Cat)" in replayed
     assert "  widow 6-4; West (Cat) laid down 2-2" in replayed
     header = next(line for line in replayed if line.lstrip().startswith("trick"))
-    assert header.split() == ["trick", "led", "North", "East", "West", "won", "by", "pts", "N",
-                              "E", "W"]  # fmt: skip
+    assert header.split() == [
+        "trick",
+        "led",
+        "North",
+        "East",
+        "West",
+        "won",
+        "by",
+        "pts",
+        "N",
+        "E",
+        "W",
+    ]
     assert "  score: North 3, East 3, West -21" in replayed
 
 
@@ -429,8 +485,12 @@ def test_rules_describes_every_table() -> None:
 
 
 def test_play_options_for_every_table(fake_play: list[tuple[Any, ...]]) -> None:
-    for players, preset, seat in ((2, "two-hand", 0), (3, "three-hand", 0), (4, "standard", 2),
-                                  (7, "seven-hand", 0)):  # fmt: skip
+    for players, preset, seat in (
+        (2, "two-hand", 0),
+        (3, "three-hand", 0),
+        (4, "standard", 2),
+        (7, "seven-hand", 0),
+    ):
         result = CliRunner().invoke(app, ["play", "--players", str(players)])
         assert result.exit_code == 3
         assert fake_play[-1][:3] == (Rules.parse(preset), None, seat)
@@ -440,9 +500,11 @@ def test_play_options_for_every_table(fake_play: list[tuple[Any, ...]]) -> None:
     for args, message in (
         (["--players", "8"], "--players: a table seats 2 to 7 players, not 8\n"),
         (["--players", "5", "--rules", "moon"], "--players 5: the rules 'moon' seat 3 players\n"),
-        (["--rules", "moon", "--seat", "3"],
-         "--seat: a seat is 0..2 (0 North, 1 East, 2 West), not 3\n"),
-    ):  # fmt: skip
+        (
+            ["--rules", "moon", "--seat", "3"],
+            "--seat: a seat is 0..2 (0 North, 1 East, 2 West), not 3\n",
+        ),
+    ):
         result = CliRunner().invoke(app, ["play", *args])
         assert result.exit_code == 2 and result.stderr == message
     assert len(fake_play) == calls

@@ -16,17 +16,16 @@ from typing import Any
 
 import pytest
 from textual.widgets import RichLog
-
 from typer.testing import CliRunner
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play
-from texas42.players.review import HandReview, PlayReview, review_hand
-from texas42.faces.cli import app as cli_app
 from texas42.core.hand import Hand, Phase
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.core.tiles import HI, LO, parse_hand, tile, tile_name, tiles_of
+from texas42.core.view import View
+from texas42.faces.cli import app as cli_app
 from texas42.faces.terminal.full_screen import (
     CallButton,
     GameOverPanel,
@@ -40,7 +39,7 @@ from texas42.faces.terminal.full_screen import (
     review_lines,
     run_tui,
 )
-from texas42.core.view import View
+from texas42.players.review import HandReview, PlayReview, review_hand
 
 SIZE = (120, 40)
 SEAT = 2
@@ -49,11 +48,14 @@ TILE_TEXT = re.compile(r"([0-6]) ?\| ?([0-6])|\b([0-6])-([0-6])\b")
 words."""
 
 
-def make_app(
-    rules: str = "standard", seed: int = 1, seat: int = SEAT, **options: Any
-) -> TableApp:
-    settings: dict[str, Any] = {"bots": "medium", "bot_delay": 0, "hint_samples": 4,
-                                "review_samples": 4, **options}  # fmt: skip
+def make_app(rules: str = "standard", seed: int = 1, seat: int = SEAT, **options: Any) -> TableApp:
+    settings: dict[str, Any] = {
+        "bots": "medium",
+        "bot_delay": 0,
+        "hint_samples": 4,
+        "review_samples": 4,
+        **options,
+    }
     return TableApp(Rules.parse(rules), seed, seat, **settings)
 
 
@@ -453,28 +455,52 @@ def test_run_tui_refuses_a_save_path_it_cannot_write(
 
 
 def test_the_hand_is_numbered_highest_first_and_trumps_first_once_named() -> None:
-    deal = tuple(parse_hand(text) for text in (
-        "6-6 6-5 6-4 6-3 6-2 6-1 6-0", "4-3 4-2 4-1 4-0 3-3 3-2 3-1",
-        "5-5 5-4 5-3 5-2 5-1 5-0 2-2", "4-4 3-0 2-1 2-0 1-1 1-0 0-0",
-    ))  # fmt: skip
+    deal = tuple(
+        parse_hand(text)
+        for text in (
+            "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
+            "4-3 4-2 4-1 4-0 3-3 3-2 3-1",
+            "5-5 5-4 5-3 5-2 5-1 5-0 2-2",
+            "4-4 3-0 2-1 2-0 1-1 1-0 0-0",
+        )
+    )
     hand = Hand(Rules(), 0, deal)
     for call in ("30", "pass", "pass", "pass"):
         hand.apply(hand.parse_action(call))
     assert [tile_name(t) for t in hand_tiles(hand.view(1))] == [
-        "4-3", "4-2", "4-1", "4-0", "3-3", "3-2", "3-1"
+        "4-3",
+        "4-2",
+        "4-1",
+        "4-0",
+        "3-3",
+        "3-2",
+        "3-1",
     ]
     hand.apply(Declare("ones"))
     assert [tile_name(t) for t in hand_tiles(hand.view(1))] == [
-        "4-1", "3-1", "4-3", "4-2", "4-0", "3-3", "3-2"
+        "4-1",
+        "3-1",
+        "4-3",
+        "4-2",
+        "4-0",
+        "3-3",
+        "3-2",
     ]
 
 
 def test_the_review_numbers_tricks_and_keeps_to_the_players_own_plays() -> None:
-    review = HandReview(1, 1, "30", "ones", "points", (
-        PlayReview(4, 1, tile(5, 5), 30, 20, (tile(6, 6),), 10),
-        PlayReview(5, 1, tile(4, 1), 20, 19, (tile(2, 1), tile(1, 0)), 1),
-        PlayReview(6, 2, tile(3, 0), 19, 30, (tile(3, 0),), 0),
-    ))  # fmt: skip
+    review = HandReview(
+        1,
+        1,
+        "30",
+        "ones",
+        "points",
+        (
+            PlayReview(4, 1, tile(5, 5), 30, 20, (tile(6, 6),), 10),
+            PlayReview(5, 1, tile(4, 1), 20, 19, (tile(2, 1), tile(1, 0)), 1),
+            PlayReview(6, 2, tile(3, 0), 19, 30, (tile(3, 0),), 0),
+        ),
+    )
     assert review_lines(review, 1) == [
         "Trick 1: best play here was 6-6; your 5-5 cost 10 points.",
         "Trick 2: best play here was 2-1 or 1-0; your 4-1 cost 1 point.",
@@ -577,8 +603,10 @@ def test_a_whole_hand_at_every_table_size(
             result = hand.result
             assert result.bidder is not None
             bidders = layout.side_seats(layout.side_of[result.bidder])
-            name = app.seating.who(bidders[0]) if len(bidders) == 1 else (
-                layout.side_names[layout.side_of[result.bidder]]
+            name = (
+                app.seating.who(bidders[0])
+                if len(bidders) == 1
+                else (layout.side_names[layout.side_of[result.bidder]])
             )
             assert f"{name} {'made it' if result.made else 'went set'}" in text
 

@@ -14,12 +14,12 @@ from rich.console import Console
 
 from texas42 import Game, Rules
 from texas42.core.actions import Action, Bid
-from texas42.players import RulesBot
 from texas42.core.hand import Phase
 from texas42.core.record import Record, check_record
 from texas42.core.tiles import TILE_NAMES, hand_name, iter_tiles
 from texas42.faces.terminal import line_game as tui
 from texas42.faces.terminal.line_game import run_play
+from texas42.players import RulesBot
 
 STANDARD = Rules.preset("standard")
 HOUSE = Rules.preset("house")
@@ -132,9 +132,19 @@ def bad_lines(game: Game, seat: int) -> list[str]:
     """Malformed and illegal lines for the position, each of which must be refused."""
     hand = game.hand
     lines = [
-        "", "   ", "garbage", "x" * 5000, "６-４", "²", "🂡 ♠", "\x1b[31m6-4", "[bold]30[/]", "6—4",
-        "pass pass", "-1",
-    ]  # fmt: skip
+        "",
+        "   ",
+        "garbage",
+        "x" * 5000,
+        "６-４",
+        "²",
+        "🂡 ♠",
+        "\x1b[31m6-4",
+        "[bold]30[/]",
+        "6—4",
+        "pass pass",
+        "-1",
+    ]
     if hand.phase == Phase.AUCTION:
         lines += ["29", "43", "9m", "6-4", "sixes", "plunge"]
         if Bid("30") not in hand.legal_actions():
@@ -179,8 +189,9 @@ def test_every_prompt_kind_refuses_bad_input() -> None:
             return Bid("2m")
         return RulesBot().choose(view)
 
-    status, out, human = run(STANDARD, seed=2, seat=0, extras=bad_lines, choose=bid_first,
-                             stop_after=12)  # fmt: skip
+    status, out, _human = run(
+        STANDARD, seed=2, seat=0, extras=bad_lines, choose=bid_first, stop_after=12
+    )
     assert status == 0
     assert "Type your contract, or help." in out
     assert "not a contract: 'hearts'" in out
@@ -211,7 +222,7 @@ def test_quit_saves_the_game_so_far(tmp_path: Path) -> None:
     def quit_later(game: Game, seat: int) -> list[str]:
         return ["quit\n"] if len(game.hands) > 1 else []
 
-    status, out, human = run(save=str(path), extras=quit_later)
+    status, out, _human = run(save=str(path), extras=quit_later)
     assert status == 0 and f"Game saved to {path}." in out
     record = Record.from_json(path.read_text())
     assert record.players == ("Bob (bot)", "Cat (bot)", "Dana", "Ann (bot)")
@@ -222,7 +233,7 @@ def test_quit_saves_the_game_so_far(tmp_path: Path) -> None:
 
 def test_saved_game_checks_clean(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    status, out, human = run(HOUSE, seed=8, save=str(path))
+    status, _out, human = run(HOUSE, seed=8, save=str(path))
     assert status == 0
     report = check_record(Record.from_json(path.read_text()))
     outcome = human.game.outcome()
@@ -257,7 +268,7 @@ def test_failed_save_prints_the_record(tmp_path: Path, monkeypatch: pytest.Monke
 def no_hidden_tiles(game: Game, out: str) -> None:
     """Since the current hand began, the output names no tile another seat still holds."""
     start = out.rindex(f"Hand {game.hand_number}: ")
-    shown = {t for t in TILE.findall(out[start:])}
+    shown = set(TILE.findall(out[start:]))
     for seat in (0, 1, 3):
         hidden = set(hand_name(game.hand.hands[seat]).split())
         assert not shown & hidden, f"seat {seat}'s {shown & hidden} shown"
@@ -281,7 +292,7 @@ def test_face_down_piles_show_only_who_won() -> None:
             return Bid("2m")
         return RulesBot().choose(view)
 
-    status, out, human = run(STANDARD, seed=2, seat=0, choose=two_marks, stop_after=8)
+    _status, out, _human = run(STANDARD, seed=2, seat=0, choose=two_marks, stop_after=8)
     first_hand = out[: out.index("Hand 2: ")] if "Hand 2: " in out else out
     assert "Contract: you bid 2m and named" in first_hand
     assert "trick 1 to you, face down; you played " in first_hand
@@ -297,13 +308,22 @@ def test_ctrl_c_leaves_the_game_and_saves_it(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     output = io.StringIO()
     console = Console(file=output, width=100, highlight=False, color_system=None)
-    status = run_play(STANDARD, 9, 1, str(path), "Dana", input_stream=Interrupted(), console=console)
+    status = run_play(
+        STANDARD, 9, 1, str(path), "Dana", input_stream=Interrupted(), console=console
+    )
     assert status == 0 and "You leave the game." in output.getvalue()
     assert check_record(Record.from_json(path.read_text())).results[0].made is None
 
 
-TABLES = ["two-hand", "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes",
-          "seven-hand"]  # fmt: skip
+TABLES = [
+    "two-hand",
+    "three-hand",
+    "moon",
+    "five-hand",
+    "six-hand",
+    "six-hand,teams=threes",
+    "seven-hand",
+]
 
 
 def nothing_hidden_shown(game: Game, out: str) -> None:
@@ -369,10 +389,12 @@ def test_moon_asks_the_bidder_to_lay_a_tile_down() -> None:
 
 
 def test_two_hand_plays_both_seats_of_the_partnership() -> None:
-    status, out, human = run(Rules.parse("two-hand"), seed=5, seat=0, stop_after=10)
+    status, out, _human = run(Rules.parse("two-hand"), seed=5, seat=0, stop_after=10)
     assert status == 0
-    assert "Seats, clockwise: North: you (North), East: Ann (bot), South: you (South), West: " \
+    assert (
+        "Seats, clockwise: North: you (North), East: Ann (bot), South: you (South), West: "
         "Cat (bot)." in " ".join(out.split())
+    )
     assert "You play both North-South hands and see both" in out
     assert re.search(r"Your (North|South) hand \(to act\): ", out)
     assert len(re.findall(r"Your (North|South) hand", out)) == 2 * out.count("(to act)")

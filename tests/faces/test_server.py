@@ -22,14 +22,19 @@ with warnings.catch_warnings():
 from texas42.core.game import Game
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
+from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.faces.server import ServerSettings, create_app
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES
 from texas42.faces.server.room import Room
 from texas42.faces.server.storage import FinishedGame, Storage, database_url
-from texas42.core.tiles import TILE_NAMES, tiles_of
 
-FAST = {"bot_delay": 0.0, "message_rate": 10_000.0, "message_burst": 10_000.0,
-        "hint_samples": 4, "review_samples": 2}  # fmt: skip
+FAST = {
+    "bot_delay": 0.0,
+    "message_rate": 10_000.0,
+    "message_burst": 10_000.0,
+    "hint_samples": 4,
+    "review_samples": 2,
+}
 TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
 
 
@@ -74,7 +79,9 @@ class Socket:
             self.state = message
         return message
 
-    def until(self, kind: str, test: Callable[[dict[str, Any]], bool] = lambda m: True) -> dict[str, Any]:
+    def until(
+        self, kind: str, test: Callable[[dict[str, Any]], bool] = lambda m: True
+    ) -> dict[str, Any]:
         while True:
             message = self.recv()
             if message["type"] == kind and test(message):
@@ -89,8 +96,11 @@ class Socket:
 
     def act(self, state: dict[str, Any], rng: random.Random) -> None:
         self.acted = state["seq"]
-        self.send(type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"],
-                  seq=state["seq"])  # fmt: skip
+        self.send(
+            type="act",
+            action=rng.choice(state["game"]["hand"]["legal"])["action"],
+            seq=state["seq"],
+        )
 
     def hello(self, token: str | None = None) -> dict[str, Any]:
         self.send(type="hello", token=token) if token else self.send(type="hello")
@@ -111,7 +121,9 @@ def new_table(client: TestClient, rules: str = "standard") -> str:
     return table
 
 
-def seat_with_bots(client: TestClient, rules: str = "standard", level: str = "medium") -> tuple[str, Socket, str]:
+def seat_with_bots(
+    client: TestClient, rules: str = "standard", level: str = "medium"
+) -> tuple[str, Socket, str]:
     """A table with the test at North and a bot in every other seat it does not hold, started."""
     table = new_table(client, rules)
     me = Socket(client, table)
@@ -207,8 +219,13 @@ def test_a_whole_game_with_bots_then_history_record_replay_and_rematch(client: T
     frames = replay["frames"]
     actions = sum(len(h.calls) + (h.contract is not None) + len(h.plays) for h in report.hands)
     assert len(frames) == actions + len(report.hands)
-    assert all(len(sum(f["hands"], [])) + len(f["hand"]["trick"]) + sum(
-        len(t["plays"]) for t in f["hand"]["tricks"]) == 28 for f in frames)  # fmt: skip
+    assert all(
+        len(sum(f["hands"], []))
+        + len(f["hand"]["trick"])
+        + sum(len(t["plays"]) for t in f["hand"]["tricks"])
+        == 28
+        for f in frames
+    )
     me.send(type="rematch")
     again = me.until("state", lambda m: m["table"]["game_number"] == 2)
     assert again["seq"] == 0 and again["table"]["status"] == "playing"
@@ -256,7 +273,7 @@ def test_illegal_stale_duplicate_and_out_of_turn_actions_change_nothing(client: 
 
 def test_an_illegal_tile_is_explained(client: TestClient) -> None:
     for attempt in range(40):
-        table, me, _ = seat_with_bots(client)
+        _table, me, _ = seat_with_bots(client)
         rng = random.Random(attempt)
         m = me.next_turn()
         while not (m["game"]["hand"]["phase"] == "play" and m["game"]["hand"]["illegal"]):
@@ -322,8 +339,10 @@ def test_the_rate_limit_refuses_floods(tmp_path: Path) -> None:
         pongs = [r for r in replies if r["type"] == "pong"]
         refusals = [r for r in replies if r["type"] == "error"]
         assert len(pongs) == 19 and len(refusals) == 21
-        assert all(r == {"type": "error", "message": "too many messages: slow down",
-                         "code": "rate"} for r in refusals)  # fmt: skip
+        assert all(
+            r == {"type": "error", "message": "too many messages: slow down", "code": "rate"}
+            for r in refusals
+        )
 
 
 def test_lobby_rules(client: TestClient) -> None:
@@ -397,7 +416,7 @@ def test_websockets_from_other_origins_are_refused(tmp_path: Path) -> None:
 
 
 def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
-    table, me, _ = seat_with_bots(client)
+    _table, me, _ = seat_with_bots(client)
     m = me.next_turn()
     me.send(type="hint")
     hints = me.until("hints")
@@ -438,7 +457,9 @@ def visible_tiles(game: Game, seat: int | None) -> set[str]:
 def test_no_message_shows_a_tile_its_recipient_could_not_see(
     client: TestClient, rules: str, seed: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("texas42.faces.server.room.secrets.randbits", lambda bits: seed)  # the deals
+    monkeypatch.setattr(
+        "texas42.faces.server.room.secrets.randbits", lambda bits: seed
+    )  # the deals
     table = new_table(client, rules)
     players = [Socket(client, table) for _ in range(4)]
     watcher = Socket(client, table)
@@ -467,7 +488,9 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
                 text = json.dumps(message)
                 shown = set(TILE_WORD.findall(text))
                 assert shown <= allowed, (seat, shown - allowed, message)
-                assert not any(t in text for t in tokens if t != (tokens[seat] if seat is not None else None))
+                assert not any(
+                    t in text for t in tokens if t != (tokens[seat] if seat is not None else None)
+                )
                 checked += 1
             sock.log.clear()
         if game.is_over():
@@ -476,7 +499,9 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
         turn = game.seat_to_act()
         assert turn is not None
         state = players[turn].state
-        players[turn].send(type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"], seq=seq)
+        players[turn].send(
+            type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"], seq=seq
+        )
     assert room.game is not None and room.game.is_over() and checked >= 5 * seq and seq > 40
     if rules.startswith("house"):
         assert face_down, "the seed should reach a hand whose piles lie face down"
@@ -516,9 +541,17 @@ def test_storage_keeps_events_in_order_and_finished_games(tmp_path: Path) -> Non
             storage.create_table(table, "Friday", "house")
             storage.append(table, 0, "sit", {"seat": 0, "name": "A", "digest": "d"})
             storage.append(table, 1, "start", {"game": 1, "seed": 9}, status="playing")
-            finished = FinishedGame(table, 1, "house", ("A", "B", "C", "D"), (7, 3), 0, 1e9 + 1, "{}")
-            storage.append(table, 2, "action", {"seat": 0, "action": "pass", "game": 1},
-                           status="over", finished=finished)  # fmt: skip
+            finished = FinishedGame(
+                table, 1, "house", ("A", "B", "C", "D"), (7, 3), 0, 1e9 + 1, "{}"
+            )
+            storage.append(
+                table,
+                2,
+                "action",
+                {"seat": 0, "action": "pass", "game": 1},
+                status="over",
+                finished=finished,
+            )
             stored = storage.load_table(table)
             assert stored is not None and stored.status == "over" and stored.name == "Friday"
             assert [e.kind for e in stored.events] == ["sit", "start", "action"]
@@ -552,8 +585,12 @@ def test_serve_refuses_bad_arguments_before_starting(args: list[str], message: s
     import subprocess
     import sys
 
-    done = subprocess.run([sys.executable, "-m", "texas42", "serve", *args],
-                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "texas42", "serve", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
 
 
@@ -564,7 +601,10 @@ def test_outside_engines_sit_as_bots_and_a_failing_one_gives_way(tmp_path: Path)
     python = shlex.quote(sys.executable)
     engines = (
         ("Ours", f"{python} -m texas42.services.protocol.engine --bot rules"),
-        ("Broken", f"{python} -c 'import sys; sys.stderr.write(\"my hand 6-6 5-5\\n\"); sys.exit(3)'"),
+        (
+            "Broken",
+            f"{python} -c 'import sys; sys.stderr.write(\"my hand 6-6 5-5\\n\"); sys.exit(3)'",
+        ),
     )
     with make_client(tmp_path / "e.sqlite", engines=engines) as c:
         assert c.get("/api/options").json()["levels"][-2:] == ["Ours", "Broken"]
@@ -578,7 +618,12 @@ def test_outside_engines_sit_as_bots_and_a_failing_one_gives_way(tmp_path: Path)
         for seat, level in ((1, "Ours"), (2, "medium"), (3, "Broken")):
             me.send(type="bot", seat=seat, level=level)
             me.until("state", lambda m, s=seat: m["table"]["seats"][s]["kind"] == "bot")
-        assert [s["name"] for s in me.state["table"]["seats"]] == ["Tess", "Ours", "Medium bot", "Broken"]
+        assert [s["name"] for s in me.state["table"]["seats"]] == [
+            "Tess",
+            "Ours",
+            "Medium bot",
+            "Broken",
+        ]
         me.send(type="start")
         rng = random.Random(4)
         while True:
@@ -597,7 +642,9 @@ def test_a_table_whose_engine_is_gone_restores_with_a_medium_bot(tmp_path: Path)
     import sys
 
     db = tmp_path / "gone.sqlite"
-    engines = (("Ours", f"{shlex.quote(sys.executable)} -m texas42.services.protocol.engine --bot rules"),)
+    engines = (
+        ("Ours", f"{shlex.quote(sys.executable)} -m texas42.services.protocol.engine --bot rules"),
+    )
     with make_client(db, engines=engines) as c:
         table = new_table(c)
         me = Socket(c, table)
@@ -645,20 +692,38 @@ def test_the_lobby_offers_every_table_size(client: TestClient) -> None:
     by_players: dict[int, list[str]] = {}
     for choice in options["tables"]:
         by_players.setdefault(choice["players"], []).append(choice["rules"])
-    assert by_players == {2: ["two-hand"], 3: ["three-hand", "moon"], 4: ["standard"],
-                          5: ["five-hand"], 6: ["six-hand", "six-hand,teams=threes"],
-                          7: ["seven-hand"]}  # fmt: skip
+    assert by_players == {
+        2: ["two-hand"],
+        3: ["three-hand", "moon"],
+        4: ["standard"],
+        5: ["five-hand"],
+        6: ["six-hand", "six-hand,teams=threes"],
+        7: ["seven-hand"],
+    }
     assert [c["rules"] for c in options["tables"] if c["default"]] == [
-        "two-hand", "three-hand", "standard", "five-hand", "six-hand", "seven-hand"]
+        "two-hand",
+        "three-hand",
+        "standard",
+        "five-hand",
+        "six-hand",
+        "seven-hand",
+    ]
     assert options["bots"] == ["random", "rules", "pimc"]
     assert options["presets"]["moon"]["seats"] == 3 and options["presets"]["moon"]["widow"] == 1
 
 
 @pytest.mark.parametrize(
     "rules, seats, sides",
-    [("three-hand", 3, 3), ("moon", 3, 3), ("five-hand", 5, 5), ("six-hand", 6, 3),
-     ("six-hand,teams=threes", 6, 2), ("seven-hand", 7, 7), ("two-hand", 4, 2)],
-)  # fmt: skip
+    [
+        ("three-hand", 3, 3),
+        ("moon", 3, 3),
+        ("five-hand", 5, 5),
+        ("six-hand", 6, 3),
+        ("six-hand,teams=threes", 6, 2),
+        ("seven-hand", 7, 7),
+        ("two-hand", 4, 2),
+    ],
+)
 def test_a_table_has_the_seats_and_sides_of_its_rules(
     client: TestClient, rules: str, seats: int, sides: int
 ) -> None:
@@ -674,14 +739,20 @@ def test_a_table_has_the_seats_and_sides_of_its_rules(
         assert me.until("error")["message"] == f"this table has seats 0 to {seats - 1}"
 
 
-def play_out(client: TestClient, rules: str, level: str, seed: int) -> tuple[str, Socket, dict[str, Any]]:
+def play_out(
+    client: TestClient, rules: str, level: str, seed: int
+) -> tuple[str, Socket, dict[str, Any]]:
     """A whole game at a table of these rules: the test at North, bots elsewhere."""
     table, me, _ = seat_with_bots(client, rules, level)
     return table, me, play_to_end(me, random.Random(seed))
 
 
-@pytest.mark.parametrize("rules, level", [("three-hand", "easy"), ("moon", "medium"), ("six-hand", "easy")])
-def test_whole_games_at_other_table_sizes_with_bots(client: TestClient, rules: str, level: str) -> None:
+@pytest.mark.parametrize(
+    "rules, level", [("three-hand", "easy"), ("moon", "medium"), ("six-hand", "easy")]
+)
+def test_whole_games_at_other_table_sizes_with_bots(
+    client: TestClient, rules: str, level: str
+) -> None:
     table, me, final = play_out(client, rules, level, 11)
     game = final["game"]
     layout = final["table"]["layout"]
@@ -702,8 +773,12 @@ def test_whole_games_at_other_table_sizes_with_bots(client: TestClient, rules: s
     in_play = 28 - len(Rules.parse(rules).removed.split("+")) if Rules.parse(rules).removed else 28
     for frame in replay["frames"]:
         hand = frame["hand"]
-        shown = sum(frame["hands"], []) + [p["tile"] for p in hand["trick"]] + [
-            p["tile"] for t in hand["tricks"] for p in t["plays"]] + hand["discards"]  # fmt: skip
+        shown = (
+            sum(frame["hands"], [])
+            + [p["tile"] for p in hand["trick"]]
+            + [p["tile"] for t in hand["tricks"] for p in t["plays"]]
+            + hand["discards"]
+        )
         if hand["phase"] == "auction":
             shown += hand["widow"]
         assert len(shown) == len(set(shown)) == in_play - layout["hand_size"] * 0 - _aside(rules)
@@ -728,11 +803,15 @@ def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: Test
             seen_bids |= {a["label"] for a in hand["legal"]}
             bids = [a for a in hand["legal"] if a["action"] != "pass"]
             me.acted = m["seq"]
-            me.send(type="act", action=(bids[-1] if bids else hand["legal"][0])["action"], seq=m["seq"])
+            me.send(
+                type="act", action=(bids[-1] if bids else hand["legal"][0])["action"], seq=m["seq"]
+            )
             continue
         if hand["phase"] == "discard":
             assert hand["declarer"] == 0 and len(hand["widow"]) == 1 and len(hand["tiles"]) == 8
-            assert sorted(a["action"] for a in hand["legal"]) == sorted(f"discard {t}" for t in hand["tiles"])
+            assert sorted(a["action"] for a in hand["legal"]) == sorted(
+                f"discard {t}" for t in hand["tiles"]
+            )
             watcher = Socket(client, table)
             watcher.hello()
             assert watcher.state["game"]["hand"]["widow"] == []
@@ -740,11 +819,20 @@ def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: Test
             me.acted = m["seq"]
             me.send(type="act", action=f"discard {tile}", seq=m["seq"])
             after = me.until("state", lambda s: s["seq"] > m["seq"])
-            assert after["last"] == {"seat": 0, "action": "discard", "text": "North discards a tile"}
-            assert after["game"]["hand"]["phase"] == "declare" and after["game"]["hand"]["discards"] == [tile]
+            assert after["last"] == {
+                "seat": 0,
+                "action": "discard",
+                "text": "North discards a tile",
+            }
+            assert after["game"]["hand"]["phase"] == "declare" and after["game"]["hand"][
+                "discards"
+            ] == [tile]
             assert tile not in after["game"]["hand"]["tiles"]
             seen = watcher.until("state", lambda s: s["seq"] > m["seq"])
-            public = {**seen, "game": {k: v for k, v in seen["game"].items() if k != "draw"}}  # the draw for the shake is public
+            public = {
+                **seen,
+                "game": {k: v for k, v in seen["game"].items() if k != "draw"},
+            }  # the draw for the shake is public
             assert seen["game"]["hand"]["discards"] == [None] and tile not in json.dumps(public)
             discarded = True
             continue
@@ -753,7 +841,7 @@ def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: Test
 
 
 def test_three_hand_reads_a_bid_of_42_as_points_not_a_mark(client: TestClient) -> None:
-    table, me, _ = seat_with_bots(client, "three-hand", "easy")
+    table, _me, _ = seat_with_bots(client, "three-hand", "easy")
     room = room_of(client, table)
     assert room.game is not None
     word = room._parse_action(room.game, "bid 42")
@@ -786,7 +874,11 @@ def test_two_people_and_two_bots_at_a_four_seat_table(client: TestClient) -> Non
             break
         turn = game["hand"]["turn"] if game is not None else None
         sock = people.get(turn)  # type: ignore[arg-type]
-        if sock is not None and sock.state["game"]["hand"]["legal"] and sock.acted != sock.state["seq"]:
+        if (
+            sock is not None
+            and sock.state["game"]["hand"]["legal"]
+            and sock.acted != sock.state["seq"]
+        ):
             sock.act(sock.state, rng)
         else:
             time.sleep(0.005)  # a bot is thinking
@@ -804,8 +896,15 @@ def test_two_hand_a_person_plays_and_sees_both_hands_of_a_partnership(client: Te
     assert bob.until("error")["message"] == "seat 2 is taken"
     bob.send(type="sit", seat=3, name="Bob")
     bob.until("seated")
-    seats = bob.until("state", lambda m: m["table"]["seats"][1]["kind"] == "human")["table"]["seats"]
-    assert [(s["name"], s["holder"]) for s in seats] == [("Ann", None), ("Bob", 3), ("Ann", 0), ("Bob", None)]
+    seats = bob.until("state", lambda m: m["table"]["seats"][1]["kind"] == "human")["table"][
+        "seats"
+    ]
+    assert [(s["name"], s["holder"]) for s in seats] == [
+        ("Ann", None),
+        ("Bob", 3),
+        ("Ann", 0),
+        ("Bob", None),
+    ]
     assert bob.state["you"] == {"seat": 3, "seats": [3, 1]}
     ann.send(type="start")
     room = room_of(client, table)
@@ -834,13 +933,21 @@ def test_two_hand_a_person_plays_and_sees_both_hands_of_a_partnership(client: Te
             sock.log.clear()
             state = sock.state["game"]
             held = state["held"]
-            assert [h["seat"] for h in held] == sorted(mine, key=lambda s: s != mine[0]) if mine else held == []
+            assert (
+                [h["seat"] for h in held] == sorted(mine, key=lambda s: s != mine[0])
+                if mine
+                else held == []
+            )
             deal = deals[state["hand_number"] - 1]
             for entry in held:
                 assert set(entry["tiles"]) <= {TILE_NAMES[t] for t in tiles_of(deal[entry["seat"]])}
         turn = shown["hand"]["turn"]
         sock = players.get(turn)  # type: ignore[arg-type]
-        if sock is None or not sock.state["game"]["hand"]["legal"] or sock.acted == sock.state["seq"]:
+        if (
+            sock is None
+            or not sock.state["game"]["hand"]["legal"]
+            or sock.acted == sock.state["seq"]
+        ):
             time.sleep(0.005)  # between hands: the next hand's state is on its way
             continue
         assert sock.state["game"]["hand"]["seat"] == turn
@@ -896,7 +1003,9 @@ def test_no_seat_at_a_bigger_table_sees_another_seats_tiles_widow_or_discards(
         turn = game.seat_to_act()
         assert turn is not None
         state = players[turn].state
-        players[turn].send(type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"], seq=seq)
+        players[turn].send(
+            type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"], seq=seq
+        )
     assert checked >= (seats + 1) * seq and seq > 60
     if rules == "moon":
         assert widows, "a bid winner took the widow and discarded"

@@ -60,8 +60,18 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
     started: list[subprocess.Popen[bytes]] = []
 
     def start(db: Path, port: int) -> Server:
-        command = [sys.executable, "-m", "texas42", "serve", "--port", str(port),
-                   "--db", str(db), "--bot-delay", "0"]  # fmt: skip
+        command = [
+            sys.executable,
+            "-m",
+            "texas42",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--bot-delay",
+            "0",
+        ]
         with open(tmp_path / "server.log", "ab") as log:
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         started.append(process)
@@ -183,9 +193,7 @@ def test_sigkill_mid_hand_resumes_exactly_where_acknowledged(
     assert summary["score"] == state["game"]["score"]
 
 
-def test_database_holds_token_digests_not_tokens(
-    tmp_path: Path, start_server: StartServer
-) -> None:
+def test_database_holds_token_digests_not_tokens(tmp_path: Path, start_server: StartServer) -> None:
     """A seat token is taken (``sit``) and used (``hello``); the database and the server's output
     hold its digest at most, never the token."""
     db = tmp_path / "t.sqlite"

@@ -18,16 +18,23 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from texas42 import Rules
-from texas42.players import make_bot
-from texas42.faces.cli import app
 from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record
 from texas42.core.tiles import TILE_NAMES, tiles_of
+from texas42.faces.cli import app
 from texas42.faces.terminal.line_game import run_play
+from texas42.players import make_bot
 
-PRESETS = ("two-hand", "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes",
-           "seven-hand")  # fmt: skip
+PRESETS = (
+    "two-hand",
+    "three-hand",
+    "moon",
+    "five-hand",
+    "six-hand",
+    "six-hand,teams=threes",
+    "seven-hand",
+)
 TINY_HARD = "pimc:samples=2,bid_samples=2,value_samples=1"
 TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
 
@@ -50,8 +57,19 @@ def test_hard_bots_with_tiny_budgets_play_whole_hands_legally(preset: str) -> No
 class _Typist(io.StringIO):
     """Input for the line game: tile names, calls and contracts at random, then end of input."""
 
-    WORDS = (*TILE_NAMES, "pass", "pass", *map(str, range(4, 45)), "moon", "1m", "sixes",
-             "fives", "blanks", "follow-me", "doubles")  # fmt: skip
+    WORDS = (
+        *TILE_NAMES,
+        "pass",
+        "pass",
+        *map(str, range(4, 45)),
+        "moon",
+        "1m",
+        "sixes",
+        "fives",
+        "blanks",
+        "follow-me",
+        "doubles",
+    )
 
     def __init__(self, seed: int) -> None:
         super().__init__()
@@ -70,8 +88,16 @@ def test_the_line_game_prints_no_tile_the_human_could_not_see(
     rules = Rules.parse(preset)
     out = io.StringIO()
     saved = tmp_path / "game.json"
-    run_play(rules, 7, seat, str(saved), "You", bots="rules", input_stream=_Typist(7),
-             console=Console(file=out, width=300))  # fmt: skip
+    run_play(
+        rules,
+        7,
+        seat,
+        str(saved),
+        "You",
+        bots="rules",
+        input_stream=_Typist(7),
+        console=Console(file=out, width=300),
+    )
     report = check_record(Record.from_json(saved.read_text()))
     sections = re.split(r"^─+ Hand (\d+): .*$", out.getvalue(), flags=re.M)
     checked = widows_taken_by_bots = 0
@@ -102,7 +128,10 @@ def test_the_line_game_prints_no_tile_the_human_could_not_see(
     [
         (["--players", "8"], "--players: a table seats 2 to 7 players, not 8"),
         (["--players", "1"], "--players: a table seats 2 to 7 players, not 1"),
-        (["--players", "3", "--seat", "3"], "--seat: a seat is 0..2 (0 North, 1 East, 2 West), not 3"),
+        (
+            ["--players", "3", "--seat", "3"],
+            "--seat: a seat is 0..2 (0 North, 1 East, 2 West), not 3",
+        ),
         (["--rules", "moon", "--seat", "-1"], "--seat: a seat is 0..2"),
         (["--players", "4", "--rules", "moon"], "--players 4: the rules 'moon' seat 3 players"),
         (["--rules", "moon,seats=4"], "--rules: 4 hands of 7 and a widow of 1 need 29 tiles"),

@@ -7,16 +7,16 @@ import random
 from collections.abc import Sequence
 
 import pytest
-from helpers import E, N, S, STANDARD, W, contract_hand, fill_deal, hidden_swaps, play, tiles
 
+from helpers import STANDARD, E, N, S, W, contract_hand, fill_deal, hidden_swaps, play, tiles
 from texas42 import Bid, Declare, Game, Hand, Pass, Play, Rules
 from texas42.core.actions import Action
-from texas42.players import Bot, RandomBot, RulesBot
-from texas42.players.easy_bot import EasyBot
-from texas42.players.rules_bot import nello_risk, sevens_sure
 from texas42.core.contracts import Contract, tables_for
 from texas42.core.hand import Phase
 from texas42.core.view import View
+from texas42.players import Bot, RandomBot, RulesBot
+from texas42.players.easy_bot import EasyBot
+from texas42.players.rules_bot import nello_risk, sevens_sure
 
 HOUSE = Rules.preset("house")
 
@@ -231,8 +231,10 @@ def test_declarer_without_the_top_trump_leads_a_low_trump() -> None:
 
 def test_count_goes_to_the_partner_holding_the_trick() -> None:
     # North leads the top trump; East follows; South has no six and throws its 10-count.
-    deal = fill_deal({N: "6-6", E: "6-0", S: "5-5 4-1 2-0 3-1 1-1 2-2 3-3"},
-                     avoid={S: tiles("6-5 6-4 6-3 6-2 6-1")})  # fmt: skip
+    deal = fill_deal(
+        {N: "6-6", E: "6-0", S: "5-5 4-1 2-0 3-1 1-1 2-2 3-3"},
+        avoid={S: tiles("6-5 6-4 6-3 6-2 6-1")},
+    )
     hand = contract_hand("sixes", deal)
     play(hand, "6-6 6-0")
     assert choice(hand) is Play("5-5")
@@ -240,8 +242,9 @@ def test_count_goes_to_the_partner_holding_the_trick() -> None:
 
 def test_no_count_is_thrown_under_an_opponent_trick() -> None:
     # East leads the top trump; South cannot follow or win, so it throws its lowest plain tile.
-    deal = fill_deal({E: "6-6", S: "5-5 5-0 2-1 3-1 4-4 3-3 2-2"},
-                     avoid={S: tiles("6-5 6-4 6-3 6-2 6-1 6-0")})  # fmt: skip
+    deal = fill_deal(
+        {E: "6-6", S: "5-5 5-0 2-1 3-1 4-4 3-3 2-2"}, avoid={S: tiles("6-5 6-4 6-3 6-2 6-1 6-0")}
+    )
     hand = contract_hand("sixes", deal, bidder=E)
     play(hand, "6-6")
     assert choice(hand) is Play("2-1")
@@ -258,8 +261,10 @@ def test_trick_is_taken_with_a_safe_winner() -> None:
 def test_nello_bidder_ducks_under_the_trick() -> None:
     # North bids Nel-O (South sits out); East takes the first trick with 2-2 and leads 4-3, West
     # follows 4-1: North plays the higher of its fours that still loses, keeping 4-0 for later.
-    deal = fill_deal({N: "4-2 4-0 3-0 2-0 2-1 1-0 0-0", E: "2-2 4-3", W: "6-2 4-1"},
-                     avoid={W: tiles("2-2 3-2 4-2 5-2")})  # fmt: skip
+    deal = fill_deal(
+        {N: "4-2 4-0 3-0 2-0 2-1 1-0 0-0", E: "2-2 4-3", W: "6-2 4-1"},
+        avoid={W: tiles("2-2 3-2 4-2 5-2")},
+    )
     hand = contract_hand("nello", deal, bid="2m", rules=HOUSE)
     play(hand, "2-0 2-2 6-2 4-3 4-1")
     assert choice(hand) is Play("4-2")
@@ -274,9 +279,14 @@ def test_by_lead_declarer_names_its_best_suit_with_its_top_tile() -> None:
 # -- every table size ------------------------------------------------------------------------
 
 SIZES = (
-    "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes", "seven-hand",
+    "three-hand",
+    "moon",
+    "five-hand",
+    "six-hand",
+    "six-hand,teams=threes",
+    "seven-hand",
     "two-hand",
-)  # fmt: skip
+)
 
 
 @pytest.mark.parametrize("text", SIZES)

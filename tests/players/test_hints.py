@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from helpers import EX14_DEAL, contract_hand, hidden_swaps
 
+from helpers import EX14_DEAL, contract_hand, hidden_swaps
 from texas42 import Hand, Phase, Rules
 from texas42.core.errors import IllegalActionError
 from texas42.players.hints import hints
@@ -15,7 +15,7 @@ from texas42.players.hints import hints
 def test_play_hints_cover_every_legal_tile_best_first() -> None:
     """Ex 14: South must not drop 1-1 on North's trick; it is ranked last."""
     hand = contract_hand("sixes", EX14_DEAL, bid="34")
-    for word in "6-6 6-3 6-1 6-0 6-5 0-0".split():
+    for word in ["6-6", "6-3", "6-1", "6-0", "6-5", "0-0"]:
         hand.apply(hand.parse_action(word))
     found = hints(hand.view(2), samples=12)
     assert {h.action for h in found} == set(hand.view(2).legal)
@@ -59,7 +59,7 @@ def test_a_splash_hint_carries_its_chance_and_marks() -> None:
 def test_hints_see_only_the_view() -> None:
     rng = random.Random(5)
     hand = contract_hand("fives", EX14_DEAL, bid="31")
-    for word in "5-5 5-4 5-3".split():
+    for word in ["5-5", "5-4", "5-3"]:
         hand.apply(hand.parse_action(word))
     seat = hand.seat_to_act()
     assert seat is not None
@@ -87,8 +87,8 @@ def test_hint_cli_full_and_seat_view_positions() -> None:
 
     from typer.testing import CliRunner
 
-    from texas42.faces.cli import app
     from texas42.core.notation import parse_hand_position
+    from texas42.faces.cli import app
 
     runner = CliRunner()
     result = runner.invoke(app, ["hint", POSITION, "--samples", "6"])
@@ -117,7 +117,7 @@ def test_a_defenders_chance_is_the_chance_to_set() -> None:
     from texas42.players.pimc import PimcBot, PimcSettings
 
     hand = contract_hand("sixes", EX14_DEAL, bid="34")
-    for word in "6-6 6-3 6-1 6-0 6-5".split():
+    for word in ["6-6", "6-3", "6-1", "6-0", "6-5"]:
         hand.apply(hand.parse_action(word))
     view = hand.view(1)
     found = hints(view, samples=8, seed=2)

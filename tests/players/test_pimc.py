@@ -6,28 +6,28 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from helpers import (
-    decision_point,
     EX14_DEAL,
     contract_hand,
     deal_around,
+    decision_point,
     endgame_hands,
     endgame_views,
     examples,
     hidden_swaps,
 )
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 from texas42 import Bid, Declare, Hand, Phase, Play, Rules
 from texas42.core.actions import DISCARD_BASE, Discard
 from texas42.core.contracts import tables_for
+from texas42.core.errors import Texas42Error
 from texas42.core.tiles import tiles_of
+from texas42.core.view import View
 from texas42.players import BOT_NAMES, LEVELS, make_bot, parse_spec
 from texas42.players.pimc import PimcBot, PimcSettings
-from texas42.core.errors import Texas42Error
 from texas42.search.sampler import DealSampler
-from texas42.core.view import View
 
 FAST = "pimc:samples=4,bid_samples=4,value_samples=2"
 FAST_EXPERT = "expert:samples=4,bid_samples=4,value_samples=2,endgame_worlds=30"
@@ -98,7 +98,8 @@ def test_registry_names_levels_and_options() -> None:
     for name in (*BOT_NAMES, *LEVELS):
         assert make_bot(name).name
     assert parse_spec(" PIMC : samples=8 , inference=on ") == (
-        "pimc", {"samples": "8", "inference": "on"}
+        "pimc",
+        {"samples": "8", "inference": "on"},
     )
     bot = make_bot("pimc:samples=8,inference=on,bidding=rules")
     assert isinstance(bot, PimcBot)
@@ -155,9 +156,9 @@ def test_bid_margin_may_be_negative_for_a_bolder_bidder() -> None:
 def test_mark_bids_need_a_hand_without_losers_not_just_double_dummy() -> None:
     """Double dummy giving all 42 in every deal is not enough for a mark bid: in play such a
     hand with a loser made 42 well under half the time. A sure hand is nearly certain."""
-    from texas42.players.rules_bot import estimate
     from texas42.core.contracts import Contract, tables_for
     from texas42.core.tiles import parse_hand
+    from texas42.players.rules_bot import estimate
 
     bot = PimcBot(PimcSettings(bid_samples=8), seed=1)
     sixes = Contract.parse("sixes")
@@ -190,7 +191,7 @@ def test_pimc_defender_and_bidder_play_to_the_contract() -> None:
     """In Ex 14 after 6-6 6-3 6-1 6-0 and 6-5 0-0, South must not waste 1-1 on North's trick:
     double dummy that costs 6 points, and every sampled deal agrees."""
     hand = contract_hand("sixes", EX14_DEAL, bid="34")
-    for word in "6-6 6-3 6-1 6-0 6-5 0-0".split():
+    for word in ["6-6", "6-3", "6-1", "6-0", "6-5", "0-0"]:
         hand.apply(hand.parse_action(word))
     bot = PimcBot(PimcSettings(samples=12), seed=3)
     choice = bot.choose(hand.view(2))
@@ -218,7 +219,25 @@ def test_inference_weights_favour_deals_that_explain_the_bid() -> None:
 
 def test_endgame_solves_every_deal_that_fits() -> None:
     hand = contract_hand("sixes", EX14_DEAL, bid="34", rules=Rules.parse("standard,game=points"))
-    for word in "6-6 6-3 6-1 6-0 6-5 0-0 1-1 2-1 5-5 5-4 5-2 5-1 3-3 3-1 4-3 3-0 6-4".split():
+    for word in [
+        "6-6",
+        "6-3",
+        "6-1",
+        "6-0",
+        "6-5",
+        "0-0",
+        "1-1",
+        "2-1",
+        "5-5",
+        "5-4",
+        "5-2",
+        "5-1",
+        "3-3",
+        "3-1",
+        "4-3",
+        "3-0",
+        "6-4",
+    ]:
         hand.apply(hand.parse_action(word))
     assert hand.phase == Phase.PLAY
     view = hand.view(1)
@@ -324,13 +343,23 @@ def test_information_set_endgame_never_beats_solving_each_deal_and_sometimes_fal
         # East, partner of West's 2-mark bid: after 1-1 the best plan scores -27.80 a deal; a
         # search keeping one plan per node (the plan best over every deal reaching it, even deals
         # an opponent would steer elsewhere) found only -28.30
-        ("standard,hide_tricks=never 0-0 1 2 ?/65.53.43.32.21.11.10/?/? 3:38.1m.pass.2m threes "
-         "44.42.54.10.30.61.33.53.63.43.31.51.55.65.40.64.66 1 @1", "1-1", -27.80, -28.30),
+        (
+            "standard,hide_tricks=never 0-0 1 2 ?/65.53.43.32.21.11.10/?/? 3:38.1m.pass.2m threes "
+            "44.42.54.10.30.61.33.53.63.43.31.51.55.65.40.64.66 1 @1",
+            "1-1",
+            -27.80,
+            -28.30,
+        ),
         # North defending East's 36 at follow-me: after 1-0 the best plan scores 25.25, not 25.0
-        ("standard,hide_tricks=never 0-0 1 0 64.63.51.44.32.22.10/?/?/? 1:31.32.34.36 follow-me:own "
-         "51.65.53.54.42.66.40.64.63.55.60.62.22.33.00.43.52.61.30 0 @0", "1-0", 25.25, 25.0),
+        (
+            "standard,hide_tricks=never 0-0 1 0 64.63.51.44.32.22.10/?/?/? 1:31.32.34.36 follow-me:own "
+            "51.65.53.54.42.66.40.64.63.55.60.62.22.33.00.43.52.61.30 0 @0",
+            "1-0",
+            25.25,
+            25.0,
+        ),
     ],
-)  # fmt: skip
+)
 def test_information_set_endgame_finds_the_best_plan_not_just_a_good_one(
     position: str, tile: str, best: float, greedy: float
 ) -> None:
@@ -369,10 +398,10 @@ def test_expert_uses_the_information_set_search_in_a_marks_endgame(
 def test_a_standing_plunge_counts_its_marks_when_valuing_a_splash_over_it() -> None:
     """Under jump timing a splash over a four-mark plunge costs five marks, so the bidder must
     see the plunge as 4 marks (168 on the one scale), not as a bid of 0 points."""
-    from texas42.players.pimc import _standing_bid
-    from texas42.core.hand import special_bid_marks
     from texas42.core.actions import SPLASH_ID
+    from texas42.core.hand import special_bid_marks
     from texas42.core.tiles import parse_hand
+    from texas42.players.pimc import _standing_bid
 
     plunger = parse_hand("6-6 5-5 4-4 3-3 6-0 5-0 4-0")
     deal = deal_around(plunger, parse_hand("2-2 1-1 0-0 6-5 5-4 4-3 3-2"))

@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 
 from texas42 import Hand, Phase, Rules
 from texas42.core.actions import ACTIONS, PASS_ID
-from texas42.players.review import review_hand, review_record, solve_position
-from texas42.faces.cli import app
 from texas42.core.notation import parse_hand_position
 from texas42.core.record import Record, RecordError, check_record
-from texas42.search.solver import PlayPosition, Solver
 from texas42.core.tiles import tile_name
+from texas42.faces.cli import app
+from texas42.players.review import review_hand, review_record, solve_position
+from texas42.search.solver import PlayPosition, Solver
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 runner = CliRunner()
@@ -36,17 +36,32 @@ def test_ex14_plays_are_valued_double_dummy() -> None:
     plays = hand["plays"]
     assert len(plays) == 24
     assert plays[0] == {
-        "index": 1, "seat": 0, "tile": "6-6", "value_before": 42, "value_after": 42,
-        "best": ["6-6", "6-5", "6-4", "5-5", "3-3", "1-0"], "cost": 0,
-    }  # fmt: skip
+        "index": 1,
+        "seat": 0,
+        "tile": "6-6",
+        "value_before": 42,
+        "value_after": 42,
+        "best": ["6-6", "6-5", "6-4", "5-5", "3-3", "1-0"],
+        "cost": 0,
+    }
     assert plays[6] == {
-        "index": 7, "seat": 2, "tile": "1-1", "value_before": 42, "value_after": 36,
-        "best": ["5-3", "5-2", "4-3", "3-2", "2-2"], "cost": 6,
-    }  # fmt: skip
+        "index": 7,
+        "seat": 2,
+        "tile": "1-1",
+        "value_before": 42,
+        "value_after": 36,
+        "best": ["5-3", "5-2", "4-3", "3-2", "2-2"],
+        "cost": 6,
+    }
     assert plays[23] == {
-        "index": 24, "seat": 3, "tile": "4-1", "value_before": 36, "value_after": 42,
-        "best": ["5-0"], "cost": 6,
-    }  # fmt: skip
+        "index": 24,
+        "seat": 3,
+        "tile": "4-1",
+        "value_before": 36,
+        "value_after": 42,
+        "best": ["5-0"],
+        "cost": 6,
+    }
     assert hand["mistakes"] == [7, 24]
     assert [p["cost"] for p in plays if p["index"] not in (7, 24)] == [0] * 22
 
@@ -175,8 +190,14 @@ def test_analyze_cli_text_and_json() -> None:
     data = json.loads(result.stdout)
     assert data["hands"][0]["plays"][0]["tile"] == "6-6"
     assert set(data["hands"][0]["plays"][0]) == {
-        "index", "seat", "tile", "value_before", "value_after", "best", "cost",
-    }  # fmt: skip
+        "index",
+        "seat",
+        "tile",
+        "value_before",
+        "value_after",
+        "best",
+        "cost",
+    }
 
 
 def test_analyze_reports_record_errors() -> None:
@@ -250,5 +271,3 @@ def test_a_hand_on_every_table_is_reviewed_against_the_solver(text: str) -> None
     else:
         assert [(b.seat, b.bid) for b in review.bids] == [(s, ACTIONS[c].notation) for s, c in bids]
         assert all(0.0 <= b.make_share <= 1.0 and b.samples == 2 for b in review.bids)
-
-

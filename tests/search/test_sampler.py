@@ -15,18 +15,18 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
-from helpers import N, E, S, W, auction, decision_point, examples, fill_deal, tiles
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import texas42.search.sampler as sampler_module
+from helpers import E, N, S, W, auction, decision_point, examples, fill_deal, tiles
 from texas42 import Bid, Declare, Hand, Phase, Play, Rules
 from texas42.core.actions import Action
 from texas42.core.contracts import tables_for
 from texas42.core.errors import NotationError, Texas42Error
-from texas42.search.sampler import DealSampler, World
 from texas42.core.tiles import ALL_TILES, DOUBLES, iter_tiles, mask_of
 from texas42.core.view import HiddenTrick, View
+from texas42.search.sampler import DealSampler, World
 
 # -- an independent judge of consistency ----------------------------------------------------------
 
@@ -538,7 +538,9 @@ def test_the_seat_that_took_the_widow_knows_it_and_the_others_do_not() -> None:
     for seed in range(40):
         hand = Hand.random(rules, seed % 3, random.Random(seed))
         while hand.phase not in (Phase.DECLARE, Phase.DONE):
-            hand.apply(hand.legal_actions()[-1] if hand.phase == Phase.AUCTION else hand.legal_actions()[0])
+            hand.apply(
+                hand.legal_actions()[-1] if hand.phase == Phase.AUCTION else hand.legal_actions()[0]
+            )
         if hand.phase == Phase.DECLARE:
             break
     else:

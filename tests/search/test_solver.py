@@ -19,21 +19,34 @@ from functools import cache
 
 import pytest
 
+from helpers import EX14_DEAL, EX14_PLAYS, contract_hand, play
 from texas42 import Hand, Phase, Rules
+from texas42.core.contracts import SUIT_NAMES
 from texas42.core.errors import RulesError
 from texas42.core.notation import parse_hand_position
-from texas42.search.solver import PlayPosition, Solver
-from texas42.core.contracts import SUIT_NAMES
 from texas42.core.tiles import HI, tile_name, tiles_of
-
-from helpers import EX14_DEAL, EX14_PLAYS, contract_hand, play
+from texas42.search.solver import PlayPosition, Solver
 
 POINTS = Rules.parse("standard,nello,sevens,game=points,undeclared_trump=first-lead")
 CONTRACTS = (
-    "blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles",
-    "follow-me:high", "follow-me:low", "follow-me:own",
-    "nello:high", "nello:low", "nello:own", "nello:own-inverted", "sevens", "by-lead",
-)  # fmt: skip
+    "blanks",
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "doubles",
+    "follow-me:high",
+    "follow-me:low",
+    "follow-me:own",
+    "nello:high",
+    "nello:low",
+    "nello:own",
+    "nello:own-inverted",
+    "sevens",
+    "by-lead",
+)
 VARIANTS = (
     POINTS,
     POINTS.replace(suit_doubles="low"),
@@ -308,7 +321,9 @@ def test_by_lead_before_the_first_lead_takes_the_best_lead() -> None:
     moves = solver.move_values(position)
     assert set(moves) == set(tiles_of(deal[0]))
     for tile, value in moves.items():
-        named = PlayPosition.from_hand(contract_hand(SUIT_NAMES[HI[tile]], deal, bid="30", rules=POINTS))
+        named = PlayPosition.from_hand(
+            contract_hand(SUIT_NAMES[HI[tile]], deal, bid="30", rules=POINTS)
+        )
         child = named.play(tile)
         assert value == child.taken + Solver().value(child)
     assert solver.value(position) == max(moves.values())
@@ -338,7 +353,8 @@ def test_positions_reject_illegal_plays_and_unnamed_contracts() -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["standard", "standard,nello,sevens", "three-hand", "moon", "six-hand,nello", "seven-hand"]
+    "text",
+    ["standard", "standard,nello,sevens", "three-hand", "moon", "six-hand,nello", "seven-hand"],
 )
 def test_a_view_completed_by_the_true_world_is_the_hand_itself(text: str) -> None:
     """`PlayPosition.from_view` with the real hands (and face-down tiles) matches `from_hand`."""

@@ -22,6 +22,10 @@ import pytest
 from typer.testing import CliRunner
 
 from texas42 import Record, Rules, check_record
+from texas42.core.errors import Texas42Error
+from texas42.core.layout import layout_of
+from texas42.faces.cli import app
+from texas42.players import make_bot
 from texas42.services.arena import (
     MatchSpec,
     Sprt,
@@ -38,10 +42,6 @@ from texas42.services.arena import (
 from texas42.services.arena.match import GameResult, MatchResult, sides_held
 from texas42.services.arena.plot import margin_step
 from texas42.services.arena.stats import ELO_PER_NAT, t_cdf, t_quantile
-from texas42.players import make_bot
-from texas42.faces.cli import app
-from texas42.core.errors import Texas42Error
-from texas42.core.layout import layout_of
 from texas42.services.protocol.host import EngineError
 
 TEXAS42 = str(Path(sys.executable).parent / "texas42")
@@ -219,9 +219,13 @@ def test_mean_interval_covers_95_percent_of_small_samples() -> None:
 
 @pytest.mark.parametrize(
     ("k", "n", "low", "high"),
-    [(0, 10, 0.0, 0.2775328), (5, 10, 0.2365931, 0.7634069), (10, 10, 0.7224672, 1.0),
-     (81, 263, 0.2553, 0.3662)],
-)  # fmt: skip
+    [
+        (0, 10, 0.0, 0.2775328),
+        (5, 10, 0.2365931, 0.7634069),
+        (10, 10, 0.7224672, 1.0),
+        (81, 263, 0.2553, 0.3662),
+    ],
+)
 def test_wilson_intervals_match_known_values(k: int, n: int, low: float, high: float) -> None:
     p = wilson(k, n)
     assert (p.low, p.high) == (pytest.approx(low, abs=1e-4), pytest.approx(high, abs=1e-4))
@@ -260,9 +264,16 @@ def test_sprt_error_rates_on_simulated_streams() -> None:
     assert at_p1.count("H0") / runs < 0.08
 
 
-@pytest.mark.parametrize(("p0", "p1", "alpha", "beta"),
-                         [(0.5, 0.5, 0.05, 0.05), (0.6, 0.5, 0.05, 0.05), (0.5, 1.0, 0.05, 0.05),
-                          (0.5, 0.55, 0.0, 0.05), (0.5, 0.55, 0.05, 0.5)])  # fmt: skip
+@pytest.mark.parametrize(
+    ("p0", "p1", "alpha", "beta"),
+    [
+        (0.5, 0.5, 0.05, 0.05),
+        (0.6, 0.5, 0.05, 0.05),
+        (0.5, 1.0, 0.05, 0.05),
+        (0.5, 0.55, 0.0, 0.05),
+        (0.5, 0.55, 0.05, 0.5),
+    ],
+)
 def test_sprt_refuses_settings_that_mean_nothing(
     p0: float, p1: float, alpha: float, beta: float
 ) -> None:
@@ -314,8 +325,10 @@ def test_bradley_terry_needs_a_prior_for_a_perfect_record() -> None:
 def test_ladder_rates_three_bots() -> None:
     ladder = play_ladder(["random", "rules", "easy"], STANDARD, 3, seed=1)
     assert [p.bot_a + "-" + p.bot_b for p in ladder.pairings] == [
-        "random-rules", "random-easy", "rules-easy"
-    ]  # fmt: skip
+        "random-rules",
+        "random-easy",
+        "rules-easy",
+    ]
     for (i, j), pairing in zip([(0, 1), (0, 2), (1, 2)], ladder.pairings):
         assert pairing.games == 6
         assert (ladder.wins[i][j], ladder.wins[j][i]) == (pairing.wins.k, 6 - pairing.wins.k)
@@ -331,8 +344,11 @@ def test_arena_command_end_to_end(tmp_path: Path) -> None:
     folder = tmp_path / "games"
     done = subprocess.run(
         [TEXAS42, "arena", "rules", "random", "--games", "3", "--json", "--records", str(folder)],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr == "--games 3: playing 4, two on each deal\n"
     result = json.loads(done.stdout)
@@ -341,9 +357,11 @@ def test_arena_command_end_to_end(tmp_path: Path) -> None:
     assert result["win_rate"]["n"] == 4
     saved = sorted(p.name for p in folder.iterdir())
     assert saved == [
-        "pair00001-A-east-west.json", "pair00001-A-north-south.json",
-        "pair00002-A-east-west.json", "pair00002-A-north-south.json",
-    ]  # fmt: skip
+        "pair00001-A-east-west.json",
+        "pair00001-A-north-south.json",
+        "pair00002-A-east-west.json",
+        "pair00002-A-north-south.json",
+    ]
     wins = 0
     hands = 0
     for name in saved:
@@ -363,8 +381,9 @@ def test_arena_table_and_hands_mode() -> None:
     assert "A - B, marks per hand" in out
     assert "hand win rate" in out
     assert "games played" not in out
-    points = runner.invoke(app, ["arena", "easy", "rules", "--hands", "4", "--json",
-                                 "--rules", "standard,game=points"])  # fmt: skip
+    points = runner.invoke(
+        app, ["arena", "easy", "rules", "--hands", "4", "--json", "--rules", "standard,game=points"]
+    )
     assert json.loads(points.stdout)["unit"] == "points per hand"
 
 
@@ -394,8 +413,9 @@ def test_arena_plot(tmp_path: Path) -> None:
         assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize(("module", "option", "extra"), [("matplotlib", "--plot", "plot"),
-                                                           ("ray", "--ray", "dist")])  # fmt: skip
+@pytest.mark.parametrize(
+    ("module", "option", "extra"), [("matplotlib", "--plot", "plot"), ("ray", "--ray", "dist")]
+)
 def test_missing_optional_module_is_one_clear_line(
     module: str, option: str, extra: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -425,32 +445,46 @@ def test_ladder_command() -> None:
     ("args", "line"),
     [
         (["arena", "random:x=1", "rules"], "bot A: bot 'random:x=1': this bot takes no options"),
-        (["arena", "rules", "random", "--rules", "standard,nelo"],
-         "--rules: unknown rule option 'nelo' in 'standard,nelo'"),
+        (
+            ["arena", "rules", "random", "--rules", "standard,nelo"],
+            "--rules: unknown rule option 'nelo' in 'standard,nelo'",
+        ),
         (["arena", "rules", "random", "--games", "0"], "--games: at least 1, not 0"),
         (["arena", "rules", "random", "--hands", "-2"], "--hands: at least 1, not -2"),
-        (["arena", "rules", "random", "--games", "2", "--hands", "2"],
-         "--games and --hands: choose one"),
+        (
+            ["arena", "rules", "random", "--games", "2", "--hands", "2"],
+            "--games and --hands: choose one",
+        ),
         (["arena", "rules", "random", "--workers", "0"], "--workers: at least 1, not 0"),
-        (["arena", "rules", "random", "--sprt", "--sprt-p1", "0.4"],
-         "--sprt: the SPRT needs 0 < p0 < p1 < 1, not p0=0.5, p1=0.4"),
-        (["arena", "rules", "random", "--sprt", "--sprt-beta", "0.7"],
-         "--sprt: the SPRT's beta is an error rate in (0, 0.5), not 0.7"),
+        (
+            ["arena", "rules", "random", "--sprt", "--sprt-p1", "0.4"],
+            "--sprt: the SPRT needs 0 < p0 < p1 < 1, not p0=0.5, p1=0.4",
+        ),
+        (
+            ["arena", "rules", "random", "--sprt", "--sprt-beta", "0.7"],
+            "--sprt: the SPRT's beta is an error rate in (0, 0.5), not 0.7",
+        ),
         (["ladder", "rules"], "a ladder needs at least two bots"),
-        (["ladder", "rules", "rules"],
-         "texas42 ladder: each bot plays the ladder once, not rules twice"),
+        (
+            ["ladder", "rules", "rules"],
+            "texas42 ladder: each bot plays the ladder once, not rules twice",
+        ),
         (["ladder", "rules", "random", "--games", "0"], "--games: at least 1, not 0"),
-        (["ladder", "rules", "random", "--rules", "casino"],
-         "--rules: unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand"),
+        (
+            ["ladder", "rules", "random", "--rules", "casino"],
+            "--rules: unknown rules preset 'casino'; presets: standard, tournament, house, two-hand, three-hand, moon, five-hand, six-hand, seven-hand",
+        ),
     ],
-)  # fmt: skip
+)
 def test_bad_input_is_one_line_and_status_2(args: list[str], line: str) -> None:
     done = runner.invoke(app, args)
     assert (done.exit_code, done.stdout, done.stderr) == (2, "", line + "\n")
 
 
-@pytest.mark.parametrize(("args", "start"), [(["arena", "rules", "nobody"], "bot B: "),
-                                             (["ladder", "nobody", "rules"], "bot nobody: ")])
+@pytest.mark.parametrize(
+    ("args", "start"),
+    [(["arena", "rules", "nobody"], "bot B: "), (["ladder", "nobody", "rules"], "bot nobody: ")],
+)
 def test_unknown_bot_is_one_line_and_status_2(args: list[str], start: str) -> None:
     done = runner.invoke(app, args)
     assert (done.exit_code, done.stdout) == (2, "")
@@ -501,8 +535,8 @@ def test_ray_runs_the_same_matches(monkeypatch: pytest.MonkeyPatch) -> None:
     ray = FakeRay()
     monkeypatch.setitem(sys.modules, "ray", ray)
     test = Sprt(0.5, 0.55)
-    here, results_here = play_match("rules", "random", STANDARD, 40, seed=3, sprt=test)
-    there, results_there = play_match(
+    _here, results_here = play_match("rules", "random", STANDARD, 40, seed=3, sprt=test)
+    _there, results_there = play_match(
         "rules", "random", STANDARD, 40, seed=3, sprt=test, ray_address="local"
     )
     assert results_there == results_here
@@ -549,13 +583,28 @@ def test_arena_command_stopped_by_ctrl_c_keeps_its_games_and_shows_them(tmp_path
     """Ctrl-C at a terminal (SIGINT to the whole process group) ends a long run at once with
     status 130; the table covers the pairs played, and each of them was saved as it ended."""
     folder = tmp_path / "games"
-    command = [TEXAS42, "arena", "random", "random", "--games", "200000", "--workers", "2",
-               "--records", str(folder)]  # fmt: skip
+    command = [
+        TEXAS42,
+        "arena",
+        "random",
+        "random",
+        "--games",
+        "200000",
+        "--workers",
+        "2",
+        "--records",
+        str(folder),
+    ]
     arena = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a test runner may ignore it
-    )  # fmt: skip
+        preexec_fn=lambda: signal.signal(
+            signal.SIGINT, signal.SIG_DFL
+        ),  # a test runner may ignore it
+    )
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and len(list(folder.glob("*.json"))) < 20:
@@ -577,8 +626,15 @@ def test_arena_command_stopped_by_ctrl_c_keeps_its_games_and_shows_them(tmp_path
 
 # -- every table size -------------------------------------------------------------------------
 
-TABLES = ["two-hand", "three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes",
-          "seven-hand"]  # fmt: skip
+TABLES = [
+    "two-hand",
+    "three-hand",
+    "moon",
+    "five-hand",
+    "six-hand",
+    "six-hand,teams=threes",
+    "seven-hand",
+]
 
 
 def bot_of_seat(rules: Rules, seat: int, a_team: int) -> str:
@@ -664,15 +720,25 @@ def test_a_bots_score_is_the_mean_of_the_sides_it_holds() -> None:
     assert seven.a_won is True
     assert GameResult(0, (2, 5), None, 1, (0, 0), (0, 0)).a_won is None
     assert [sides_held(2, 0), sides_held(2, 1), sides_held(3, 0), sides_held(7, 1)] == [
-        (0,), (1,), (0, 2), (1, 3, 5)
-    ]  # fmt: skip
+        (0,),
+        (1,),
+        (0, 2),
+        (1, 3, 5),
+    ]
 
 
 @pytest.mark.parametrize(
     ("table", "step"),
-    [("standard", 1 / 2), ("three-hand", 1 / 4), ("moon", 1 / 4), ("five-hand", 1 / 12),
-     ("six-hand", 1 / 4), ("six-hand,teams=threes", 1 / 2), ("seven-hand", 1 / 24)],
-)  # fmt: skip
+    [
+        ("standard", 1 / 2),
+        ("three-hand", 1 / 4),
+        ("moon", 1 / 4),
+        ("five-hand", 1 / 12),
+        ("six-hand", 1 / 4),
+        ("six-hand,teams=threes", 1 / 2),
+        ("seven-hand", 1 / 24),
+    ],
+)
 def test_pair_margins_are_whole_multiples_of_the_tables_step(table: str, step: float) -> None:
     rules = Rules.parse(table)
     assert margin_step(rules) == pytest.approx(step)
@@ -710,24 +776,41 @@ def test_a_failing_bot_forfeits_to_every_side_of_the_other(
 
 def test_arena_command_at_three_seats(tmp_path: Path) -> None:
     folder = tmp_path / "games"
-    done = runner.invoke(app, ["arena", "rules", "random", "--rules", "three-hand", "--games",
-                               "4", "--seed", "1", "--records", str(folder)])  # fmt: skip
+    done = runner.invoke(
+        app,
+        [
+            "arena",
+            "rules",
+            "random",
+            "--rules",
+            "three-hand",
+            "--games",
+            "4",
+            "--seed",
+            "1",
+            "--records",
+            str(folder),
+        ],
+    )
     assert done.exit_code == 0, done.output
     assert "rules: three-hand; seed 1" in done.stdout
     assert "A made its bids" in done.stdout
     assert "each deal twice: A holds North+West, then East; B the rest" in done.stdout
     assert sorted(p.name for p in folder.iterdir()) == [
-        "pair00001-A-east.json", "pair00001-A-north+west.json",
-        "pair00002-A-east.json", "pair00002-A-north+west.json",
-    ]  # fmt: skip
+        "pair00001-A-east.json",
+        "pair00001-A-north+west.json",
+        "pair00002-A-east.json",
+        "pair00002-A-north+west.json",
+    ]
     for path in folder.iterdir():
         record = Record.from_json(path.read_text())
         assert record.rules.seats == 3
         assert check_record(record).winner is not None
     six = runner.invoke(app, ["arena", "rules", "easy", "--rules", "six-hand", "--games", "2"])
     assert "A's team made its bid" in six.stdout
-    moon = runner.invoke(app, ["arena", "rules", "easy", "--rules", "moon", "--hands", "4",
-                               "--json"])  # fmt: skip
+    moon = runner.invoke(
+        app, ["arena", "rules", "easy", "--rules", "moon", "--hands", "4", "--json"]
+    )
     assert json.loads(moon.stdout)["unit"] == "points per hand"
 
 
@@ -752,7 +835,9 @@ def test_a_ladder_at_five_seats() -> None:
 def test_arena_plot_at_five_seats(tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     path = tmp_path / "margin.png"
-    done = runner.invoke(app, ["arena", "rules", "random", "--rules", "five-hand", "--hands",
-                               "12", "--plot", str(path)])  # fmt: skip
+    done = runner.invoke(
+        app,
+        ["arena", "rules", "random", "--rules", "five-hand", "--hands", "12", "--plot", str(path)],
+    )
     assert done.exit_code == 0, done.output
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -24,6 +24,7 @@ from helpers import EX14_DEAL, S, W, hidden_swaps  # noqa: E402
 from texas42 import Hand, IllegalActionError, Play, Rules, Texas42Error  # noqa: E402
 from texas42.core.actions import NUM_ACTIONS, PASS_ID  # noqa: E402
 from texas42.core.contracts import TRUMP  # noqa: E402
+from texas42.core.tiles import parse_tile  # noqa: E402
 from texas42.services.env import (  # noqa: E402
     GYM_IDS,
     LAYOUT,
@@ -34,7 +35,6 @@ from texas42.services.env import (  # noqa: E402
     hand_score,
     observe,
 )
-from texas42.core.tiles import parse_tile  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,7 +84,7 @@ def test_observation_of_a_trick_in_progress() -> None:
     assert obs.shape == (OBSERVATION_SIZE,) and obs.dtype == np.float32
     # relative seats from South: South 0, West 1, North 2, East 3
     held = [t for t in range(28) if part(obs, "hand")[t]]
-    assert sorted(held) == sorted(parse_tile(t) for t in "6-1 5-2 4-3 3-2 2-2 1-1".split())
+    assert sorted(held) == sorted(parse_tile(t) for t in ["6-1", "5-2", "4-3", "3-2", "2-2", "1-1"])
     trick = part(obs, "trick").reshape(4, 28)
     assert np.flatnonzero(trick[3]).tolist() == [parse_tile("5-4")]
     assert np.flatnonzero(trick[0]).tolist() == [parse_tile("5-3")]
@@ -128,8 +128,9 @@ def test_hidden_tiles_never_change_an_observation(seed: int, depth: int, rules: 
             assert np.array_equal(observe(world.view(seat)), mine)
             changed = [s for s in range(4) if world.deal[s] != hand.deal[s]]
             # the seats whose tiles moved do see the difference
-            assert all(not np.array_equal(observe(world.view(s)), observe(hand.view(s)))
-                       for s in changed)  # fmt: skip
+            assert all(
+                not np.array_equal(observe(world.view(s)), observe(hand.view(s))) for s in changed
+            )
 
 
 # -- the PettingZoo environment --------------------------------------------------------------
@@ -196,7 +197,7 @@ def test_masks_are_the_legal_actions_and_views_are_each_seats() -> None:
     env.reset(seed=11)
     rng = random.Random(11)
     for agent in env.agent_iter():
-        _, _, term, _, info = env.last()
+        _, _, term, _, _info = env.last()
         if term:
             env.step(None)
             continue
@@ -325,7 +326,7 @@ def test_gym_plays_whole_games_with_random_masked_actions(seat: int | str) -> No
         team = env.seat & 1
         assert game.is_over() and total == game.score[team] - game.score[1 - team]
         seats.add(env.seat)
-    assert seat == "random" and len(seats) > 1 or seats == {seat}
+    assert (seat == "random" and len(seats) > 1) or seats == {seat}
 
 
 def test_gym_hand_episodes_and_seeding() -> None:
@@ -382,7 +383,6 @@ def test_openspiel_random_simulation() -> None:
     pyspiel.random_sim_test(house, num_sims=5, serialize=False, verbose=False)
     whole = pyspiel.load_game("python_texas42", {"episode": "game", "rules": "standard,target=3"})
     pyspiel.random_sim_test(whole, num_sims=2, serialize=False, verbose=False)
-
 
 
 def test_a_policy_may_answer_with_a_0d_integer_array() -> None:

@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from helpers import endgame_views
 
+import texas42.services.protocol.engine as engine_module
+from helpers import endgame_views
 from texas42 import Game, Hand, Rules
 from texas42.core.actions import (
     ACTIONS,
@@ -36,13 +37,14 @@ from texas42.core.actions import (
     action_words,
     parse_action_words,
 )
-from texas42.services.arena import MatchSpec, play_match, run_match
-from texas42.services.arena.report import match_table
-from texas42.players import Bot
-from texas42.services.protocol import make_bot
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.hand import SEATS, Phase
 from texas42.core.notation import parse_view_position
+from texas42.core.tiles import TILE_CODES, tiles_of
+from texas42.core.view import HiddenTrick, View
+from texas42.players import Bot
+from texas42.services.arena import MatchSpec, play_match, run_match
+from texas42.services.arena.report import match_table
 from texas42.services.protocol import (
     Answer,
     AsyncEngine,
@@ -50,21 +52,19 @@ from texas42.services.protocol import (
     EngineError,
     EngineOption,
     Info,
+    make_bot,
     parse_info,
     parse_option,
 )
-import texas42.services.protocol.engine as engine_module
-from texas42.services.protocol.host import read_action
 from texas42.services.protocol.engine import run_engine
-from texas42.core.tiles import TILE_CODES, tiles_of
-from texas42.core.view import HiddenTrick, View
+from texas42.services.protocol.host import read_action
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "engine-protocol.md"
 OUR_ENGINE = [sys.executable, "-m", "texas42.services.protocol.engine", "--bot"]
 STANDARD = Rules()
 T = TypeVar("T")
 
-MOCK = r'''
+MOCK = r"""
 import os, sys, time
 
 mode = sys.argv[1]
@@ -143,7 +143,7 @@ for line in sys.stdin:
             say("bestaction " + legal[-1])
     elif command == "quit":
         break
-'''
+"""
 
 
 @pytest.fixture
@@ -173,8 +173,14 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coro)
 
 
-def engine_failure(command: list[str], *, view: View | None = None, limit: float = 2.0,
-                   timeout: float = 5.0, grace: float = 0.3) -> EngineError:  # fmt: skip
+def engine_failure(
+    command: list[str],
+    *,
+    view: View | None = None,
+    limit: float = 2.0,
+    timeout: float = 5.0,
+    grace: float = 0.3,
+) -> EngineError:
     """The EngineError a mock engine raises over a handshake and one decision; the engine is
     dead afterwards."""
     engine = AsyncEngine(command, timeout=timeout, grace=grace)
@@ -222,18 +228,26 @@ def gone(pid: int) -> bool:
 @pytest.mark.parametrize(
     ("line", "option"),
     [
-        ("option name Samples type spin default 0 min 0 max 10000",
-         EngineOption("Samples", "spin", "0", 0, 10000)),
+        (
+            "option name Samples type spin default 0 min 0 max 10000",
+            EngineOption("Samples", "spin", "0", 0, 10000),
+        ),
         ("option name Ponder type check default false", EngineOption("Ponder", "check", "false")),
-        ("option name Level type combo default hard var easy var hard var very hard",
-         EngineOption("Level", "combo", "hard", vars=("easy", "hard", "very hard"))),
-        ("option name Book File type string default <empty>",
-         EngineOption("Book File", "string", "")),
-        ("option name Greeting type string default min max var",
-         EngineOption("Greeting", "string", "min max var")),
+        (
+            "option name Level type combo default hard var easy var hard var very hard",
+            EngineOption("Level", "combo", "hard", vars=("easy", "hard", "very hard")),
+        ),
+        (
+            "option name Book File type string default <empty>",
+            EngineOption("Book File", "string", ""),
+        ),
+        (
+            "option name Greeting type string default min max var",
+            EngineOption("Greeting", "string", "min max var"),
+        ),
         ("option name Name type string", EngineOption("Name", "string", "")),
     ],
-)  # fmt: skip
+)
 def test_option_lines_of_every_type(line: str, option: EngineOption) -> None:
     assert parse_option(line) == option
 
@@ -269,10 +283,12 @@ def test_option_values_are_checked_before_they_are_sent() -> None:
     assert EngineOption("Ponder", "check", "false").check(True) == "true"
     assert EngineOption("Book", "string", "").check("my book.txt") == "my book.txt"
     refused: list[tuple[EngineOption, str | int]] = [
-        (spin, 101), (spin, "many"), (combo, "medium"),
+        (spin, 101),
+        (spin, "many"),
+        (combo, "medium"),
         (EngineOption("Ponder", "check", "false"), "yes"),
         (EngineOption("Book", "string", ""), "two\nlines"),
-    ]  # fmt: skip
+    ]
     for option, value in refused:
         with pytest.raises(Texas42Error, match=option.name):
             option.check(value)
@@ -284,10 +300,14 @@ def test_info_lines_read_every_token() -> None:
         "line play 5-1 pass bid 2m declare nello:low reason pulling  trump, as one does"
     )
     assert info == Info(
-        time=412, nodes=220279, chance=0.83, points=36.4, marks=-1.25,
+        time=412,
+        nodes=220279,
+        chance=0.83,
+        points=36.4,
+        marks=-1.25,
         line=(Play("5-1"), Pass(), Bid("2m"), parse_action_words("declare nello:low")),
         reason="pulling trump, as one does",
-    )  # fmt: skip
+    )
     assert parse_info("info string error: chance 2 is off") == Info(string="error: chance 2 is off")
     # a keyword of a later version is skipped, with its value
     assert parse_info("info depth 7 seldepth 9 chance 0.5") == Info(chance=0.5)
@@ -296,10 +316,22 @@ def test_info_lines_read_every_token() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    ["info chance 1.7", "info chance -0.1", "info chance nan", "info points 45", "info marks inf",
-     "info time 3.5", "info nodes -1", "info time", "info line", "info line play 9-9",
-     "info line play", "information chance 0.5", "bestaction pass"],
-)  # fmt: skip
+    [
+        "info chance 1.7",
+        "info chance -0.1",
+        "info chance nan",
+        "info points 45",
+        "info marks inf",
+        "info time 3.5",
+        "info nodes -1",
+        "info time",
+        "info line",
+        "info line play 9-9",
+        "info line play",
+        "information chance 0.5",
+        "bestaction pass",
+    ],
+)
 def test_unreadable_info_lines(line: str) -> None:
     with pytest.raises(NotationError):
         parse_info(line)
@@ -335,27 +367,48 @@ def test_a_good_session_message_by_message(mock: Callable[..., list[str]], tmp_p
     assert not engine.running
     assert answer.action is view.legal[-1]
     assert answer.info == (
-        Info(time=5, nodes=100, chance=0.25, points=31.5, marks=-0.5,
-             line=(view.legal[-1], Pass()), reason="the last legal action"),
+        Info(
+            time=5,
+            nodes=100,
+            chance=0.25,
+            points=31.5,
+            marks=-0.5,
+            line=(view.legal[-1], Pass()),
+            reason="the last legal action",
+        ),
         Info(string="done"),
-    )  # fmt: skip
+    )
     assert answer.evaluation == Info(
-        time=5, nodes=100, chance=0.25, points=31.5, marks=-0.5,
-        line=(view.legal[-1], Pass()), reason="the last legal action", string="done",
-    )  # fmt: skip
+        time=5,
+        nodes=100,
+        chance=0.25,
+        points=31.5,
+        marks=-0.5,
+        line=(view.legal[-1], Pass()),
+        reason="the last legal action",
+        string="done",
+    )
     legal = ";".join(action_words(a) for a in view.legal)
     decision = [f"position {view.position()}", f"legal {legal}", "isready"]
     assert received(tmp_path) == [
-        "texas42", "isready",
-        "setoption name Seed value 42", "isready",
-        "setoption name Style value wild", "isready",
-        "setoption name Ponder value true", "isready",
-        "setoption name Book File value my book.txt", "isready",
-        "newgame standard", "isready",
-        *decision, "go movetime 2000 nodes 500",
-        *decision, "go movetime 500",
+        "texas42",
+        "isready",
+        "setoption name Seed value 42",
+        "isready",
+        "setoption name Style value wild",
+        "isready",
+        "setoption name Ponder value true",
+        "isready",
+        "setoption name Book File value my book.txt",
+        "isready",
+        "newgame standard",
+        "isready",
+        *decision,
+        "go movetime 2000 nodes 500",
+        *decision,
+        "go movetime 500",
         "quit",
-    ]  # fmt: skip
+    ]
 
 
 def test_newgame_is_sent_when_the_rules_change_or_the_hands_start_again(
@@ -382,7 +435,9 @@ def test_engine_bot_plays_whole_games_and_closes_its_process(
     mock: Callable[..., list[str]],
 ) -> None:
     with EngineBot(mock(), name="Last", seed=3, time_limit=2.0) as bot:
-        game, actions = play_game([bot, make_bot("rules"), make_bot("rules"), make_bot("rules")], 5)
+        game, _actions = play_game(
+            [bot, make_bot("rules"), make_bot("rules"), make_bot("rules")], 5
+        )
         assert game.is_over()
         pid = bot.engine.pid
         assert pid is not None and bot.engine.running
@@ -412,8 +467,9 @@ def test_engines_left_open_are_closed_when_the_host_exits(
         "game = Game(seed=1)\nbot.choose(game.view(game.seat_to_act()))\n"
         "print(bot.engine.pid, flush=True)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=30, check=True)  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=30, check=True
+    )
     assert gone(int(done.stdout))
     assert received(tmp_path)[-1] == "quit"
 
@@ -527,9 +583,7 @@ def test_a_crash_mid_game_reports_the_exit_code_and_the_error_output(
         ("exit-at-hello", "crashed", "exited with code 4 while the host waited for texas42ok"),
     ],
 )
-def test_bad_handshakes(
-    mock: Callable[..., list[str]], mode: str, kind: str, problem: str
-) -> None:
+def test_bad_handshakes(mock: Callable[..., list[str]], mode: str, kind: str, problem: str) -> None:
     error = engine_failure(mock(mode), timeout=0.5)
     assert error.kind == kind
     assert problem in str(error)
@@ -577,7 +631,6 @@ def test_the_engine_learns_the_seat_view_and_nothing_more(
     mock: Callable[..., list[str]], tmp_path: Path
 ) -> None:
     rules = Rules.parse("standard,hide_tricks=mark-bids")
-    seat = 1
     views: list[View] = []
 
     class Recording:
@@ -667,8 +720,9 @@ def test_an_engine_behind_a_wrapper_script_dies_with_it(
 
 
 def test_go_refuses_more_nodes_than_the_samples_option_allows() -> None:
-    lines = serve("texas42\nnewgame standard\nposition " + first_view().position()
-                  + "\ngo nodes 10001\n")  # fmt: skip
+    lines = serve(
+        "texas42\nnewgame standard\nposition " + first_view().position() + "\ngo nodes 10001\n"
+    )
     assert "info string error: go: nodes is at most 10000, not 10001" in lines
     assert not any(line.startswith("bestaction") for line in lines)
 
@@ -730,14 +784,22 @@ def test_run_engine_answers_go_like_the_bot_it_serves() -> None:
         ("bogus", "unknown command 'bogus'"),
         ("setoption", "setoption: say setoption name NAME value VALUE"),
         ("setoption value 3", "setoption: say setoption name NAME value VALUE"),
-        ("setoption name Hash value 64",
-         "setoption: no option 'hash' (options: Level, Samples, Seed)"),
-        ("setoption name Level value master",
-         "setoption Level: choose from easy, expert, hard, medium, not 'master'"),
-        ("setoption name Samples value lots",
-         "setoption Samples: a whole number 0..10000, not 'lots'"),
-        ("setoption name Seed value -1",
-         "setoption Seed: a whole number 0..9223372036854775807, not '-1'"),
+        (
+            "setoption name Hash value 64",
+            "setoption: no option 'hash' (options: Level, Samples, Seed)",
+        ),
+        (
+            "setoption name Level value master",
+            "setoption Level: choose from easy, expert, hard, medium, not 'master'",
+        ),
+        (
+            "setoption name Samples value lots",
+            "setoption Samples: a whole number 0..10000, not 'lots'",
+        ),
+        (
+            "setoption name Seed value -1",
+            "setoption Seed: a whole number 0..9223372036854775807, not '-1'",
+        ),
         ("newgame", "newgame: empty rules string; start with a preset name such as 'standard'"),
         ("newgame standard,jokers", "newgame: unknown rule option 'jokers' in 'standard,jokers'"),
         ("position standard 0-0", "a position has 10 space-separated fields, this one has 2"),
@@ -748,7 +810,7 @@ def test_run_engine_answers_go_like_the_bot_it_serves() -> None:
         ("go depth 3", "go: say go [movetime MS] [nodes N], not 'depth 3'"),
         ("go nodes 0", "go: say go [movetime MS] [nodes N], not 'nodes 0'"),
     ],
-)  # fmt: skip
+)
 def test_run_engine_answers_bad_commands_with_an_error_and_carries_on(
     command: str, error: str
 ) -> None:
@@ -773,8 +835,9 @@ def test_run_engine_position_legal_and_go() -> None:
     lines = serve(f"{position}\nlegal pass;bid 41\ngo nodes 3\n")
     assert answer_lines(lines) == [
         "info string error: legal: not the legal actions of the position, which is the one played",
-        "info time _", f"bestaction {expected}",
-    ]  # fmt: skip
+        "info time _",
+        f"bestaction {expected}",
+    ]
     # a position where another seat is to act
     game = Game(STANDARD, 1)
     seat = game.seat_to_act()
@@ -783,7 +846,7 @@ def test_run_engine_position_legal_and_go() -> None:
     assert serve(f"position {other}\nlegal {legal}\ngo\n") == [
         "info string error: legal: not the legal actions of the position, which is the one played",
         "info string error: go: there is no position with this seat to act (send position first)",
-    ]  # fmt: skip
+    ]
 
 
 def test_run_engine_quit_and_the_end_of_input() -> None:
@@ -901,12 +964,10 @@ def test_our_engine_over_pipes_plays_exactly_like_the_bot() -> None:
 
 def test_our_engine_over_pipes_passes_the_seed() -> None:
     seed = 2
-    plain, plain_actions = play_game(
-        [make_bot("random", 40 + s) for s in range(SEATS)], seed
-    )
+    _plain, plain_actions = play_game([make_bot("random", 40 + s) for s in range(SEATS)], seed)
     with EngineBot(OUR_ENGINE + ["random"], seed=40) as north:
         bots = [north, *(make_bot("random", 40 + s) for s in range(1, SEATS))]
-        game, actions = play_game(bots, seed)
+        _game, actions = play_game(bots, seed)
     assert actions == plain_actions
 
 
@@ -920,8 +981,11 @@ def test_an_engine_in_the_arena_plays_as_the_bot_it_serves() -> None:
     plain = run_match(MatchSpec("rules", "easy", STANDARD, seed=17, records=True))
     for game, twin in zip(result.games, plain.games):
         assert (game.score, game.winner, game.hands, game.forfeit) == (
-            twin.score, twin.winner, twin.hands, None,
-        )  # fmt: skip
+            twin.score,
+            twin.winner,
+            twin.hands,
+            None,
+        )
 
 
 def test_an_engine_that_crashes_forfeits_the_game(mock: Callable[..., list[str]]) -> None:
@@ -1020,7 +1084,8 @@ def test_three_hand_point_bids_over_42_are_read_as_points_not_marks() -> None:
     lines = serve(f"position {view.position()}\nlegal {legal}\ngo\n")
     assert not any("error" in line for line in lines)
     assert parse_info("info points 44 line bid 42 pass", rules).line == (
-        ACTIONS[HIGH_POINT_BIDS[42]], Pass(),
+        ACTIONS[HIGH_POINT_BIDS[42]],
+        Pass(),
     )
 
 

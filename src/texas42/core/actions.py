@@ -52,11 +52,26 @@ NUM_ACTIONS = 130
 MAX_POINT_BID = 43
 
 _DECLARATIONS: tuple[str, ...] = (
-    "blanks", "ones", "twos", "threes", "fours", "fives", "sixes", "doubles",
-    "follow-me", "follow-me:high", "follow-me:low", "follow-me:own",
-    "nello", "nello:high", "nello:low", "nello:own", "nello:own-inverted",
-    "sevens", "by-lead",
-)  # fmt: skip
+    "blanks",
+    "ones",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "doubles",
+    "follow-me",
+    "follow-me:high",
+    "follow-me:low",
+    "follow-me:own",
+    "nello",
+    "nello:high",
+    "nello:low",
+    "nello:own",
+    "nello:own-inverted",
+    "sevens",
+    "by-lead",
+)
 
 
 class Action:
@@ -108,7 +123,7 @@ class Bid(Action):
     ``"42"`` is read as ``"1m"`` and ``"84"`` as ``"2m"``; the canonical spelling is written.
     """
 
-    __slots__ = ("points", "marks", "special")
+    __slots__ = ("marks", "points", "special")
     points: int
     marks: int
     special: str | None

@@ -59,7 +59,9 @@ class Contract:
         word = text.strip().lower()
         base, _, treatment = word.partition(":")
         if base in ("no-trump", "no-trumps", "notrump", "notrumps"):
-            base = "follow-me"  # the same contract: no trump suit (rules.md 6.4; Moon says no-trump)
+            base = (
+                "follow-me"  # the same contract: no trump suit (rules.md 6.4; Moon says no-trump)
+            )
         if base in _SUIT_ALIASES and not treatment:
             return Contract("suit", _SUIT_ALIASES[base])
         if base in ("doubles", "sevens", "by-lead") and not treatment:
@@ -70,9 +72,7 @@ class Contract:
                 return Contract(base)  # type: ignore[arg-type]
             if treatment in allowed:
                 return Contract(base, None, treatment)  # type: ignore[arg-type]
-            raise NotationError(
-                f"{base} doubles may be {', '.join(allowed)}, not {treatment!r}"
-            )
+            raise NotationError(f"{base} doubles may be {', '.join(allowed)}, not {treatment!r}")
         raise NotationError(
             f"not a contract: {text!r} (a suit such as fives, doubles, follow-me, nello, sevens "
             "or by-lead)"
@@ -226,4 +226,3 @@ def tables_for(contract: Contract, rules: Rules, first_lead: int | None = None) 
     else:
         treatment = contract.treatment_under(rules)
     return play_tables(kind, trump, treatment)
-

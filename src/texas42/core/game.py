@@ -166,8 +166,15 @@ class Game:
         from texas42.core.notation import parse_hand_position
 
         hand, score, number = parse_hand_position(text)
-        game = cls(hand.rules, seed, first_shaker=hand.shaker, deals=[hand.deal], score=score,
-                   first_hand=number, widows=[hand.widow])  # fmt: skip
+        game = cls(
+            hand.rules,
+            seed,
+            first_shaker=hand.shaker,
+            deals=[hand.deal],
+            score=score,
+            first_hand=number,
+            widows=[hand.widow],
+        )
         game.hands[0] = hand
         if hand.result is not None:
             game.results.append(hand.result)

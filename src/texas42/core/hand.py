@@ -42,7 +42,6 @@ from texas42.core.contracts import (
 from texas42.core.errors import IllegalActionError, NotationError
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import MAX_MARKS, Rules
-from texas42.core.view import View, view_of
 from texas42.core.tiles import (
     DOUBLES,
     TILE_NAMES,
@@ -52,6 +51,7 @@ from texas42.core.tiles import (
     parse_tile,
     tile,
 )
+from texas42.core.view import View, view_of
 
 SEATS = 4
 """Seats of the default table; every other size reads its `Layout`."""
@@ -161,7 +161,9 @@ def widow_from_order(order: Sequence[int], layout: Layout) -> int:
 
 
 def check_shaker(shaker: object, layout: Layout = FOUR_SEATS) -> None:
-    if not (isinstance(shaker, int) and not isinstance(shaker, bool) and 0 <= shaker < layout.seats):
+    if not (
+        isinstance(shaker, int) and not isinstance(shaker, bool) and 0 <= shaker < layout.seats
+    ):
         raise NotationError(f"the shaker is a seat 0..{layout.seats - 1}, not {shaker!r}")
 
 
@@ -216,12 +218,38 @@ class Hand:
     """One deal played out under a set of rules, from the first call to the score."""
 
     __slots__ = (
-        "rules", "layout", "shaker", "deal", "widow", "hands", "phase", "turn", "first_bidder",
-        "calls", "discards",
-        "high_id", "high_seat", "high_value", "bid_marks", "declarer", "contract", "tables",
-        "out_seat", "trick_size", "trick_leader", "trick", "trick_seats", "plays",
-        "play_seats", "tricks", "points", "tricks_won", "result", "_history", "_legal",
-    )  # fmt: skip
+        "_history",
+        "_legal",
+        "bid_marks",
+        "calls",
+        "contract",
+        "deal",
+        "declarer",
+        "discards",
+        "first_bidder",
+        "hands",
+        "high_id",
+        "high_seat",
+        "high_value",
+        "layout",
+        "out_seat",
+        "phase",
+        "play_seats",
+        "plays",
+        "points",
+        "result",
+        "rules",
+        "shaker",
+        "tables",
+        "trick",
+        "trick_leader",
+        "trick_seats",
+        "trick_size",
+        "tricks",
+        "tricks_won",
+        "turn",
+        "widow",
+    )
 
     def __init__(
         self, rules: Rules, shaker: int, deal: Sequence[int], widow: int | None = None
@@ -269,7 +297,9 @@ class Hand:
         """Shake and draw: a uniformly random deal drawn in the rules' draw order."""
         layout = layout_of(rules)
         check_shaker(shaker, layout)
-        order = list(iter_tiles(layout.tiles)) if layout.tiles != FOUR_SEATS.tiles else list(range(28))
+        order = (
+            list(iter_tiles(layout.tiles)) if layout.tiles != FOUR_SEATS.tiles else list(range(28))
+        )
         rng.shuffle(order)
         deal = deal_from_order(order, shaker, rules.draw_order, layout)
         return cls(rules, shaker, deal, widow_from_order(order, layout))
@@ -365,13 +395,30 @@ class Hand:
             raise IllegalActionError(self.why_illegal(aid) or "that action is not legal now")
         self._history.append(
             (
-                self.phase, self.turn, self.high_id, self.high_seat, self.high_value,
-                self.bid_marks, self.declarer, self.contract, self.tables, self.out_seat,
-                self.trick_size, self.trick_leader, tuple(self.trick), tuple(self.trick_seats),
-                self.points, self.tricks_won, self.result, tuple(self.hands),
-                len(self.calls), len(self.plays), len(self.tricks), len(self.discards),
+                self.phase,
+                self.turn,
+                self.high_id,
+                self.high_seat,
+                self.high_value,
+                self.bid_marks,
+                self.declarer,
+                self.contract,
+                self.tables,
+                self.out_seat,
+                self.trick_size,
+                self.trick_leader,
+                tuple(self.trick),
+                tuple(self.trick_seats),
+                self.points,
+                self.tricks_won,
+                self.result,
+                tuple(self.hands),
+                len(self.calls),
+                len(self.plays),
+                len(self.tricks),
+                len(self.discards),
             )
-        )  # fmt: skip
+        )
         self._legal = -1
         phase = self.phase
         if phase == Phase.PLAY:
@@ -388,12 +435,29 @@ class Hand:
         if not self._history:
             raise IllegalActionError("nothing to undo in this hand")
         (
-            self.phase, self.turn, self.high_id, self.high_seat, self.high_value,
-            self.bid_marks, self.declarer, self.contract, self.tables, self.out_seat,
-            self.trick_size, self.trick_leader, trick, trick_seats,
-            self.points, self.tricks_won, self.result, hands,
-            n_calls, n_plays, n_tricks, n_discards,
-        ) = self._history.pop()  # fmt: skip
+            self.phase,
+            self.turn,
+            self.high_id,
+            self.high_seat,
+            self.high_value,
+            self.bid_marks,
+            self.declarer,
+            self.contract,
+            self.tables,
+            self.out_seat,
+            self.trick_size,
+            self.trick_leader,
+            trick,
+            trick_seats,
+            self.points,
+            self.tricks_won,
+            self.result,
+            hands,
+            n_calls,
+            n_plays,
+            n_tricks,
+            n_discards,
+        ) = self._history.pop()
         del self.discards[n_discards:]
         self.trick = list(trick)
         self.trick_seats = list(trick_seats)
@@ -603,7 +667,11 @@ class Hand:
             score = list(self.points)
             bid = ACTIONS[self.high_id]
             assert isinstance(bid, Bid)
-            score[bidders] = (bid.points if self.high_id == MOON_ID else self.points[bidders]) if made else -bid.points
+            score[bidders] = (
+                (bid.points if self.high_id == MOON_ID else self.points[bidders])
+                if made
+                else -bid.points
+            )
         else:
             value = self.high_value
             assert self.contract is not None
@@ -655,7 +723,9 @@ class Hand:
             return self._why_discard_illegal(aid - DISCARD_BASE, who)
         if self.phase == Phase.DISCARD:
             left = self.layout.widow - len(self.discards)
-            return f"{who} took the widow and must first lay {left} tile{'s' * (left > 1)} face down"
+            return (
+                f"{who} took the widow and must first lay {left} tile{'s' * (left > 1)} face down"
+            )
         if aid < PASS_ID:
             return self._why_play_illegal(aid, who)
         if aid < DECLARE_BASE or aid in HIGH_POINT_BIDS.values() or aid == MOON_ID:
@@ -796,7 +866,7 @@ def call_value(rules: Rules, aid: int, high_value: int) -> tuple[int, int]:
     if POINT_BID_BASE <= aid < MARK_BID_BASE + 1:
         return 0, aid - POINT_BID_BASE
     total = rules.layout.total
-    if aid == PLUNGE_ID or aid == SPLASH_ID:
+    if aid in (PLUNGE_ID, SPLASH_ID):
         marks = special_bid_marks(rules, aid, high_value)
     elif aid == MOON_ID:
         return 1, total + 1
@@ -863,9 +933,12 @@ def legal_declarations(rules: Rules, high_id: int, bid_marks: int) -> int:
         mask |= 1 << _DECLARE_IDS["doubles"]
     for kind, on, default in (
         ("follow-me", rules.follow_me, rules.follow_me_doubles),
-        ("nello", rules.nello and not special and bid_marks >= rules.nello_min_marks,
-         rules.nello_doubles),
-    ):  # fmt: skip
+        (
+            "nello",
+            rules.nello and not special and bid_marks >= rules.nello_min_marks,
+            rules.nello_doubles,
+        ),
+    ):
         if not on:
             continue
         mask |= 1 << _DECLARE_IDS[kind] | 1 << _DECLARE_IDS[f"{kind}:{default}"]
@@ -878,7 +951,6 @@ def legal_declarations(rules: Rules, high_id: int, bid_marks: int) -> int:
     if rules.undeclared_trump == "first-lead":
         mask |= 1 << _DECLARE_IDS["by-lead"]
     return mask
-
 
 
 def plain_contracts(rules: Rules, high_id: int, bid_marks: int) -> list[Contract]:
@@ -894,6 +966,7 @@ def plain_contracts(rules: Rules, high_id: int, bid_marks: int) -> list[Contract
         and a.contract.kind in kinds
         and a.contract.treatment is None
     ]
+
 
 def legal_plays(
     rules: Rules, tables: PlayTables | None, hand: int, trick: Sequence[int], first_trick: bool

@@ -16,7 +16,14 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from texas42.core.errors import NotationError, RulesError
-from texas42.core.tiles import ALL_TILES, COUNT_TILES, TILE_NAMES, count_points, parse_tile, tiles_of
+from texas42.core.tiles import (
+    ALL_TILES,
+    COUNT_TILES,
+    TILE_NAMES,
+    count_points,
+    parse_tile,
+    tiles_of,
+)
 
 if TYPE_CHECKING:
     from texas42.core.rules import Rules
@@ -139,7 +146,7 @@ def format_removed(mask: int) -> str:
 
 
 def _sides(seats: int, teams: str) -> tuple[int, ...]:
-    if teams == "partners" or teams == "threes":
+    if teams in {"partners", "threes"}:
         return tuple(s % 2 for s in range(seats))
     if teams == "pairs":
         return tuple(s % (seats // 2) for s in range(seats))
@@ -150,13 +157,17 @@ def check_table(rules: Rules) -> None:
     """Raise `RulesError` when the table options do not fit together."""
     seats, teams = rules.seats, rules.teams
     if teams == "partners" and seats != 4:
-        raise RulesError("teams=partners needs 4 seats; use pairs or threes for 6, bidder-alone otherwise")
+        raise RulesError(
+            "teams=partners needs 4 seats; use pairs or threes for 6, bidder-alone otherwise"
+        )
     if teams in ("pairs", "threes") and seats != 6:
         raise RulesError(f"teams={teams} needs 6 seats")
     if (rules.game == "moon") != (teams == "solo"):
         raise RulesError("game=moon and teams=solo go together: in Moon each player scores alone")
     if rules.bids == "tricks" and (rules.count or rules.trick_points != 1):
-        raise RulesError("bids=tricks needs count=false and trick_points=1: a bid is a number of tricks")
+        raise RulesError(
+            "bids=tricks needs count=false and trick_points=1: a bid is a number of tricks"
+        )
     if (rules.bids == "tricks") != (rules.game == "moon"):
         raise RulesError("bids=tricks and game=moon go together: Moon bids tricks and scores them")
     in_play = ALL_TILES & ~parse_removed(rules.removed)

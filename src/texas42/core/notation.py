@@ -155,11 +155,15 @@ class _Fields:
                 f"{len(self.score)}"
             )
         if not _is_count(number) or int(number) < 1:
-            raise NotationError(f"position field 3 (hand number) should be 1 or more, not {number!r}")
+            raise NotationError(
+                f"position field 3 (hand number) should be 1 or more, not {number!r}"
+            )
         self.hand_number = int(number)
         last = layout.seats - 1
         if shaker not in seat_words:
-            raise NotationError(f"position field 4 (shaker) should be a seat 0..{last}, not {shaker!r}")
+            raise NotationError(
+                f"position field 4 (shaker) should be a seat 0..{last}, not {shaker!r}"
+            )
         self.shaker = int(shaker)
         deal, plus, widow = self.words[4].partition("+")
         if bool(plus) != bool(layout.widow):
@@ -177,14 +181,21 @@ class _Fields:
         self.hands = hands
         first, sep, calls = self.words[5].partition(":")
         if not sep or first not in seat_words:
-            raise NotationError("position field 6 (calls) should start with the first bidder, as 1:")
+            raise NotationError(
+                "position field 6 (calls) should start with the first bidder, as 1:"
+            )
         self.first_bidder = int(first)
         calls, bar, discards = calls.partition("|")
         self.discards: list[str] | None = discards.split(".") if bar else None
         try:
-            self.calls = [] if calls == "-" else [
-                parse_call(c, layout.total, self.rules.bids == "tricks") for c in calls.split(".")
-            ]
+            self.calls = (
+                []
+                if calls == "-"
+                else [
+                    parse_call(c, layout.total, self.rules.bids == "tricks")
+                    for c in calls.split(".")
+                ]
+            )
             word = self.words[6]
             self.contract = None if word == "-" else Contract.parse(word)
         except Texas42Error as exc:
@@ -212,10 +223,15 @@ class _Fields:
 def parse_hand_position(text: str) -> tuple[Hand, tuple[int, ...], int]:
     """Replay a full position string: the hand, the game score before it, and its number."""
     fields = _Fields(text, 9)
-    deal = [_Fields.hand_mask(h, f"position field 5 (deal), seat {i}") for i, h in enumerate(fields.hands)]
+    deal = [
+        _Fields.hand_mask(h, f"position field 5 (deal), seat {i}")
+        for i, h in enumerate(fields.hands)
+    ]
     widow = None
     if fields.widow is not None:
-        widow = _Fields.hand_mask(fields.widow, "position field 5 (deal), widow") if fields.widow else 0
+        widow = (
+            _Fields.hand_mask(fields.widow, "position field 5 (deal), widow") if fields.widow else 0
+        )
     try:
         hand = Hand(fields.rules, fields.shaker, deal, widow)
     except Texas42Error as exc:

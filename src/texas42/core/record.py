@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Play, parse_call
+from texas42.core.actions import ACTIONS, Action, Declare, Discard, Play, parse_call
 from texas42.core.contracts import SUIT_WORDS, Contract
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.game import Game
@@ -224,7 +224,9 @@ def _read_widow(value: Any, deal: Sequence[int], number: int, layout: Layout) ->
         raise _broken(str(exc), "widow", number) from None
 
 
-def _read_call(value: Any, number: int, index: int, total: int = 42, tricks: bool = False) -> Action:
+def _read_call(
+    value: Any, number: int, index: int, total: int = 42, tricks: bool = False
+) -> Action:
     try:
         if isinstance(value, str):
             return parse_call(value, total, tricks)
@@ -295,7 +297,9 @@ class Record:
             raise _unreadable(f"seats is a number 3..7, not {json.dumps(seats)}", "seats")
         if seats != rules.seats:
             where = "" if "seats" in obj else " (a record without seats has four)"
-            raise _unreadable(f"the record has {seats} seats{where}; its rules seat {rules.seats}", "seats")
+            raise _unreadable(
+                f"the record has {seats} seats{where}; its rules seat {rules.seats}", "seats"
+            )
         players = obj.get("players")
         if players is not None and not (
             isinstance(players, list)
@@ -308,7 +312,9 @@ class Record:
             raise _unreadable("the record has no list of hands", "hands")
         return Record(
             rules,
-            tuple(HandRecord.from_dict(hand, number, rules) for number, hand in enumerate(hands, 1)),
+            tuple(
+                HandRecord.from_dict(hand, number, rules) for number, hand in enumerate(hands, 1)
+            ),
             tuple(players) if players is not None else None,
         )
 
@@ -375,9 +381,12 @@ def check_record(record: Record) -> CheckReport:
         return CheckReport(record, (), (), (0,) * layout_of(record.rules).sides, None)
     # The seed only shakes the hand the game deals after the record's last one, never reported.
     game = Game(
-        record.rules, 0, first_shaker=record.hands[0].shaker, deals=[h.deal for h in record.hands],
+        record.rules,
+        0,
+        first_shaker=record.hands[0].shaker,
+        deals=[h.deal for h in record.hands],
         widows=[h.widow for h in record.hands],
-    )  # fmt: skip
+    )
     for k, hand_record in enumerate(record.hands):
         number = k + 1
         if k:
@@ -387,8 +396,10 @@ def check_record(record: Record) -> CheckReport:
             raise RecordError(
                 f"seat {hand.shaker} shakes after seat {game.hands[k - 1].shaker}, "
                 f"not seat {hand_record.shaker}",
-                status=BROKEN, field="shaker", hand=number,
-            )  # fmt: skip
+                status=BROKEN,
+                field="shaker",
+                hand=number,
+            )
         _replay_hand(game, hand, hand_record, number)
     hands = tuple(game.hands[: len(record.hands)])
     outcome = game.outcome()
@@ -407,17 +418,24 @@ def _check_next_hand(game: Game, number: int) -> None:
     if outcome is not None:
         raise RecordError(
             f"the game was already won by team {outcome.winner} after hand {number - 1}",
-            status=BROKEN, field="hands", hand=number,
-        )  # fmt: skip
+            status=BROKEN,
+            field="hands",
+            hand=number,
+        )
     if len(game.hands) < number:
         previous = game.hand
         field = {
-            Phase.AUCTION: "auction", Phase.DISCARD: "discards", Phase.DECLARE: "contract"
-        }.get(previous.phase, "play")  # fmt: skip
+            Phase.AUCTION: "auction",
+            Phase.DISCARD: "discards",
+            Phase.DECLARE: "contract",
+        }.get(previous.phase, "play")
         raise RecordError(
             f"the hand is not finished, yet hand {number} follows",
-            status=BROKEN, field=field, hand=number - 1, seat=previous.seat_to_act(),
-        )  # fmt: skip
+            status=BROKEN,
+            field=field,
+            hand=number - 1,
+            seat=previous.seat_to_act(),
+        )
 
 
 def _replay_hand(game: Game, hand: Hand, record: HandRecord, number: int) -> None:
@@ -430,7 +448,9 @@ def _replay_hand(game: Game, hand: Hand, record: HandRecord, number: int) -> Non
         game.apply(call)
     for i, t in enumerate(record.discards, 1):
         if hand.phase != Phase.DISCARD:
-            raise _broken(hand.why_illegal(Discard(t)) or "no discard is due", "discards", number, i)
+            raise _broken(
+                hand.why_illegal(Discard(t)) or "no discard is due", "discards", number, i
+            )
         if not hand.is_legal(Discard(t)):
             reason = hand.why_illegal(Discard(t)) or "not legal"
             raise _broken(reason, "discards", number, i, hand.turn)

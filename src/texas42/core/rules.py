@@ -102,7 +102,9 @@ class Rules:
         for name, choices in OPTION_CHOICES.items():
             value = getattr(self, name)
             if value not in choices:
-                raise RulesError(f"rule {name} cannot be {value!r}; choose one of {', '.join(choices)}")
+                raise RulesError(
+                    f"rule {name} cannot be {value!r}; choose one of {', '.join(choices)}"
+                )
         _check_range("max_opening_marks", self.max_opening_marks, 1, MAX_MARKS)
         _check_range("mark_raise", self.mark_raise, 1, 2)
         _check_range("max_bid_marks", self.max_bid_marks, 1, MAX_MARKS)
@@ -113,7 +115,9 @@ class Rules:
         if self.target is not None:
             _check_range("target", self.target, 1, 100_000)
         if not isinstance(self.removed, str):
-            raise RulesError(f"rule removed names tiles, such as 1-0 or 6-0+5-0, not {self.removed!r}")
+            raise RulesError(
+                f"rule removed names tiles, such as 1-0 or 6-0+5-0, not {self.removed!r}"
+            )
         from texas42.core.layout import check_table, format_removed, parse_removed, table_layout
 
         object.__setattr__(self, "removed", format_removed(parse_removed(self.removed)))
@@ -137,7 +141,9 @@ class Rules:
         try:
             return PRESETS[name]
         except KeyError:
-            raise RulesError(f"unknown rules preset {name!r}; presets: {', '.join(PRESETS)}") from None
+            raise RulesError(
+                f"unknown rules preset {name!r}; presets: {', '.join(PRESETS)}"
+            ) from None
 
     def replace(self, **options: Any) -> Rules:
         """These rules with some options changed (names and values checked)."""
@@ -289,7 +295,9 @@ def _coerce(name: str, raw: Any, base: Rules) -> Any:
     if isinstance(current, int):
         return _to_int(name, raw)
     if not isinstance(raw, str):
-        raise RulesError(f"rule {name} must be one of {', '.join(OPTION_CHOICES[name])}, not {raw!r}")
+        raise RulesError(
+            f"rule {name} must be one of {', '.join(OPTION_CHOICES[name])}, not {raw!r}"
+        )
     return raw
 
 
@@ -315,11 +323,21 @@ PRESETS: dict[str, Rules] = {
     "two-hand": _preset("two-hand", see_partner=True),
     "three-hand": _preset("three-hand", seats=3, teams="bidder-alone", removed="1-0", hand_size=9),
     "moon": _preset(
-        "moon", seats=3, teams="solo", removed="6-0+5-0+4-0+3-0+2-0+1-0", widow=1,
-        count=False, bids="tricks", min_bid=4, game="moon", all_pass="reshake",
-        doubles_trump=False, doubles_choice=False, undeclared_trump="forbidden",
+        "moon",
+        seats=3,
+        teams="solo",
+        removed="6-0+5-0+4-0+3-0+2-0+1-0",
+        widow=1,
+        count=False,
+        bids="tricks",
+        min_bid=4,
+        game="moon",
+        all_pass="reshake",
+        doubles_trump=False,
+        doubles_choice=False,
+        undeclared_trump="forbidden",
         hide_tricks="never",
-    ),  # fmt: skip
+    ),
     "five-hand": _preset("five-hand", seats=5, teams="bidder-alone", hand_size=5, min_bid=29),
     "six-hand": _preset("six-hand", seats=6, teams="pairs", hand_size=4, min_bid=28),
     "seven-hand": _preset("seven-hand", seats=7, teams="bidder-alone", hand_size=4, min_bid=28),
@@ -330,6 +348,11 @@ other table sizes (``docs/table-sizes.md``): two-hand (each player holds a partn
 three-hand for three players, and five-, six- and seven-hand."""
 
 PLAYERS_PRESETS: dict[int, str] = {
-    2: "two-hand", 3: "three-hand", 4: "standard", 5: "five-hand", 6: "six-hand", 7: "seven-hand",
+    2: "two-hand",
+    3: "three-hand",
+    4: "standard",
+    5: "five-hand",
+    6: "six-hand",
+    7: "seven-hand",
 }
 """The preset a table of N people plays by default (``--players N``)."""

@@ -287,12 +287,22 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
 
     def label(seat: int, x: float, y: float, anchor: str) -> None:
         colour = _HIGHLIGHT if seat == view.turn else _INK
-        parts.append(_text(x, y, labels[seat], font, anchor=anchor, bold=True, css="seat",
-                           colour=colour))  # fmt: skip
+        parts.append(
+            _text(x, y, labels[seat], font, anchor=anchor, bold=True, css="seat", colour=colour)
+        )
         roles = _roles(view, seat)
         if roles:
-            parts.append(_text(x, y + 0.4 * s, " · ".join(roles), 0.3 * s, anchor=anchor,
-                               css="roles", colour=colour))  # fmt: skip
+            parts.append(
+                _text(
+                    x,
+                    y + 0.4 * s,
+                    " · ".join(roles),
+                    0.3 * s,
+                    anchor=anchor,
+                    css="roles",
+                    colour=colour,
+                )
+            )
 
     def seat_group(seat: int, body: str) -> str:
         out = seat == view.out_seat
@@ -305,8 +315,14 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
     gap = 0.2 * s
     row = len(mine) * s + max(len(mine) - 1, 0) * gap
     own = "".join(
-        _tile(t, cx - row / 2 + i * (s + gap), height - 2.4 * s, s, vertical=True,
-              highlight=bool(legal >> t & 1))  # fmt: skip
+        _tile(
+            t,
+            cx - row / 2 + i * (s + gap),
+            height - 2.4 * s,
+            s,
+            vertical=True,
+            highlight=bool(legal >> t & 1),
+        )
         for i, t in enumerate(mine)
     )
     parts.append(seat_group(bottom, own))
@@ -326,8 +342,10 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
     )
     parts.append(seat_group(top, backs))
     label(top, cx + (HAND_SIZE * 1.2 - 0.2) * small / 2 + 0.3 * s, 2.6 * s, "start")
-    sides = ((left, 0.5 * s, "start", 0.3 * s),
-             (right, width - 0.5 * s - 2 * small, "end", width - 0.3 * s))  # fmt: skip
+    sides = (
+        (left, 0.5 * s, "start", 0.3 * s),
+        (right, width - 0.5 * s - 2 * small, "end", width - 0.3 * s),
+    )
     for seat, x, anchor, lx in sides:
         count = view.tiles_left[seat]
         column = count * small + max(count - 1, 0) * 0.2 * small

@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 
 from texas42.core.actions import (
     ACTIONS,
+    DISCARD_BASE,
+    MOON_ID,
     PASS_ID,
     PLUNGE_ID,
     SPLASH_ID,
-    DISCARD_BASE,
-    MOON_ID,
     Action,
     Declare,
 )
@@ -151,13 +151,17 @@ def build_view(
     layout = layout_of(rules)
     seats = layout.seats
     if len(score) != layout.sides:
-        raise NotationError(f"a score has {layout.sides} entries under these rules, not {len(score)}")
+        raise NotationError(
+            f"a score has {layout.sides} entries under these rules, not {len(score)}"
+        )
     if len(calls) > seats:
         raise NotationError(f"an auction has at most {seats} calls")
     high_id, high_seat, high_value, bid_marks = -1, -1, 0, 0
     for i, aid in enumerate(calls):
         if high_id == MOON_ID:
-            raise NotationError(f"call {i + 1} follows a bid to shoot the moon, which ends the auction")
+            raise NotationError(
+                f"call {i + 1} follows a bid to shoot the moon, which ends the auction"
+            )
         caller = (first_bidder + i) % seats
         # another seat's plunge or splash is judged as if it held every double it might hold
         holding = dealt if caller == seat else DOUBLES
@@ -181,7 +185,9 @@ def build_view(
     if (dealt | widow) & ~layout.tiles:
         raise NotationError("the seat holds a tile these rules take out of the set")
     if len(discards) > (layout.widow if took_widow else 0):
-        raise NotationError(f"the bid winner discards {layout.widow if took_widow else 0} tiles here")
+        raise NotationError(
+            f"the bid winner discards {layout.widow if took_widow else 0} tiles here"
+        )
     own_discards = [t for t in discards if t is not None]
     if seat == declarer and len(own_discards) != len(discards):
         raise NotationError("the bid winner sees its own discards")
@@ -196,7 +202,9 @@ def build_view(
         raise NotationError("trump is named after the discards")
     named = Declare(contract).id if contract is not None else -1
     if named >= 0 and not legal_declarations(rules, high_id, bid_marks) >> named & 1:
-        raise NotationError(f"{contract} cannot be named after {ACTIONS[high_id]} under these rules")
+        raise NotationError(
+            f"{contract} cannot be named after {ACTIONS[high_id]} under these rules"
+        )
     if events and contract is None:
         raise NotationError("tiles are played only after the contract is named")
     tables: PlayTables | None = None
@@ -244,7 +252,9 @@ def build_view(
             for s in in_trick:
                 played[s] += 1
             if (event.mine is None) == (seat in in_trick):
-                raise NotationError("a face-down trick must give this seat's own tile, if it played")
+                raise NotationError(
+                    "a face-down trick must give this seat's own tile, if it played"
+                )
             if event.mine is not None:
                 mine |= 1 << event.mine
             if not 0 <= event.winner < seats:
@@ -278,7 +288,9 @@ def build_view(
             points[side_of[winner]] += value
             won[side_of[winner]] += 1
             theirs = next((t for s, t in trick if s == seat), None)
-            tricks.append(TrickView(leader, tuple(s for s, _ in trick), winner, tiles, value, theirs))
+            tricks.append(
+                TrickView(leader, tuple(s for s, _ in trick), winner, tiles, value, theirs)
+            )
             leader = winner
             trick = []
     if mine & ~held:
@@ -291,7 +303,7 @@ def build_view(
         expected = declarer
     else:
         expected = next_seat(trick[-1][0]) if trick else leader
-    ended = expected is None or bool(tricks) and not trick
+    ended = expected is None or (bool(tricks) and not trick)
     if turn != expected and not (turn is None and ended):
         given, actual = ("end" if s is None else f"seat {s}" for s in (turn, expected))
         raise NotationError(f"{actual} is to act here, not {given}")
@@ -317,8 +329,10 @@ def build_view(
         else:
             legal_mask = legal_plays(rules, tables, hand, [t for _, t in trick], not tricks)
     legal = tuple(ACTIONS[i] for i in range(len(ACTIONS)) if legal_mask >> i & 1)
-    trump = tables.description if tables is not None else (
-        "trump is named by the first tile led" if contract is not None else None
+    trump = (
+        tables.description
+        if tables is not None
+        else ("trump is named by the first tile led" if contract is not None else None)
     )
     return View(
         rules=rules,
@@ -345,7 +359,9 @@ def build_view(
         tricks=tuple(tricks),
         trick=tuple(trick),
         tiles_left=tuple(
-            layout.hand_size - n + (layout.widow - len(discards) if s == declarer and took_widow else 0)
+            layout.hand_size
+            - n
+            + (layout.widow - len(discards) if s == declarer and took_widow else 0)
             for s, n in enumerate(played)
         ),
         points=None if hidden else tuple(points),

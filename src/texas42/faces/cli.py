@@ -20,8 +20,8 @@ from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.record import UNREADABLE, CheckReport, Record, RecordError, check_record
 from texas42.core.rules import OPTION_NAMES, Rules
-from texas42.core.words import score_line
 from texas42.core.tiles import hand_name, tile_name
+from texas42.core.words import score_line
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -45,9 +45,7 @@ RulesOption = Annotated[str, typer.Option(help="A preset or rules string, e.g. s
 WorkersOption = Annotated[
     int, typer.Option(help="Processes to play in; the numbers do not depend on it.")
 ]
-SeedOption = Annotated[
-    int | None, typer.Option(help="Seed for the shake, for a repeatable game.")
-]
+SeedOption = Annotated[int | None, typer.Option(help="Seed for the shake, for a repeatable game.")]
 SeatOption = Annotated[
     int | None,
     typer.Option(help="Your seat, 0 (North) clockwise; default South at four seats, else North."),
@@ -194,8 +192,14 @@ def _winner(report: CheckReport) -> str:
 
 def _short(name: str) -> str:
     """``SE`` for Southeast, ``N-S`` for North-South: names short enough for a table column."""
-    for word, letter in (("North", "N"), ("South", "S"), ("east", "E"), ("East", "E"),
-                         ("west", "W"), ("West", "W")):  # fmt: skip
+    for word, letter in (
+        ("North", "N"),
+        ("South", "S"),
+        ("east", "E"),
+        ("East", "E"),
+        ("west", "W"),
+        ("West", "W"),
+    ):
         name = name.replace(word, letter)
     return name
 
@@ -320,8 +324,10 @@ def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Play
             str(len(hand.tricks) + 1),
             names[hand.trick_seats[0]],
             *(tile_name(tiles[seat]) if seat in tiles else "" for seat in seats),
-            "", "", *("" for _ in sides),
-        )  # fmt: skip
+            "",
+            "",
+            *("" for _ in sides),
+        )
     console.print(Padding.indent(table, 1))
 
 
@@ -460,7 +466,9 @@ def analyze(
             continue
         team = layout.side_names[layout.side_of[hand.bidder]]
         first = hand.plays[0]
-        print(f"  best play from the start: {team} end with {_amount(first.value_before, hand.unit)}")
+        print(
+            f"  best play from the start: {team} end with {_amount(first.value_before, hand.unit)}"
+        )
         mistakes = hand.mistakes
         if mistakes:
             print("  mistakes, biggest first:")
@@ -487,8 +495,8 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Solve a position double dummy: the bidders' total with best play, and every move's."""
-    from texas42.players.review import solve_position
     from texas42.core.notation import parse_hand_position
+    from texas42.players.review import solve_position
 
     try:
         hand, _, _ = parse_hand_position(position)
@@ -512,9 +520,13 @@ def solve(
 
 
 def _arena_checks(
-    rules: str, bots: Sequence[tuple[str, str]], option: str, count: int, workers: int,
+    rules: str,
+    bots: Sequence[tuple[str, str]],
+    option: str,
+    count: int,
+    workers: int,
     ray: str | None,
-) -> tuple[Rules, int]:  # fmt: skip
+) -> tuple[Rules, int]:
     """What arena and ladder check before playing: the rules and the number of pairs."""
     from texas42.services.arena.run import check_bot, import_ray
 
@@ -546,15 +558,26 @@ def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchRes
     """A progress bar on stderr counting games (or hands), and the callback that moves it;
     shown only on a terminal, so logs and pipes get the result alone."""
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-    from rich.progress import TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     bar = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-        TimeElapsedColumn(), TimeRemainingColumn(), console=console, transient=True,
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
         disable=not console.is_terminal,
-    )  # fmt: skip
+    )
     task = bar.add_task(unit, total=total)
     return bar, lambda result: bar.advance(task, len(result.games))
 
@@ -563,9 +586,11 @@ def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchRes
 def arena(
     bot_a: Annotated[
         str,
-        typer.Argument(help="Bot A: random, rules, easy, medium, hard, pimc or expert, with "
-                            "options as in pimc:samples=8."),
-    ],  # fmt: skip
+        typer.Argument(
+            help="Bot A: random, rules, easy, medium, hard, pimc or expert, with "
+            "options as in pimc:samples=8."
+        ),
+    ],
     bot_b: Annotated[str, typer.Argument(help="Bot B, named the same way.")],
     games: Annotated[
         int | None, typer.Option(help="Games to play, two on each deal (default 100).")
@@ -647,10 +672,18 @@ def arena(
     try:
         with bar:
             summary, results = play_match(
-                bot_a, bot_b, parsed, pairs, seed, hands=hands is not None,
-                records=folder is not None, workers=workers, ray_address=ray, sprt=test,
+                bot_a,
+                bot_b,
+                parsed,
+                pairs,
+                seed,
+                hands=hands is not None,
+                records=folder is not None,
+                workers=workers,
+                ray_address=ray,
+                sprt=test,
                 progress=played,
-            )  # fmt: skip
+            )
     except Texas42Error as exc:
         raise _refused(f"texas42 arena: {exc}") from None
     except KeyboardInterrupt:
@@ -677,9 +710,7 @@ def arena(
 def ladder(
     bots: Annotated[list[str], typer.Argument(help="Two bots or more, e.g. random rules easy.")],
     games: Annotated[int, typer.Option(help="Games per pairing, two on each deal.")] = 100,
-    seed: Annotated[
-        int, typer.Option(help="Seed of the deals, the same for every pairing.")
-    ] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the deals, the same for every pairing.")] = 0,
     rules: RulesOption = "standard",
     workers: WorkersOption = 1,
     as_json: Annotated[
@@ -725,8 +756,8 @@ def hint(
 ) -> None:
     """Rank a seat's legal actions, judged from what that seat can see: the chance to make (or,
     defending, to set) and the bidders' expected points, or for a call its expected marks."""
-    from texas42.players.hints import hints
     from texas42.core.notation import parse_hand_position, parse_view_position
+    from texas42.players.hints import hints
 
     try:
         if "@" in position.split()[-1]:
@@ -798,8 +829,10 @@ def serve(
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 4242,
     db: Annotated[
         str | None,
-        typer.Option(help="SQLite file or database URL (postgresql://...); "
-                     "default: texas42.sqlite in your data folder."),  # fmt: skip
+        typer.Option(
+            help="SQLite file or database URL (postgresql://...); "
+            "default: texas42.sqlite in your data folder."
+        ),
     ] = None,
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before it acts, so people can follow.")
@@ -841,8 +874,9 @@ def serve(
         check_database(database_url(db))
     except Texas42Error as exc:
         raise _refused(f"--db: {exc}") from None
-    print(f"texas42 table: open http://{shown}:{port}/  (games in {where}; Ctrl-C stops)",
-          flush=True)  # fmt: skip
+    print(
+        f"texas42 table: open http://{shown}:{port}/  (games in {where}; Ctrl-C stops)", flush=True
+    )
     uvicorn.run(
         create_app(settings), host=host, port=port, log_level="warning", ws_max_size=1 << 16
     )

@@ -23,10 +23,10 @@ from __future__ import annotations
 from typing import Protocol
 
 from texas42.core.actions import Action
-from texas42.players.random_bot import RandomBot
-from texas42.players.rules_bot import RulesBot
 from texas42.core.errors import Texas42Error
 from texas42.core.view import View
+from texas42.players.random_bot import RandomBot
+from texas42.players.rules_bot import RulesBot
 
 
 class Bot(Protocol):

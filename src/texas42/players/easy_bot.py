@@ -10,9 +10,9 @@ from __future__ import annotations
 import random
 
 from texas42.core.actions import Action, Bid, Play
-from texas42.players.rules_bot import RulesBot
 from texas42.core.errors import IllegalActionError
 from texas42.core.view import View
+from texas42.players.rules_bot import RulesBot
 
 SLIP_CHANCE = 0.25
 """How often a play is a random legal tile instead of RulesBot's."""

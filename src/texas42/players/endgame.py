@@ -23,8 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from texas42.search.solver import PlayPosition, Solver
 from texas42.core.tiles import iter_tiles
+from texas42.search.solver import PlayPosition, Solver
 
 FRONT_LIMIT = 64
 """The most plans a front keeps; past it the plans best on average over the node's deals are
@@ -101,9 +101,7 @@ class InformationSetSearch:
         friendly = first.maximizing(seat) == first.maximizing(self.seat)
         start = -np.inf if friendly else np.inf
         size = len(self.weights)
-        fronts = [
-            Plan(np.full(size, start), np.zeros(size, dtype=bool), np.zeros(size))
-        ]
+        fronts = [Plan(np.full(size, start), np.zeros(size, dtype=bool), np.zeros(size))]
         union = 0
         for _, p in items:
             union |= p.legal()
@@ -129,6 +127,7 @@ class InformationSetSearch:
     def _pruned(self, plans: list[Plan], present: np.ndarray) -> list[Plan]:
         """``plans`` without those another plan matches or beats in every present deal."""
         kept: list[Plan] = []
+
         def average(plan: Plan) -> float:
             known = present & np.isfinite(plan.score)
             return float(self.weights @ np.where(known, plan.score, 0.0))

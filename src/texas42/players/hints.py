@@ -17,12 +17,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from texas42.core.actions import Action, Bid, Declare, Pass, Play
-from texas42.players.pimc import Chances, PimcBot, PimcSettings
 from texas42.core.contracts import Contract
 from texas42.core.errors import IllegalActionError
 from texas42.core.hand import Phase
-from texas42.search.solver import points_needed
 from texas42.core.view import View
+from texas42.players.pimc import Chances, PimcBot, PimcSettings
+from texas42.search.solver import points_needed
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +109,7 @@ def _declare_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -
             continue
         share, mean = bot.contract_score(view, action.contract, values, need)
         found.append(Hint(action, share, mean))
-    found.sort(key=lambda h: (-1.0, 0.0) if h.chance is None else (h.chance, h.points or 0.0),
-               reverse=True)  # fmt: skip
+    found.sort(
+        key=lambda h: (-1.0, 0.0) if h.chance is None else (h.chance, h.points or 0.0), reverse=True
+    )
     return found

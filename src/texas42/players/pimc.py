@@ -41,19 +41,28 @@ from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
 from texas42.core.actions import (
-    ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Action, Bid, Declare, Discard, Pass, Play,
-)  # fmt: skip
-from texas42.players.endgame import InformationSetSearch
-from texas42.players.rules_bot import Estimate, RulesBot, best_contract, estimate
+    ACTIONS,
+    PASS_ID,
+    PLUNGE_ID,
+    SPLASH_ID,
+    Action,
+    Bid,
+    Declare,
+    Discard,
+    Pass,
+    Play,
+)
 from texas42.core.contracts import Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.hand import Hand, Phase, plain_contracts, special_bid_marks
-from texas42.core.layout import Layout, layout_of
+from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
-from texas42.search.sampler import DealSampler, World
-from texas42.search.solver import PlayPosition, Solver, points_needed
 from texas42.core.tiles import iter_tiles, tiles_of
 from texas42.core.view import View, build_view
+from texas42.players.endgame import InformationSetSearch
+from texas42.players.rules_bot import Estimate, RulesBot, best_contract, estimate
+from texas42.search.sampler import DealSampler, World
+from texas42.search.solver import PlayPosition, Solver, points_needed
 
 Weighted = list[tuple[World, float]]
 
@@ -228,9 +237,7 @@ class PimcBot:
             return sampler.weighted(n, rng, weight or (lambda world: 1.0)), False
         return _normalised(self._draw(sampler, n, rng), weight), False
 
-    def estimates(
-        self, view: View, rng: random.Random
-    ) -> tuple[dict[int, PlayEstimate], Weighted]:
+    def estimates(self, view: View, rng: random.Random) -> tuple[dict[int, PlayEstimate], Weighted]:
         """For each legal tile what the bidders can expect, and the deals it was judged on.
 
         In a marks game's last ``endgame_tiles`` tiles, when every deal that fits the view is
@@ -614,9 +621,18 @@ def _candidates(rules: Rules, hand: int) -> list[Contract]:
 def _opening_view(view: View) -> View:
     """The seat's view before any call: its tiles and nothing else."""
     return build_view(
-        view.rules, view.seat, view.hand_number, view.score, view.shaker, view.first_bidder,
-        view.dealt, (), None, (), view.first_bidder,
-    )  # fmt: skip
+        view.rules,
+        view.seat,
+        view.hand_number,
+        view.score,
+        view.shaker,
+        view.first_bidder,
+        view.dealt,
+        (),
+        None,
+        (),
+        view.first_bidder,
+    )
 
 
 def _with_widow(view: View, world: World, rng: random.Random) -> int:

@@ -23,8 +23,8 @@ from typing import Any
 from texas42.core.actions import ACTIONS, PASS_ID, Declare, Discard
 from texas42.core.hand import Hand, Phase, plain_contracts
 from texas42.core.record import Record, check_record
-from texas42.search.solver import PlayPosition, Solver
 from texas42.core.tiles import tile_name
+from texas42.search.solver import PlayPosition, Solver
 
 DEFAULT_BID_SAMPLES = 64
 """Deals drawn per bid: enough for a share to within about six points either way."""
@@ -224,9 +224,7 @@ def _start_of_play(hand: Hand) -> Hand:
     return start
 
 
-def review_bids(
-    hand: Hand, solver: Solver, samples: int, rng: random.Random
-) -> list[BidReview]:
+def review_bids(hand: Hand, solver: Solver, samples: int, rng: random.Random) -> list[BidReview]:
     """For every bid of the auction, its make share over deals the bidder could have faced."""
     from texas42.search.sampler import DealSampler
 

@@ -21,7 +21,6 @@ from texas42.core.hand import FOUR_SEATS, Phase, legal_declarations
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import (
-    ALL_TILES,
     COUNT_TILES,
     COUNT_VALUE,
     DOUBLES,
@@ -143,7 +142,7 @@ def nello_risk(hand: int, tables: PlayTables, layout: Layout = FOUR_SEATS) -> in
     risk = 0 if any(_all_beat(t, tables, unseen) for t in iter_tiles(hand)) else 1
     for suit, follow in enumerate(tables.follow):
         power = tables.power[suit]
-        mine = sorted((power[t] for t in iter_tiles(hand & follow)))
+        mine = sorted(power[t] for t in iter_tiles(hand & follow))
         leads = sorted(power[x] for x in iter_tiles(unseen & follow) if tables.led[x] == suit)
         risk += sum(1 for m, lead in zip(mine, leads) if m > lead)
     return risk
@@ -171,7 +170,8 @@ def _suit_contracts(rules: Rules) -> list[Contract]:
     return [
         a.contract
         for a in ACTIONS
-        if mask >> a.id & 1 and isinstance(a, Declare)
+        if mask >> a.id & 1
+        and isinstance(a, Declare)
         and a.contract.kind in ("suit", "doubles", "follow-me")
     ]
 
@@ -571,4 +571,3 @@ class _Trick:
         power = self.tables.power[suit]
         followers = self.unseen & self.tables.follow[suit]
         return sum(1 for x in iter_tiles(followers) if power[x] > power[t])
-

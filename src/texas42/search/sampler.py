@@ -37,7 +37,15 @@ from texas42.core.actions import PLUNGE_ID, SPLASH_ID
 from texas42.core.contracts import SEVENS_DISTANCE_MASKS, PlayTables, tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.hand import DOUBLE_SIX, ONE_ZERO, legal_plays
-from texas42.core.tiles import ALL_TILES, DOUBLES, PIPS, TILE_COUNT, TILE_NAMES, iter_tiles, tiles_of
+from texas42.core.tiles import (
+    ALL_TILES,
+    DOUBLES,
+    PIPS,
+    TILE_COUNT,
+    TILE_NAMES,
+    iter_tiles,
+    tiles_of,
+)
 from texas42.core.view import TrickView, View
 
 MAX_ATTEMPTS = 100_000
@@ -133,7 +141,7 @@ class _Deal:
     """Exact count and uniform draw of tiles into bins of fixed room, each tile allowed in some
     bins, with some bins needing at least so many doubles."""
 
-    __slots__ = ("groups", "start", "choices", "total", "nbins")
+    __slots__ = ("choices", "groups", "nbins", "start", "total")
 
     def __init__(
         self,
@@ -237,10 +245,25 @@ class DealSampler:
     """
 
     __slots__ = (
-        "view", "tables", "_seats", "_tiles", "_others", "_forbidden", "_played", "_gone",
-        "_needs", "_pinned_away", "_pinned", "_hidden", "_places", "_aside", "_unseen", "_deal",
-        "_below", "_last_lacks",
-    )  # fmt: skip
+        "_aside",
+        "_below",
+        "_deal",
+        "_forbidden",
+        "_gone",
+        "_hidden",
+        "_last_lacks",
+        "_needs",
+        "_others",
+        "_pinned",
+        "_pinned_away",
+        "_places",
+        "_played",
+        "_seats",
+        "_tiles",
+        "_unseen",
+        "tables",
+        "view",
+    )
 
     def __init__(self, view: View) -> None:
         self.view = view
@@ -296,7 +319,7 @@ class DealSampler:
 
     def _read_face_up(self) -> None:
         """Note the tiles played face up and what each play shows its player no longer holds."""
-        view, tables = self.view, self.tables
+        view, _tables = self.view, self.tables
         for i, trick in enumerate(view.tricks):
             if trick.tiles is not None:
                 self._note_face_up(tuple(zip(trick.seats, trick.tiles)), i == 0)
@@ -701,7 +724,9 @@ class DealSampler:
                 if s in playing:
                     places.append((1, h.lacks[s]))
                 if self.view.tiles_left[s] and merged == 2:
-                    places.append((self.view.tiles_left[s], self._forbidden[s] | self._last_lacks[s]))
+                    places.append(
+                        (self.view.tiles_left[s], self._forbidden[s] | self._last_lacks[s])
+                    )
                 if merged and places:
                     common = ALL_TILES
                     for _, lacked in places:
@@ -807,8 +832,7 @@ class DealSampler:
                 if p != view_pos:
                     masks[p] = base[p] & ~_BIT[lead]
                     if not tables.sevens and (
-                        h.later[seats[p]] & fol
-                        or not could_lack(seats[p], fol)
+                        h.later[seats[p]] & fol or not could_lack(seats[p], fol)
                     ):
                         masks[p] &= fol
             fixed = {0: lead}
@@ -828,7 +852,7 @@ class DealSampler:
                 rest = tuple(
                     (p, masks[p] & ~_BIT[win] & (weaker if p < win_pos else no_stronger))
                     for p in range(1, len(seats))
-                    if p != view_pos and p != win_pos
+                    if p not in (view_pos, win_pos)
                 )
                 ways = _distinct_ways([m for _, m in rest])
                 if ways:
@@ -1009,5 +1033,7 @@ def _partition_ways(masks: list[int]) -> int:
                 common &= rest[i]
             if common:
                 others = [m for i, m in enumerate(rest) if i not in block]
-                total += (-1) ** k * math.factorial(k) * common.bit_count() * _partition_ways(others)
+                total += (
+                    (-1) ** k * math.factorial(k) * common.bit_count() * _partition_ways(others)
+                )
     return total

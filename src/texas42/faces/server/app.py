@@ -23,15 +23,15 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
-from texas42.players import BOT_NAMES, LEVELS
 from texas42.core.errors import Texas42Error
-from texas42.core.record import Record, RecordError, check_record
 from texas42.core.layout import layout_of
+from texas42.core.record import Record, RecordError, check_record
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
 from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.room import Connection, Room, ServerSettings
 from texas42.faces.server.storage import Storage, database_url
+from texas42.players import BOT_NAMES, LEVELS
 
 log = logging.getLogger("texas42.faces.server")
 
@@ -157,8 +157,12 @@ def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]
     base = Rules()
     options = []
     names = list(OPTION_NAMES)
-    names.sort(key=lambda n: (n not in OPTION_LABELS, list(OPTION_LABELS).index(n)
-                              if n in OPTION_LABELS else 0))  # fmt: skip
+    names.sort(
+        key=lambda n: (
+            n not in OPTION_LABELS,
+            list(OPTION_LABELS).index(n) if n in OPTION_LABELS else 0,
+        )
+    )
     for name in names:
         default = getattr(base, name)
         if name in OPTION_CHOICES:
@@ -178,10 +182,14 @@ def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]
             }
         )
     tables = [
-        {"players": _players(Rules.parse(rules)), "rules": rules, "label": label,
-         "default": PLAYERS_PRESETS.get(_players(Rules.parse(rules))) == rules}
+        {
+            "players": _players(Rules.parse(rules)),
+            "rules": rules,
+            "label": label,
+            "default": PLAYERS_PRESETS.get(_players(Rules.parse(rules))) == rules,
+        }
         for rules, label in TABLE_CHOICES
-    ]  # fmt: skip
+    ]
     return {
         "tables": sorted(tables, key=lambda t: t["players"]),
         "presets": {
@@ -343,8 +351,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         room = await tables_of(websocket).get(table_id)
         if room is None:
             await websocket.accept()
-            await websocket.send_json({"type": "error", "message": f"no table {table_id!r}",
-                                       "code": "not-found"})  # fmt: skip
+            await websocket.send_json(
+                {"type": "error", "message": f"no table {table_id!r}", "code": "not-found"}
+            )
             await websocket.close(code=4404)
             return
         room.sockets += 1  # before any await, so the sweep cannot drop the table under us

@@ -16,9 +16,9 @@ from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult, Phase
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
-from texas42.core.words import marks_tally
 from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View, view_of
+from texas42.core.words import marks_tally
 
 PHASES = ("auction", "declare", "play", "done", "discard")
 """The words for `Phase` values, by number."""
@@ -103,9 +103,7 @@ def hand_payload(view: View, *, public: bool, result: HandResult | None = None) 
         "turn": view.turn,
         "tiles": [] if public else [TILE_NAMES[t] for t in tiles_of(view.hand)],
         "widow": [] if public else [TILE_NAMES[t] for t in tiles_of(view.widow)],
-        "discards": [
-            None if public or t is None else TILE_NAMES[t] for t in view.discards
-        ],
+        "discards": [None if public or t is None else TILE_NAMES[t] for t in view.discards],
         "calls": [
             {"seat": (view.first_bidder + i) % seats, "call": call.notation}
             for i, call in enumerate(view.calls)
@@ -125,7 +123,9 @@ def hand_payload(view: View, *, public: bool, result: HandResult | None = None) 
         "piles_face_down": view.piles_face_down,
         "legal": legal if own_turn else [],
         "illegal": {},
-        "result": result_payload(result) if result is not None and result.made is not None else None,
+        "result": result_payload(result)
+        if result is not None and result.made is not None
+        else None,
     }
     return payload
 
@@ -181,8 +181,9 @@ def game_payload(game: Game, seats: Sequence[int] = ()) -> dict[str, Any]:
     if finished > 0:
         last = game.hands[finished - 1]
         assert last.result is not None
-        last_hand = hand_payload(_hand_view(game, finished - 1, looking), public=public,
-                                 result=last.result)  # fmt: skip
+        last_hand = hand_payload(
+            _hand_view(game, finished - 1, looking), public=public, result=last.result
+        )
         last_hand["number"] = game.first_hand + finished - 1
     outcome = game.outcome()
     score = game.score
@@ -225,7 +226,9 @@ def full_hand_payload(hand: Hand, score: tuple[int, ...], number: int) -> dict[s
     return {
         "hand_number": number,
         "score": list(score),
-        "hands": [[TILE_NAMES[t] for t in tiles_of(hand.hands[s])] for s in range(hand.layout.seats)],
+        "hands": [
+            [TILE_NAMES[t] for t in tiles_of(hand.hands[s])] for s in range(hand.layout.seats)
+        ],
         "hand": public,
     }
 

@@ -25,22 +25,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from texas42.core.actions import Action, Discard, action_words, parse_action_words
-from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
-from texas42.services.protocol import make_bot
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
 from texas42.faces.server.messages import (
+    RATE_BURST,
+    RATE_PER_SECOND,
     Act,
     AddBot,
     AskHint,
     AskReview,
     Hello,
     Leave,
-    RATE_BURST,
-    RATE_PER_SECOND,
     Message,
     Ping,
     RateLimit,
@@ -50,6 +48,8 @@ from texas42.faces.server.messages import (
 )
 from texas42.faces.server.payload import describe_action, game_payload, layout_payload
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
+from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
+from texas42.services.protocol import make_bot
 
 log = logging.getLogger("texas42.faces.server")
 
@@ -323,7 +323,9 @@ class Room:
             if matches:
                 connection.seat = matches[0]
             else:
-                connection.error("that seat token is not for this table; you are watching", "not-allowed")
+                connection.error(
+                    "that seat token is not for this table; you are watching", "not-allowed"
+                )
         connection.post({"type": "welcome", "seat": connection.seat})
         self.broadcast()
 
@@ -339,12 +341,18 @@ class Room:
         if not name or not name.isprintable():
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
         token = secrets.token_urlsafe(24)
-        await self._commit("sit", {"seat": message.seat, "name": name, "digest": token_digest(token)})
+        await self._commit(
+            "sit", {"seat": message.seat, "name": name, "digest": token_digest(token)}
+        )
         connection.seat = message.seat
         connection.post(
-            {"type": "seated", "seat": message.seat, "token": token,
-             "link": f"/t/{self.id}#token={token}"}
-        )  # fmt: skip
+            {
+                "type": "seated",
+                "seat": message.seat,
+                "token": token,
+                "link": f"/t/{self.id}#token={token}",
+            }
+        )
         self.broadcast()
 
     async def _leave(self, connection: Connection, message: Leave) -> None:
@@ -370,8 +378,9 @@ class Room:
         if seat is None:
             raise Refused("spectators cannot play; take a seat at another table")
         if message.seq != self.seq:
-            raise Refused(f"stale: the table has moved on (you sent {message.seq}, now {self.seq})",
-                          "stale")  # fmt: skip
+            raise Refused(
+                f"stale: the table has moved on (you sent {message.seq}, now {self.seq})", "stale"
+            )
         turn = game.seat_to_act()
         if turn is None or turn not in self.controls(seat):
             raise Refused("it is not your turn", "illegal")
@@ -417,10 +426,14 @@ class Room:
             finished = self._finished_game() if game.is_over() else None
             status = "over" if finished is not None else None
             await self.storage.run(
-                self.storage.append, self.id, self.next_event, "action",
+                self.storage.append,
+                self.id,
+                self.next_event,
+                "action",
                 {"game": self.game_number, "seat": seat, "action": action_words(action)},
-                status=status, finished=finished,
-            )  # fmt: skip
+                status=status,
+                finished=finished,
+            )
         except BaseException:
             game.undo()
             raise
@@ -582,8 +595,12 @@ class Room:
                 with contextlib.suppress(Exception):
                     await asyncio.to_thread(close)
             for connection in list(self.connections):
-                connection.post({"type": "notice", "message":
-                                 f"{bot.name} failed ({why}); a medium bot plays its seat now"})  # fmt: skip
+                connection.post(
+                    {
+                        "type": "notice",
+                        "message": f"{bot.name} failed ({why}); a medium bot plays its seat now",
+                    }
+                )
             action = _stand_in(fallback, view)
         await self.queue.put(_BotMove(seat, seq, action))
 

@@ -99,9 +99,13 @@ def check_database(url: str) -> None:
         raise Texas42Error(f"cannot use {url!r}: {exc}") from None
     if parsed.get_backend_name() == "postgresql":
         if importlib.util.find_spec("psycopg") is None:
-            raise Texas42Error("PostgreSQL needs the postgres extra: pip install 'texas42[postgres]'")
+            raise Texas42Error(
+                "PostgreSQL needs the postgres extra: pip install 'texas42[postgres]'"
+            )
     elif parsed.get_backend_name() != "sqlite":
-        raise Texas42Error(f"{parsed.get_backend_name()} is not supported: use SQLite or PostgreSQL")
+        raise Texas42Error(
+            f"{parsed.get_backend_name()} is not supported: use SQLite or PostgreSQL"
+        )
     try:
         engine = _engine(url)
         with engine.connect():
@@ -197,7 +201,13 @@ class Storage:
         with self.engine.begin() as conn:
             conn.execute(
                 _INSERT_EVENT,
-                {"table_id": table_id, "seq": seq, "kind": kind, "data": json.dumps(data), "at": now},
+                {
+                    "table_id": table_id,
+                    "seq": seq,
+                    "kind": kind,
+                    "data": json.dumps(data),
+                    "at": now,
+                },
             )
             if status is not None:
                 conn.execute(
@@ -212,9 +222,7 @@ class Storage:
 
     def load_table(self, table_id: str) -> StoredTable | None:
         with self.engine.connect() as conn:
-            row = conn.execute(
-                sa.select(tables_table).where(tables_table.c.id == table_id)
-            ).first()
+            row = conn.execute(sa.select(tables_table).where(tables_table.c.id == table_id)).first()
             if row is None:
                 return None
             return _stored(conn, row)

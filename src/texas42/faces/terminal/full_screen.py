@@ -32,7 +32,6 @@ from textual.widgets import Button, Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play, action_words
-from texas42.players import Bot, make_bot
 from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
@@ -40,14 +39,21 @@ from texas42.core.hand import Hand, HandResult, Phase
 from texas42.core.layout import Layout, layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
-from texas42.core.words import marks_tally, score_line
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
-from texas42.faces.terminal.line_game import BAD_SAVE_PATH, BOT_NAMES, SAVE_FAILED, save_problem, write_record
 from texas42.core.view import TrickView, View
+from texas42.core.words import marks_tally, score_line
+from texas42.faces.terminal.line_game import (
+    BAD_SAVE_PATH,
+    BOT_NAMES,
+    SAVE_FAILED,
+    save_problem,
+    write_record,
+)
+from texas42.players import Bot, make_bot
 
 if TYPE_CHECKING:
-    from texas42.players.review import HandReview
     from texas42.players.hints import Hint
+    from texas42.players.review import HandReview
 
 BOT_DELAY = 0.6
 """Seconds a bot waits before it acts (twice that after a trick), so a person can follow play."""
@@ -87,11 +93,24 @@ _RING_PLACES = {
 """The places of `_RING` each table size uses: four seats are a cross; six a hexagon, so that
 partners at six-hand (0-3, 1-4, 2-5) sit opposite."""
 _TABLE_ACTIONS = frozenset(
-    ("digit", "pass_turn", "hint", "last_trick", "review", "help", "close_hints",
-     "focus_previous", "focus_next")
-)  # fmt: skip
-_VERBS = {Phase.AUCTION: "bid", Phase.DECLARE: "name trump", Phase.PLAY: "play",
-          Phase.DISCARD: "lay a tile down"}  # fmt: skip
+    (
+        "digit",
+        "pass_turn",
+        "hint",
+        "last_trick",
+        "review",
+        "help",
+        "close_hints",
+        "focus_previous",
+        "focus_next",
+    )
+)
+_VERBS = {
+    Phase.AUCTION: "bid",
+    Phase.DECLARE: "name trump",
+    Phase.PLAY: "play",
+    Phase.DISCARD: "lay a tile down",
+}
 _Failed = Callable[[BaseException], None]
 
 
@@ -148,7 +167,7 @@ def tile_face(tile: int | None) -> str:
 
 def _ordinal(number: int) -> str:
     """``7th``: the hand holds at most nine tiles, so the teens never come up."""
-    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th')}"
+    return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th') }"
 
 
 def _plural(count: int, word: str) -> str:
@@ -392,17 +411,24 @@ def piles(view: View, seating: Seating) -> Text:
     return text
 
 
-def score_pad(rules: Rules, history: Sequence[tuple[int, ...]], seating: Seating,
-              start: tuple[int, ...]) -> Table:  # fmt: skip
+def score_pad(
+    rules: Rules, history: Sequence[tuple[int, ...]], seating: Seating, start: tuple[int, ...]
+) -> Table:
     """The score, a column a side: marks as strokes of "ALL" (points as numbers), and each
     hand's gain; with more than two sides a hand's row shows the gains alone, to fit."""
     unit = "marks" if rules.game == "marks" else "points"
     score = history[-1] if history else start
     sides = seating.teams()
     two = len(sides) == 2
-    pad = Table(box=None, expand=True, show_edge=False, pad_edge=False, collapse_padding=not two,
-                title=f"Score · game to {_plural(rules.winning_target, unit[:-1])}",
-                title_style="bold")  # fmt: skip
+    pad = Table(
+        box=None,
+        expand=True,
+        show_edge=False,
+        pad_edge=False,
+        collapse_padding=not two,
+        title=f"Score · game to {_plural(rules.winning_target, unit[:-1])}",
+        title_style="bold",
+    )
     pad.add_column("", style="dim", min_width=None if two else 6)
     for side in sides:
         pad.add_column(seating.side(side), justify="center", style="bold")
@@ -453,8 +479,11 @@ def result_words(
     else:
         lines.append(f"Tricks: {', '.join(f'{name(s)} {won[s]}' for s in sides)}.")
     unit = "mark" if rules.game == "marks" else "point"
-    gains = [f"{name(s)} {'+' if n > 0 else ''}{_plural(n, unit)}"
-             for s, n in enumerate(result.score) if n]  # fmt: skip
+    gains = [
+        f"{name(s)} {'+' if n > 0 else ''}{_plural(n, unit)}"
+        for s, n in enumerate(result.score)
+        if n
+    ]
     if gains:
         lines.append(f"Scored: {', '.join(gains)}.")
     return headline, lines
@@ -471,8 +500,10 @@ def trick_text(trick: TrickView, seating: Seating) -> Text:
 
 def hint_words(hint: Hint, view: View) -> str:
     """What the bot expects of a hinted action, as the web table says it."""
-    defending = view.phase == Phase.PLAY and view.bidder is not None and (
-        not view.layout.same_side(view.bidder, view.seat)
+    defending = (
+        view.phase == Phase.PLAY
+        and view.bidder is not None
+        and (not view.layout.same_side(view.bidder, view.seat))
     )
     facts = []
     if hint.chance is not None:
@@ -497,16 +528,23 @@ def review_lines(review: HandReview, mine: int | tuple[int, ...], seats: int = 4
             best = " or ".join(tile_name(t) for t in play.best)
             trick = (play.index - 1) // per_trick + 1
             cost = _plural(play.cost, unit)
-            lines.append(f"Trick {trick}: best play here was {best}; "
-                         f"your {tile_name(play.tile)} cost {cost}.")  # fmt: skip
+            lines.append(
+                f"Trick {trick}: best play here was {best}; "
+                f"your {tile_name(play.tile)} cost {cost}."
+            )
     if not lines:
-        lines.append("No costly plays: every play of yours was as good as the best."
-                     if plays else "You had no plays to review.")  # fmt: skip
+        lines.append(
+            "No costly plays: every play of yours was as good as the best."
+            if plays
+            else "You had no plays to review."
+        )
     for bid in review.bids:
         if bid.seat in own:
             share = round(bid.make_share * 100)
-            lines.append(f"Your bid {bid.bid} ({bid.contract}) makes in "
-                         f"{share}% of the deals you could have held.")  # fmt: skip
+            lines.append(
+                f"Your bid {bid.bid} ({bid.contract}) makes in "
+                f"{share}% of the deals you could have held."
+            )
     return lines
 
 
@@ -626,8 +664,10 @@ class HandPanel(Panel):
         self.number = number
 
     def extra(self) -> ComposeResult:
-        yield Static(Text("Press r for a review of your plays (double dummy).", style="dim"),
-                     classes="review")  # fmt: skip
+        yield Static(
+            Text("Press r for a review of your plays (double dummy).", style="dim"),
+            classes="review",
+        )
 
     def buttons(self) -> ComposeResult:
         yield ToolButton("Continue  Enter", action="screen.close")
@@ -880,13 +920,19 @@ class TableApp(App[int]):
         if len(self.mine) > 1:
             held = " and ".join(names[s] for s in self.mine)
             return f"You play {held} and see both hands."
-        mates = [self.seating.who(s) for s in layout.side_seats(layout.side_of[self.seat])
-                 if s != self.seat]  # fmt: skip
+        mates = [
+            self.seating.who(s)
+            for s in layout.side_seats(layout.side_of[self.seat])
+            if s != self.seat
+        ]
         if mates:
             are = "is your partner" if len(mates) == 1 else "are your partners"
             return f"You sit {names[self.seat]}; {' and '.join(mates)} {are}."
-        alone = ("everyone scores their own tricks" if layout.teams == "solo"
-                 else "the bid winner plays alone against the rest")  # fmt: skip
+        alone = (
+            "everyone scores their own tricks"
+            if layout.teams == "solo"
+            else "the bid winner plays alone against the rest"
+        )
         return f"You sit {names[self.seat]}; {alone}."
 
     def _note(self, line: str, style: str = "") -> None:
@@ -924,8 +970,11 @@ class TableApp(App[int]):
                 label = f"Your {self.layout.seat_names[seat]} hand"
                 to_act = view.turn == seat and view.phase != Phase.DONE
                 self.query_one(f"#hand-label-{seat}", Static).update(
-                    Text("▶ " + label if to_act else label,
-                         style="bold reverse" if to_act else "bold"))  # fmt: skip
+                    Text(
+                        "▶ " + label if to_act else label,
+                        style="bold reverse" if to_act else "bold",
+                    )
+                )
         for widget in self.query(HandTile):
             view = views[widget.seat]
             tiles = rows[widget.seat]
@@ -949,8 +998,10 @@ class TableApp(App[int]):
         if not asking:
             return
         bidding = view.phase == Phase.AUCTION
-        title = "Your bid (← → and Enter; p passes)" if bidding else (
-            "Name the contract (0 to 6 name a suit; ← → and Enter)"
+        title = (
+            "Your bid (← → and Enter; p passes)"
+            if bidding
+            else ("Name the contract (0 to 6 name a suit; ← → and Enter)")
         )
         self.query_one("#call-title", Static).update(Text(title, style="bold"))
         box.set_class(bidding, "auction")
@@ -983,8 +1034,11 @@ class TableApp(App[int]):
             return
         box.mount(Static(Text("Hints (best first) · Esc hides them", style="bold")))
         for hint in self._hints:
-            box.mount(Horizontal(HintButton(hint.action), Static(hint_words(hint, view)),
-                                 classes="hint-row"))  # fmt: skip
+            box.mount(
+                Horizontal(
+                    HintButton(hint.action), Static(hint_words(hint, view)), classes="hint-row"
+                )
+            )
 
     # -- the flow of play -------------------------------------------------------------------------
 
@@ -1143,16 +1197,17 @@ class TableApp(App[int]):
         verb = "win" if winners == "You" or not layout.alone else "wins"
         title = f"{winners} {verb}{' — well played!' if mine else ''}"
         unit = "marks" if self.rules.game == "marks" else "points"
-        totals = " · ".join(f"{self.seating.side_name(side)} {outcome.score[side]}"
-                            for side in range(layout.sides))  # fmt: skip
-        score = Text(f"{totals} {unit} after {_plural(outcome.hands, 'hand')}\n",
-                     style="bold")  # fmt: skip
+        totals = " · ".join(
+            f"{self.seating.side_name(side)} {outcome.score[side]}" for side in range(layout.sides)
+        )
+        score = Text(f"{totals} {unit} after {_plural(outcome.hands, 'hand')}\n", style="bold")
         self._note(f"Game over: {title}", style="bold")
         path = self.current_save_path()
         saved = self.save_record(path) if path is not None else ""
         default = path or f"texas42-{datetime.datetime.now():%Y%m%d-%H%M%S}.json"
-        self.push_screen(GameOverPanel(title, Group(score, body), number, default, saved),
-                         self._panel_closed)  # fmt: skip
+        self.push_screen(
+            GameOverPanel(title, Group(score, body), number, default, saved), self._panel_closed
+        )
 
     def _panel_closed(self, _: None) -> None:
         self.call_after_refresh(self._advance)
@@ -1180,7 +1235,7 @@ class TableApp(App[int]):
         tiles and the tiles on the table."""
         reason = self.game.why_illegal(action) or "it is not legal now"
         own = self.layout.seat_names[self.acting_seat()] + " "
-        return "you " + reason[len(own):] if reason.startswith(own) else reason
+        return "you " + reason[len(own) :] if reason.startswith(own) else reason
 
     def choose_tile(self, index: int, seat: int | None = None) -> None:
         """Play (or, with the widow taken, lay down) the tile in place ``index`` of the hand as
@@ -1214,8 +1269,9 @@ class TableApp(App[int]):
                 self._player_act(Declare(str(number)))
         elif number == 0:
             last = self.layout.hand_size + self.layout.widow
-            self._say("0 names blanks as trump when you name the contract; "
-                      f"tiles are keys 1 to {last}.")  # fmt: skip
+            self._say(
+                f"0 names blanks as trump when you name the contract; tiles are keys 1 to {last}."
+            )
         else:
             self.choose_tile(number - 1)
 
@@ -1269,7 +1325,8 @@ class TableApp(App[int]):
             body: RenderableType = trick_text(view.tricks[-1], self.seating)
         elif (number := self.last_finished()) is not None and self.finished_view(number)[0].tricks:
             body = Text(f"From hand {number}:\n").append(
-                trick_text(self.finished_view(number)[0].tricks[-1], self.seating))
+                trick_text(self.finished_view(number)[0].tricks[-1], self.seating)
+            )
         else:
             body = Text("No trick has been played yet.")
         self.push_screen(Panel("Last trick", body, close_key="l"), self._panel_closed)
@@ -1384,8 +1441,11 @@ class TableApp(App[int]):
                 write_record(path, text)
                 self.farewell = [f"Game saved to {path}."]
             except OSError as exc:
-                self.farewell = [f"Could not save the game to {path}: {exc.strerror or exc}.",
-                                 "Here is the record, so that nothing is lost:", text]  # fmt: skip
+                self.farewell = [
+                    f"Could not save the game to {path}: {exc.strerror or exc}.",
+                    "Here is the record, so that nothing is lost:",
+                    text,
+                ]
                 code = SAVE_FAILED
         self.exit(code, return_code=code)
 

@@ -22,15 +22,15 @@ from rich.rule import Rule
 from rich.text import Text
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
-from texas42.players import Bot, make_bot
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult, Phase
 from texas42.core.layout import layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
-from texas42.core.words import score_line
 from texas42.core.tiles import hand_name, tile_name
 from texas42.core.view import View
+from texas42.core.words import score_line
+from texas42.players import Bot, make_bot
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 """The bots, clockwise from the human's left: at four seats Bob is the partner."""
@@ -344,8 +344,7 @@ class _Session:
         self.show_piles(view)
         if view.trick:
             self.say(
-                "This trick: "
-                + ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in view.trick)
+                "This trick: " + ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in view.trick)
             )
         if view.widow:
             down = [tile_name(t) for t in view.discards if t is not None]
@@ -374,8 +373,8 @@ class _Session:
                 self.say(f"{taker}, {_points(trick.points)}: {tiles}")
         if view.tricks:
             names = self.layout.side_names
-            kind, amounts = ("points", view.points) if view.points is not None else (
-                "tricks", view.tricks_won
+            kind, amounts = (
+                ("points", view.points) if view.points is not None else ("tricks", view.tricks_won)
             )
             taken = ", ".join(f"{name} {n}" for name, n in zip(names, amounts))
             self.say(f"  so far: {kind} {taken}")
@@ -432,8 +431,9 @@ class _Session:
         if len(self.mine) > 1:
             question += f" for {self.layout.seat_names[seat]}"
         while True:
-            self.console.print(f"{question} ({choices(view)}): ", end="", markup=False,
-                               highlight=False)  # fmt: skip
+            self.console.print(
+                f"{question} ({choices(view)}): ", end="", markup=False, highlight=False
+            )
             line = self.read()
             if line is None:
                 self.say("(end of input)")
@@ -481,8 +481,10 @@ class _Session:
             verb = "play" if view.phase == Phase.PLAY else "lay down"
             self.say(f"You may {verb}: " + " ".join(a.notation for a in tiles))
             hi, lo = tiles[0].notation.split("-")
-            self.say(f"Write a tile with or without the dash, either way round: {hi}-{lo}, "
-                     f"{lo}-{hi} or {hi}{lo}.")  # fmt: skip
+            self.say(
+                f"Write a tile with or without the dash, either way round: {hi}-{lo}, "
+                f"{lo}-{hi} or {hi}{lo}."
+            )
         else:
             self.say("You may: " + ", ".join(a.notation for a in view.legal))
         save = f", saving the game to {self.save}" if self.save else ""

@@ -24,16 +24,22 @@ from typing import cast
 import numpy as np
 
 from texas42.core.actions import Bid
-from texas42.core.contracts import SEVENS_DISTANCE_MASKS, SUIT_COUNT, Contract, PlayTables, tables_for
+from texas42.core.contracts import (
+    SEVENS_DISTANCE_MASKS,
+    SUIT_COUNT,
+    Contract,
+    PlayTables,
+    tables_for,
+)
 from texas42.core.errors import RulesError
 from texas42.core.hand import Hand, Phase, legal_plays
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
-from texas42.search.solver import kernel
 from texas42.core.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of
 from texas42.core.view import View
+from texas42.search.solver import kernel
 
-__all__ = ["PlayPosition", "Solver", "KernelTables", "kernel_tables", "points_needed"]
+__all__ = ["KernelTables", "PlayPosition", "Solver", "kernel_tables", "points_needed"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,10 +144,7 @@ class PlayPosition:
                 if tiles is None:
                     raise RulesError("a face-down trick needs its sampled tiles")
                 taken += layout.trick_value(mask_of(tiles))
-        if view.trick:
-            leader = view.trick[0][0]
-        else:
-            leader = tricks[-1].winner if tricks else view.declarer
+        leader = view.trick[0][0] if view.trick else tricks[-1].winner if tricks else view.declarer
         return cls(
             rules=rules,
             contract=contract,
@@ -294,8 +297,9 @@ def kernel_tables(tables: PlayTables) -> KernelTables:
             for t in range(TILE_COUNT)
         ]
         rank = [tables.power[tables.led[t]][t] for t in range(TILE_COUNT)]
-    klass = [(group[t], count_points(1 << t), rank[t] if tables.sevens else 0) for t in
-             range(TILE_COUNT)]  # fmt: skip
+    klass = [
+        (group[t], count_points(1 << t), rank[t] if tables.sevens else 0) for t in range(TILE_COUNT)
+    ]
     higher_mates = np.zeros(TILE_COUNT, np.int64)
     between = np.zeros((TILE_COUNT, TILE_COUNT), np.int64)
     beats = np.zeros(TILE_COUNT, np.int64)
@@ -357,7 +361,13 @@ class Solver:
     def _prepare(self, position: PlayPosition) -> None:
         assert position.tables is not None
         bid_side = position.bid_side_mask()
-        context = (position.tables, bid_side, position.nello, position.out_seat, len(position.hands))
+        context = (
+            position.tables,
+            bid_side,
+            position.nello,
+            position.out_seat,
+            len(position.hands),
+        )
         hands = position.hands
         seats = range(len(hands))
         consistent = context == self._context and all(

@@ -67,10 +67,42 @@ def _popcount(m: int) -> int:
 
 
 _DE_BRUIJN = np.array(
-    [0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
-     31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9],
+    [
+        0,
+        1,
+        28,
+        2,
+        29,
+        14,
+        24,
+        3,
+        30,
+        22,
+        20,
+        15,
+        25,
+        17,
+        4,
+        8,
+        31,
+        27,
+        13,
+        23,
+        21,
+        19,
+        16,
+        7,
+        26,
+        12,
+        18,
+        6,
+        11,
+        5,
+        10,
+        9,
+    ],
     np.int64,
-)  # fmt: skip
+)
 
 
 @njit(cache=True, nogil=True)
@@ -249,7 +281,11 @@ def _two_tricks(
                 best3 = -1 if max3 else 1000
                 a3 = a2
                 b3 = b2
-                m3 = _playable(hands[s3], suit, False, sevens, follow, sevens_masks) if s3 >= 0 else 1
+                m3 = (
+                    _playable(hands[s3], suit, False, sevens, follow, sevens_masks)
+                    if s3 >= 0
+                    else 1
+                )
                 while m3 and a3 < b3:
                     e = _lowest(m3) if s3 >= 0 else -1
                     m3 &= m3 - 1
@@ -270,8 +306,18 @@ def _two_tricks(
                     v = _trick_value(table, w, bid_side, count_on, trick_base, fives, tens)
                     # the last trick plays itself
                     v += _short_trick(
-                        hands, table, w, next_of, s3 >= 0, bid_side, count_on, trick_base,
-                        fives, tens, led, power,
+                        hands,
+                        table,
+                        w,
+                        next_of,
+                        s3 >= 0,
+                        bid_side,
+                        count_on,
+                        trick_base,
+                        fives,
+                        tens,
+                        led,
+                        power,
                     )
                     best3, a3, b3 = _better(max3, best3, a3, b3, v)
                 best2, a2, b2 = _better(max2, best2, a2, b2, best3)
@@ -448,8 +494,18 @@ def search(
                     value = 0
                     if left:
                         value = _one_trick(
-                            hands, 0, mover, next_of, trick_size, bid_side, count_on, trick_base,
-                            fives, tens, led, power,
+                            hands,
+                            0,
+                            mover,
+                            next_of,
+                            trick_size,
+                            bid_side,
+                            count_on,
+                            trick_base,
+                            fives,
+                            tens,
+                            led,
+                            power,
                         )
                     settled = True
                 else:
@@ -478,12 +534,38 @@ def search(
                         beta[d] = min(beta[d], hi)
                         if tricks_left == 2 and tt_slot[d] >= 0 and trick_size <= 4:
                             value = _two_tricks(
-                                hands, mover, alpha[d], beta[d], next_of, trick_size, bid_side,
-                                minimize, count_on, trick_base, fives, tens, led, follow, power,
-                                sevens, sevens_masks,
+                                hands,
+                                mover,
+                                alpha[d],
+                                beta[d],
+                                next_of,
+                                trick_size,
+                                bid_side,
+                                minimize,
+                                count_on,
+                                trick_base,
+                                fives,
+                                tens,
+                                led,
+                                follow,
+                                power,
+                                sevens,
+                                sevens_masks,
                             )
-                            _store(tt_key, tt_lo, tt_hi, tt_move, tt_gen, tt_slot[d], key,
-                                   generation, value, alpha[d], beta[d], -1)
+                            _store(
+                                tt_key,
+                                tt_lo,
+                                tt_hi,
+                                tt_move,
+                                tt_gen,
+                                tt_slot[d],
+                                key,
+                                generation,
+                                value,
+                                alpha[d],
+                                beta[d],
+                                -1,
+                            )
                             stats[S_TT_STORES] += 1
                             settled = True
             if settled:
@@ -581,14 +663,11 @@ def search(
                 if cand > best[d]:
                     best[d] = cand
                     best_tile[d] = t
-                    if cand > alpha[d]:
-                        alpha[d] = cand
-            else:
-                if cand < best[d]:
-                    best[d] = cand
-                    best_tile[d] = t
-                    if cand < beta[d]:
-                        beta[d] = cand
+                    alpha[d] = max(alpha[d], cand)
+            elif cand < best[d]:
+                best[d] = cand
+                best_tile[d] = t
+                beta[d] = min(beta[d], cand)
 
         if next_move[d] < n_moves[d] and alpha[d] < beta[d]:
             # play the next tile and enter the child
@@ -641,8 +720,20 @@ def search(
         # node d is finished: store it at a trick boundary and hand its value up
         value = best[d]
         if tt_slot[d] >= 0:
-            _store(tt_key, tt_lo, tt_hi, tt_move, tt_gen, tt_slot[d], left | (seat[d] << 28),
-                   generation, value, alpha_in[d], beta_in[d], best_tile[d])
+            _store(
+                tt_key,
+                tt_lo,
+                tt_hi,
+                tt_move,
+                tt_gen,
+                tt_slot[d],
+                left | (seat[d] << 28),
+                generation,
+                value,
+                alpha_in[d],
+                beta_in[d],
+                best_tile[d],
+            )
             stats[S_TT_STORES] += 1
         if d == 0:
             return int(value)

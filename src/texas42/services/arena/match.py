@@ -33,15 +33,15 @@ import hashlib
 import random
 from dataclasses import dataclass
 
-from texas42.players import Bot
-from texas42.services.protocol import make_bot
 from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand
 from texas42.core.layout import Layout, layout_of
-from texas42.services.protocol.host import EngineError
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
+from texas42.players import Bot
+from texas42.services.protocol import make_bot
+from texas42.services.protocol.host import EngineError
 
 MAX_HANDS = 300
 """Hands a game of the arena may last. Marks games end in about ten, but in Moon a bidder who is

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from texas42.services.arena.match import MatchResult
-from texas42.services.arena.run import MatchSummary
-from texas42.services.arena.stats import mean_ci
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
+from texas42.services.arena.match import MatchResult
+from texas42.services.arena.run import MatchSummary
+from texas42.services.arena.stats import mean_ci
 
 POINTS = 200
 """Most points drawn along the running-margin curve (each needs its own t quantile)."""
@@ -56,9 +56,12 @@ def plot_match(summary: MatchSummary, results: Sequence[MatchResult], path: Path
     figure.suptitle(f"A = {summary.bot_a} against B = {summary.bot_b}; rules: {summary.rules}")
     if counts:
         running.fill_between(
-            counts, [e.low for e in estimates], [e.high for e in estimates], alpha=0.25,
+            counts,
+            [e.low for e in estimates],
+            [e.high for e in estimates],
+            alpha=0.25,
             label="95% interval",
-        )  # fmt: skip
+        )
         running.plot(counts, [e.mean for e in estimates], label="mean")
         running.legend(loc="best")
     running.axhline(0, color="grey", linewidth=0.8)

@@ -9,11 +9,11 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from texas42.core.layout import layout_of
+from texas42.core.rules import Rules
 from texas42.services.arena.match import MatchResult, sides_held
 from texas42.services.arena.run import LadderSummary, MatchSummary
 from texas42.services.arena.stats import Estimate, Proportion
-from texas42.core.layout import layout_of
-from texas42.core.rules import Rules
 
 FORFEITS_SHOWN = 3
 """Forfeit reasons printed under the match table; ``--json`` has them all."""
@@ -51,9 +51,7 @@ def match_table(summary: MatchSummary) -> Table:
     table.add_column("measure")
     table.add_column("value", justify="right")
     table.add_column("95% interval", justify="right")
-    table.add_row(
-        f"A - B, {summary.unit}", _signed(summary.margin.mean), _interval(summary.margin)
-    )
+    table.add_row(f"A - B, {summary.unit}", _signed(summary.margin.mean), _interval(summary.margin))
     table.add_row(f"A wins ({played[:-1]} win rate)", *_share(summary.wins, played))
     layout = layout_of(summary.rules)
     for bot, made in zip("AB", summary.make):

@@ -18,6 +18,8 @@ from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from texas42.core.errors import Texas42Error
+from texas42.core.rules import Rules
 from texas42.services.arena.match import MatchResult, MatchSpec, match_specs, run_match
 from texas42.services.arena.stats import (
     Decision,
@@ -30,8 +32,6 @@ from texas42.services.arena.stats import (
     wilson,
 )
 from texas42.services.protocol import make_bot
-from texas42.core.errors import Texas42Error
-from texas42.core.rules import Rules
 
 AHEAD = 4
 """Matches queued per worker beyond the ones running: enough to keep workers busy, few enough

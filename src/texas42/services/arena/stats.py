@@ -214,9 +214,7 @@ class Sprt:
         return math.log(self.beta / (1 - self.alpha)), math.log((1 - self.beta) / self.alpha)
 
     def llr(self, wins: int, losses: int) -> float:
-        return wins * math.log(self.p1 / self.p0) + losses * math.log(
-            (1 - self.p1) / (1 - self.p0)
-        )
+        return wins * math.log(self.p1 / self.p0) + losses * math.log((1 - self.p1) / (1 - self.p0))
 
     def decide(self, wins: int, losses: int) -> Decision | None:
         """H1, H0, or None while the evidence lies between the bounds."""

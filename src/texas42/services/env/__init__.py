@@ -37,7 +37,9 @@ GYM_IDS = {"texas42/Texas42-v1": "game", "texas42/Texas42Hand-v1": "hand"}
 for _id, _episode in GYM_IDS.items():
     if _id not in gymnasium.registry:
         gymnasium.register(
-            id=_id, entry_point="texas42.services.env.gym:Texas42GymEnv", kwargs={"episode": _episode}
+            id=_id,
+            entry_point="texas42.services.env.gym:Texas42GymEnv",
+            kwargs={"episode": _episode},
         )
 
 __all__ = [

@@ -24,12 +24,12 @@ from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from texas42.core.actions import ACTIONS
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
 from texas42.core.errors import IllegalActionError, Texas42Error
-from texas42.services.env.observation import OBSERVATION_SIZE, Vector, observe
 from texas42.core.game import Game
 from texas42.core.hand import SEAT_NAMES, SEATS, Hand
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, hand_name
 from texas42.core.view import View, view_of
+from texas42.services.env.observation import OBSERVATION_SIZE, Vector, observe
 
 RewardUnit = Literal["marks", "points"]
 EpisodeKind = Literal["game", "hand"]
@@ -227,7 +227,7 @@ class Texas42Env(AECEnv):  # type: ignore[misc]
                 "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
             }
         )
-        self.observation_spaces = {a: observation_space for a in AGENTS}
+        self.observation_spaces = dict.fromkeys(AGENTS, observation_space)
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self.np_random, self.np_random_seed = seeding.np_random(None)
         self._episode: Episode | None = None
@@ -256,10 +256,10 @@ class Texas42Env(AECEnv):  # type: ignore[misc]
         game_seed = int(self.np_random.integers(2**63))
         self._episode = Episode(self.rules, game_seed, self.reward_unit, self.episode_kind)
         self.agents = list(AGENTS)
-        self.rewards = {a: 0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
+        self.rewards = dict.fromkeys(AGENTS, 0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
         self._refresh()
         self.agent_selection = AGENTS[self._seat_to_act()]
 
@@ -286,7 +286,7 @@ class Texas42Env(AECEnv):  # type: ignore[misc]
                 self.rewards[a] = team_reward(score, s)
         self._refresh()
         if self.episode.over:
-            self.terminations = {a: True for a in self.agents}
+            self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = agent
         else:
             self.agent_selection = AGENTS[self._seat_to_act()]
@@ -299,9 +299,7 @@ class Texas42Env(AECEnv):  # type: ignore[misc]
 
     def _refresh(self) -> None:
         self._views = [self.episode.view(s) for s in range(SEATS)]
-        self.infos = {
-            a: {"view": v, "position": v.position()} for a, v in zip(AGENTS, self._views)
-        }
+        self.infos = {a: {"view": v, "position": v.position()} for a, v in zip(AGENTS, self._views)}
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -310,4 +308,3 @@ class Texas42Env(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         """Nothing to release: the environment holds no files, windows or processes."""
-

@@ -21,8 +21,10 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
+from texas42.core.errors import IllegalActionError, Texas42Error
+from texas42.core.hand import SEAT_NAMES, SEATS
+from texas42.core.rules import Rules
 from texas42.players import Bot
-from texas42.services.protocol import make_bot
 from texas42.services.env.aec import (
     Episode,
     EpisodeKind,
@@ -36,9 +38,7 @@ from texas42.services.env.aec import (
     team_reward,
 )
 from texas42.services.env.observation import OBSERVATION_SIZE, Vector, observe
-from texas42.core.errors import IllegalActionError, Texas42Error
-from texas42.core.hand import SEAT_NAMES, SEATS
-from texas42.core.rules import Rules
+from texas42.services.protocol import make_bot
 
 Illegal = Literal["raise", "penalty"]
 

@@ -208,10 +208,15 @@ def observe(view: View) -> Vector:
     put("hand_number", 0, min(view.hand_number, MAX_HAND_NUMBER) / MAX_HAND_NUMBER)
     rules = view.rules
     flags = (
-        rules.game == "points", rules.follow_me, rules.doubles_trump,
-        rules.undeclared_trump == "first-lead", rules.nello, rules.plunge, rules.splash,
+        rules.game == "points",
+        rules.follow_me,
+        rules.doubles_trump,
+        rules.undeclared_trump == "first-lead",
+        rules.nello,
+        rules.plunge,
+        rules.splash,
         rules.sevens,
-    )  # fmt: skip
+    )
     for i, on in enumerate(flags):
         put("rules", i, float(on))
     return obs

@@ -23,11 +23,11 @@ import pyspiel  # type: ignore[import-not-found]
 
 from texas42.core.actions import ACTIONS
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
-from texas42.services.env.aec import choose_option, read_rules
-from texas42.services.env.observation import OBSERVATION_SIZE, observe
 from texas42.core.hand import SEAT_NAMES, SEATS, Hand, deal_from_order
 from texas42.core.rules import MAX_MARKS, Rules
 from texas42.core.tiles import TILE_COUNT, TILE_NAMES, TOTAL_POINTS, hand_name
+from texas42.services.env.aec import choose_option, read_rules
+from texas42.services.env.observation import OBSERVATION_SIZE, observe
 
 _HAND_LENGTH = TILE_COUNT + SEATS + 1 + TILE_COUNT
 """The most actions a hand takes: the draws, the calls, the contract and the plays."""
@@ -111,7 +111,7 @@ class Texas42State(pyspiel.State):  # type: ignore[misc]
     @property
     def hand(self) -> Hand | None:
         """The hand being played (or the last, once the game is over); None while dealing."""
-        if not self.hands or self.order or self.hands[-1].is_over and not self.over:
+        if not self.hands or self.order or (self.hands[-1].is_over and not self.over):
             return None
         return self.hands[-1]
 

@@ -28,7 +28,6 @@ from texas42.services.protocol.host import (
 )
 
 
-
 def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
     """The bot a spec names, outside engines included: ``engine:CMD`` runs the command CMD as an
     `EngineBot`; every other spec is one of the players' bots (`texas42.players.make_bot`)."""

@@ -23,17 +23,17 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from texas42.core.actions import Action, Bid, Declare, Pass, Play, action_words
-from texas42.players import BOT_NAMES, LEVELS, Bot, make_bot, parse_spec
-from texas42.players.rules_bot import RulesBot
 from texas42.core.errors import Texas42Error
 from texas42.core.notation import parse_view_position
-from texas42.services.protocol.host import PROTOCOL_VERSION, read_action
 from texas42.core.rules import Rules
 from texas42.core.view import View
+from texas42.players import BOT_NAMES, LEVELS, Bot, make_bot, parse_spec
+from texas42.players.rules_bot import RulesBot
+from texas42.services.protocol.host import PROTOCOL_VERSION, read_action
 
 if TYPE_CHECKING:
-    from texas42.players.pimc import Chances, PimcBot, PlayEstimate, Weighted
     from texas42.core.contracts import Contract
+    from texas42.players.pimc import Chances, PimcBot, PlayEstimate, Weighted
 
 AUTHOR = "the texas42 authors"
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
@@ -322,9 +322,7 @@ class _Watch:
         self.chances: dict[Contract, Chances] | None = None
         play_estimates, contract_chances = bot.estimates, bot.contract_chances
 
-        def estimates(
-            view: View, rng: random.Random
-        ) -> tuple[dict[int, PlayEstimate], Weighted]:
+        def estimates(view: View, rng: random.Random) -> tuple[dict[int, PlayEstimate], Weighted]:
             found, worlds = play_estimates(view, rng)
             self.estimates = found
             return found, worlds

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import concurrent.futures
+import contextlib
 import math
 import os
 import shlex
@@ -76,6 +77,7 @@ def _kill_group(pid: int) -> None:
             os.kill(pid, _KILL)
     except OSError:
         pass
+
 
 T = TypeVar("T")
 
@@ -428,9 +430,13 @@ class AsyncEngine:
             # a session of its own, so that killing the engine also kills what a wrapper
             # script started (a shell script that runs the real engine without exec)
             self._process = await asyncio.create_subprocess_exec(
-                *self.argv, stdin=pipe, stdout=pipe, stderr=pipe, limit=MAX_LINE,
+                *self.argv,
+                stdin=pipe,
+                stdout=pipe,
+                stderr=pipe,
+                limit=MAX_LINE,
                 start_new_session=os.name == "posix",
-            )  # fmt: skip
+            )
         except OSError as exc:
             self.failure = EngineError(self.label, "start", f"cannot be started: {exc}")
             raise self.failure from None
@@ -484,7 +490,7 @@ class AsyncEngine:
                 process.stdin.write(b"quit\n")
                 await asyncio.wait_for(process.stdin.drain(), QUIT_WAIT)
                 await asyncio.wait_for(process.wait(), QUIT_WAIT)
-            except (OSError, asyncio.TimeoutError):
+            except (TimeoutError, OSError):
                 pass
         await self._stop()
 
@@ -631,10 +637,11 @@ class AsyncEngine:
                 if action not in view.legal:
                     legal = ", ".join(action_words(a) for a in view.legal)
                     raise EngineError(
-                        self.label, "illegal",
+                        self.label,
+                        "illegal",
                         f"chose {action_words(action)}, which is not legal here (legal: {legal})",
                         line,
-                    )  # fmt: skip
+                    )
                 answer = Answer(action, tuple(infos), loop.time() - start)
                 self.last_answer = answer
                 return answer
@@ -661,9 +668,11 @@ class AsyncEngine:
 
     def _flood(self, waiting: str) -> EngineError:
         return EngineError(
-            self.label, "flood", f"sent {MAX_LINES} lines while the host waited for {waiting}",
+            self.label,
+            "flood",
+            f"sent {MAX_LINES} lines while the host waited for {waiting}",
             self._last_line,
-        )  # fmt: skip
+        )
 
     # -- the pipes ------------------------------------------------------------------------
 
@@ -677,10 +686,10 @@ class AsyncEngine:
         try:
             process.stdin.write(line.encode() + b"\n")
             await asyncio.wait_for(process.stdin.drain(), self.timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise EngineError(self.label, "timeout", "stopped reading its input", line) from None
         except (BrokenPipeError, ConnectionResetError):
-            raise await self._crash(f"the host sent {line.split(' ')[0]}") from None
+            raise await self._crash(f"the host sent {line.split(' ', maxsplit=1)[0]}") from None
 
     async def _read(self, deadline: float, waiting: str) -> str | None:
         """The next line, or None when the deadline passes first."""
@@ -691,7 +700,7 @@ class AsyncEngine:
             return None
         try:
             raw = await asyncio.wait_for(process.stdout.readline(), remaining)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             return None
         except ValueError:  # the reader's limit: a line too long to be protocol
             raise EngineError(
@@ -706,10 +715,8 @@ class AsyncEngine:
     async def _crash(self, when: str) -> EngineError:
         process = self._process
         assert process is not None
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(process.wait(), QUIT_WAIT)
-        except asyncio.TimeoutError:
-            pass
         await self._stderr_done()
         code = process.returncode
         if code is None:
@@ -738,10 +745,8 @@ class AsyncEngine:
     async def _stderr_done(self) -> None:
         task = self._stderr_task
         if task is not None:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(asyncio.shield(task), QUIT_WAIT / 2)
-            except asyncio.TimeoutError:
-                pass
 
     async def _stop(self) -> None:
         """Kill the process if it still runs and wait for its end: asyncio sees a process end
@@ -755,10 +760,8 @@ class AsyncEngine:
         ending: list[Awaitable[object]] = [process.wait(), self._drain(process.stdout)]
         if self._stderr_task is not None and not self._stderr_task.done():
             ending.append(asyncio.shield(self._stderr_task))
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*ending), QUIT_WAIT)
-        except asyncio.TimeoutError:
-            pass
         if self._stderr_task is not None:
             self._stderr_task.cancel()
 
