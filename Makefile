@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test test-slow bench clean
+.PHONY: run play test lint docs docs-check test-slow bench clean
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -24,9 +24,27 @@ run: $(STAMP)
 play: $(STAMP)
 	$(BIN)/texas42 play
 
-test: $(STAMP) $(CHROMIUM)
-	$(BIN)/mypy src/texas42
+test: lint docs-check $(CHROMIUM)
 	$(BIN)/pytest
+
+# Style, types and layers: ruff (lint and format), mypy --strict, import-linter's contracts.
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy src/texas42
+	$(BIN)/lint-imports
+
+# The API reference of the library's layers (the faces are programs, not API).
+API_MODULES := texas42 texas42.core texas42.search texas42.players texas42.services
+
+docs: $(STAMP)
+	$(BIN)/pdoc -o build/api $(API_MODULES)
+	@echo "API reference: build/api/index.html"
+
+# The API reference must build without a single warning.
+docs-check: $(STAMP)
+	@dir="$$(mktemp -d)"; out="$$($(BIN)/pdoc -o "$$dir" $(API_MODULES) 2>&1)"; rm -rf "$$dir"; \
+	if [ -n "$$out" ]; then echo "$$out"; echo "pdoc warned: fix the docstrings above"; exit 1; fi
 
 test-slow: $(STAMP)
 	TEXAS42_EXAMPLES_SCALE=25 $(BIN)/pytest tests/core/test_properties.py
@@ -38,4 +56,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_server.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis .ruff_cache build

@@ -87,7 +87,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"  {line}")
     print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
     print()
-    make_bot(args.bot).choose  # load the solver before any clock starts
+    make_bot(args.bot)  # load the solver before any clock starts
     times, took, hands = play_games(args.bot, args.opponent, args.games, args.seed, rules)
     held = "+".join(
         name for s, name in enumerate(rules.layout.seat_names) if rules.layout.side_of[s] % 2 == 0

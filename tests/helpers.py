@@ -247,12 +247,16 @@ def endgame_hands(count: int, rules: Rules, most_worlds: int = 150) -> list[Hand
         while hand.result is None:
             seat = hand.turn
             view = hand.view(seat)
-            if view.phase == Phase.PLAY and view.hand.bit_count() == 3 and len(view.legal) > 1:
-                if DealSampler(view).worlds(most_worlds) is not None:
-                    found.append(hand)
-                    if len(found) == count:
-                        return found
-                    break
+            endgame = view.phase == Phase.PLAY and view.hand.bit_count() == 3
+            if (
+                endgame
+                and len(view.legal) > 1
+                and DealSampler(view).worlds(most_worlds) is not None
+            ):
+                found.append(hand)
+                if len(found) == count:
+                    return found
+                break
             hand.apply(model.choose(view))
     return found
 

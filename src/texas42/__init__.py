@@ -57,4 +57,5 @@ __all__ = [
     "record_from_game",
     "tile_name",
 ]
-__version__ = "0.1.0"
+__version__ = "0.2.0"
+"""The package version; pyproject.toml reads it from here."""

@@ -86,8 +86,10 @@ RULE_SETS = (
     "house,nello_min_marks=1,nello_doubles=own,hide_tricks=never",
     "house,nello_doubles=own-inverted,game=points,undeclared_trump=forbidden",
     "house,suit_doubles=low,follow_me_doubles=own,first_lead_trump,hide_tricks=never",
-    "house,plunge_timing=jump,splash_marks=3,first_bidder=holder-1-0,all_pass=reshake,"
-    "mark_raise=2,hide_tricks=mark-bids,undeclared_trump=forbidden",
+    (
+        "house,plunge_timing=jump,splash_marks=3,first_bidder=holder-1-0,all_pass=reshake,"
+        "mark_raise=2,hide_tricks=mark-bids,undeclared_trump=forbidden"
+    ),
 )
 
 

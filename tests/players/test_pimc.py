@@ -344,16 +344,20 @@ def test_information_set_endgame_never_beats_solving_each_deal_and_sometimes_fal
         # search keeping one plan per node (the plan best over every deal reaching it, even deals
         # an opponent would steer elsewhere) found only -28.30
         (
-            "standard,hide_tricks=never 0-0 1 2 ?/65.53.43.32.21.11.10/?/? 3:38.1m.pass.2m threes "
-            "44.42.54.10.30.61.33.53.63.43.31.51.55.65.40.64.66 1 @1",
+            (
+                "standard,hide_tricks=never 0-0 1 2 ?/65.53.43.32.21.11.10/?/? 3:38.1m.pass.2m threes "
+                "44.42.54.10.30.61.33.53.63.43.31.51.55.65.40.64.66 1 @1"
+            ),
             "1-1",
             -27.80,
             -28.30,
         ),
         # North defending East's 36 at follow-me: after 1-0 the best plan scores 25.25, not 25.0
         (
-            "standard,hide_tricks=never 0-0 1 0 64.63.51.44.32.22.10/?/?/? 1:31.32.34.36 follow-me:own "
-            "51.65.53.54.42.66.40.64.63.55.60.62.22.33.00.43.52.61.30 0 @0",
+            (
+                "standard,hide_tricks=never 0-0 1 0 64.63.51.44.32.22.10/?/?/? 1:31.32.34.36 follow-me:own "
+                "51.65.53.54.42.66.40.64.63.55.60.62.22.33.00.43.52.61.30 0 @0"
+            ),
             "1-0",
             25.25,
             25.0,

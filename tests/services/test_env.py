@@ -4,6 +4,7 @@ masks, seeding, rewards against the game's score, and hidden tiles never reachin
 from __future__ import annotations
 
 import doctest
+import itertools
 import random
 import re
 import warnings
@@ -62,7 +63,7 @@ def test_layout_is_contiguous_and_documented() -> None:
 
     expected = [(s.start, s.size, s.name) for s in LAYOUT]
     assert expected[0][0] == 0 and OBSERVATION_SIZE == 397
-    assert all(a[0] + a[1] == b[0] for a, b in zip(expected, expected[1:]))
+    assert all(a[0] + a[1] == b[0] for a, b in itertools.pairwise(expected))
     assert layout_rows(observation.__doc__ or "") == expected
     assert layout_rows((ROOT / "docs" / "env.md").read_text()) == expected
 
@@ -391,5 +392,5 @@ def test_a_policy_may_answer_with_a_0d_integer_array() -> None:
     legal = int(np.flatnonzero(info["action_mask"])[0])
     env.step(np.array(legal))  # what a policy's predict() often hands back
     for bad in (np.array(float(legal)), np.array([legal])):
-        with pytest.raises(IllegalActionError, match="an action is an id 0..98"):
+        with pytest.raises(IllegalActionError, match=r"an action is an id 0\.\.98"):
             env.step(bad)

@@ -763,11 +763,12 @@ def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
                 need = max(high + 1, rules.min_bid)
                 worth = _worth(dealt(world, seat), rules)
                 log += _log_sigmoid((need - scale - worth) / (4 * scale))
-        if contract is not None and declarer is not None and declarer != view.seat:
-            if contract.kind in ("suit", "doubles", "follow-me"):
-                # a declarer names about its best contract
-                hand = dealt(world, declarer)
-                log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / (3 * scale)
+        named = contract is not None and contract.kind in ("suit", "doubles", "follow-me")
+        if named and declarer is not None and declarer != view.seat:
+            assert contract is not None
+            # a declarer names about its best contract
+            hand = dealt(world, declarer)
+            log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / (3 * scale)
         if replay_plays:
             deal = tuple(dealt(world, seat) for seat in range(layout.seats))
             log += _LOG_DISAGREEMENT * _disagreements(view, deal, sequence)

@@ -248,9 +248,11 @@ class RulesBot:
             if bid in legal and doubles >= least and worth < rules.min_bid:
                 return bid
         bidder = view.bidder
-        if bidder is not None and bidder != view.seat and layout.same_side(bidder, view.seat):
-            if not (value.sure and high < total):
-                return Pass()
+        partner_bid = (
+            bidder is not None and bidder != view.seat and layout.same_side(bidder, view.seat)
+        )
+        if partner_bid and not (value.sure and high < total):
+            return Pass()
         if value.sure:
             mark_bids = [b for b in bids if b.is_mark_bid]
             two = [b for b in mark_bids if b.marks >= 2]

@@ -815,9 +815,13 @@ class DealSampler:
                     default=-1,
                 )
                 base[p] &= _CLOSER[far + 1]
-            elif p == 0 and h.first and self.view.rules.first_lead_trump:
-                if not could_lack(s, tables.trump_mask):
-                    base[p] &= tables.trump_mask
+            elif (
+                p == 0
+                and h.first
+                and self.view.rules.first_lead_trump
+                and not could_lack(s, tables.trump_mask)
+            ):
+                base[p] &= tables.trump_mask
         leads = [h.mine] if view_pos == 0 else tiles_of(base[0])
         options: list[_Option] = []
         total = 0

@@ -13,7 +13,7 @@ episode is a game to the rules' target (``episode="game"``) or a single hand (``
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -172,8 +172,10 @@ def render_text(hand: Hand, score: tuple[int, ...], number: int) -> str:
     """The table as text, every hand open: for a person watching, never for an agent."""
     rules = hand.rules
     lines = [
-        f"hand {number}, score {score[0]}-{score[1]} ({rules.game} to {rules.winning_target}), "
-        f"shaker {SEAT_NAMES[hand.shaker]}"
+        (
+            f"hand {number}, score {score[0]}-{score[1]} ({rules.game} to {rules.winning_target}), "
+            f"shaker {SEAT_NAMES[hand.shaker]}"
+        )
     ]
     for seat in range(SEATS):
         held = hand_name(hand.hands[seat]) or "-"
@@ -206,7 +208,11 @@ def render_text(hand: Hand, score: tuple[int, ...], number: int) -> str:
 class Texas42Env(AECEnv):  # type: ignore[misc]
     """Four-seat 42 as a PettingZoo AEC environment (see the module docstring)."""
 
-    metadata = {"name": "texas42_v1", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "texas42_v1",
+        "render_modes": ["ansi"],
+        "is_parallelizable": False,
+    }
 
     def __init__(
         self,

@@ -51,7 +51,7 @@ class Texas42GymEnv(gymnasium.Env[Vector, np.int64]):
     turn order (next, partner, previous).
     """
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # noqa: RUF012 (gymnasium.Env declares it so)
 
     def __init__(
         self,
