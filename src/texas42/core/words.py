@@ -98,6 +98,11 @@ def gain(rules: Rules, amount: int) -> str:
     return f"{'+' if amount > 0 else ''}{plural(amount, unit)}"
 
 
+def _verb(subject: str, singular: str, plural: str) -> str:
+    """The verb's form after one player's name: "You" takes the plural, as a team does."""
+    return plural if subject.lower() == "you" else singular
+
+
 def _seat_names(view: View, names: Sequence[str] | None) -> Sequence[str]:
     return view.layout.seat_names if names is None else names
 
@@ -211,7 +216,8 @@ def contract_line(view: View, names: Sequence[str] | None = None) -> str:
     if view.trump and view.trump != str(view.contract):
         line += f" ({view.trump})"
     if view.out_seat is not None:
-        line += f" · {seat_names[view.out_seat]} sits out"
+        out = seat_names[view.out_seat]
+        line += f" · {out} {_verb(out, 'sits', 'sit')} out"
     return line
 
 
@@ -326,8 +332,7 @@ def winner_words(rules: Rules, winner: int | None, sides: Sequence[str] | None =
     if winner is None:
         return "no winner yet"
     name = _side_names(rules, sides)[winner]
-    alone = layout_of(rules).alone and name.lower() != "you"
-    return f"{name} {'wins' if alone else 'win'}"
+    return f"{name} {_verb(name, 'wins', 'win') if layout_of(rules).alone else 'win'}"
 
 
 def game_over_line(rules: Rules, outcome: Outcome, sides: Sequence[str] | None = None) -> str:
