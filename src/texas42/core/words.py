@@ -47,6 +47,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
+from texas42.core.hand import Phase
 from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
 
@@ -59,9 +60,6 @@ _ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
 """The word as it grows: A is drawn in three strokes (/, \\, -), each L in two (|, _)."""
 
 STROKES = len(_ALL) - 1
-
-_AUCTION, _DISCARD = 0, 4
-"""`texas42.core.hand.Phase` values the contract line tells apart (a View holds a plain int)."""
 
 
 def marks_tally(marks: int) -> str:
@@ -197,13 +195,13 @@ def contract_line(view: View, names: Sequence[str] | None = None) -> str:
     'North bid 1m · nello (no trump, doubles high) · South sits out'
     """
     seat_names = _seat_names(view, names)
-    if view.phase == _AUCTION:
+    if view.phase == Phase.AUCTION:
         return "Bidding" if view.calls else "Bidding: no calls yet"
     if view.bidder is None or view.bid is None or view.declarer is None:
         return "Everyone passed: the hand is reshaken"
     line = f"{seat_names[view.bidder]} bid {view.bid.notation}"
     declarer = seat_names[view.declarer]
-    if view.phase == _DISCARD:
+    if view.phase == Phase.DISCARD:
         return (
             f"{line} · {declarer} took the widow: {plural(view.layout.widow, 'tile')} to lay down"
         )
@@ -242,7 +240,7 @@ def seat_roles(view: View, seat: int, mine: Sequence[int] | None = None) -> list
         roles.append("partner")
     if seat == view.shaker:
         roles.append("shaker")
-    if seat == view.bidder and view.bid is not None and view.phase != _AUCTION:
+    if seat == view.bidder and view.bid is not None and view.phase != Phase.AUCTION:
         roles.append(f"bid {view.bid.notation}")
     if seat == view.declarer and view.contract is not None and view.declarer != view.bidder:
         roles.append("declarer")
