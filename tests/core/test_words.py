@@ -7,7 +7,7 @@ import random
 from collections.abc import Sequence
 
 from texas42.core import words
-from texas42.core.actions import Bid, Pass, Play
+from texas42.core.actions import Bid, Discard, Pass, Play
 from texas42.core.game import Game, Outcome
 from texas42.core.hand import Hand, HandResult
 from texas42.core.rules import Rules
@@ -42,12 +42,11 @@ def played_out(
     rules: str,
     calls: Sequence[str],
     deal: Sequence[str] = EX14_DEAL,
-    shaker: int = 3,
     last: bool = False,
 ) -> Hand:
-    """A hand with the ``calls`` made (the contract too), then played out taking the first legal
+    """A hand West shakes, with the ``calls`` made (the contract too), then played out taking the first legal
     tile each time (the last, with ``last``): a fixed play, so the sentences are fixed too."""
-    hand = Hand(Rules.parse(rules), shaker, [parse_hand(h) for h in deal])
+    hand = Hand(Rules.parse(rules), 3, [parse_hand(h) for h in deal])
     for call in calls:
         hand.apply(hand.parse_action(call))
     while hand.result is None:
@@ -214,6 +213,8 @@ def test_news_of_the_table_names_a_tile_laid_down_only_to_its_owner() -> None:
     assert action_said("Ann (bot)", Bid("2m")) == "Ann (bot) bid 2m"
     assert action_said("You", Pass()) == "You passed"
     assert action_said("Bob", Play("6-4")) == "Bob played 6-4"
+    assert action_said("Bob", Discard("6-6")) == "Bob laid a tile face down"
+    assert action_said("You", Discard("6-6"), own=True) == "You laid 6-6 face down"
 
 
 def test_a_result_in_progress() -> None:
