@@ -111,9 +111,12 @@ def _tile(
     fill = _HIGHLIGHT_FACE if highlight else _FACE
     stroke, stroke_width = (_HIGHLIGHT, 3) if highlight else (_EDGE, 1)
     parts = [
-        f'<g class="{css}" data-tile="{TILE_NAMES[t]}" transform="translate({_num(x)},{_num(y)})">'
-        f'<rect class="face" width="{_num(width)}" height="{_num(height)}" rx="{corner}" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"/>'
+        (
+            f'<g class="{css}" data-tile="{TILE_NAMES[t]}" '
+            f'transform="translate({_num(x)},{_num(y)})">'
+            f'<rect class="face" width="{_num(width)}" height="{_num(height)}" rx="{corner}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"/>'
+        )
     ]
     if vertical:
         parts.append(
