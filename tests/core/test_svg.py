@@ -226,9 +226,9 @@ def test_table_texts_show_bid_contract_roles_piles_and_score() -> None:
     root = parse(table_svg(view))
     texts = [t.text for t in root.iter(f"{NS}text")]
     assert "Hand 4" in texts
-    assert "North-South 3 · East-West 5 (marks to 7)" in texts
-    assert "Bid 30 by North · sixes: sixes are trump" in texts
-    assert "bid 30 · declarer" in texts  # North
+    assert "North-South 3 [A], East-West 5 [AL] (marks to 7)" in texts
+    assert "North bid 30 · sixes (sixes are trump)" in texts
+    assert "partner · bid 30" in texts  # North, South's partner
     assert "shaker" in texts  # West
     assert "to act" in texts  # East, after North led 6-3
     assert "1 trick · 1 point" in texts  # North-South took 6-6 6-5 6-2 6-1: no count
@@ -245,7 +245,7 @@ def test_face_down_piles_show_counts_without_points() -> None:
     view = hand.view(E)
     assert view.points is None
     texts = [t.text for t in parse(table_svg(view)).iter(f"{NS}text")]
-    assert "1 trick face down" in texts
+    assert "1 trick · face down" in texts
     assert "0 tricks" in texts
     assert not any("points" in (t or "") for t in texts)
 
@@ -352,7 +352,7 @@ def test_round_tables_draw_every_seat_and_only_this_seats_tiles(preset: str) -> 
         assert sorted(shown_tiles(trick)) == sorted(TILE_NAMES[t] for _, t in view.trick)
         texts = [t.text for t in root.iter(f"{NS}text")]
         assert all(name in texts for name in layout.seat_names)
-        score = " · ".join(f"{side} 0" for side in layout.side_names)
+        score = ", ".join(f"{side} 0" for side in layout.side_names)
         assert f"{score} ({rules.game} to {rules.winning_target})" in texts
         piles = [g for g in root.iter(f"{NS}g") if g.get("class") == "pile"]
         assert len(piles) == layout.sides
@@ -365,4 +365,4 @@ def test_round_table_names_need_one_per_seat() -> None:
     ):
         table_svg(view, names=["Ann", "Bob", "Cat", "Dan"])
     texts = [t.text for t in parse(table_svg(view, names=["Ann", "Bob", "Cat"])).iter(f"{NS}text")]
-    assert "Ann 0 · Bob 0 · Cat 0 (moon to 21)" in texts
+    assert "Ann 0, Bob 0, Cat 0 (moon to 21)" in texts

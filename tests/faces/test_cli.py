@@ -16,6 +16,7 @@ from test_record import EX14_HAND, EX14_PLAY, EXAMPLE_NAMES, EXAMPLES, record
 from typer.testing import CliRunner
 
 from texas42 import Game, Rules
+from texas42.core import words
 from texas42.core.actions import Declare, Discard
 from texas42.core.errors import RulesError
 from texas42.core.layout import layout_of
@@ -54,23 +55,27 @@ def test_check_text() -> None:
         "rules: standard\n"
         "hand 1: West shakes\n"
         "  auction: North 34, East pass, South pass, West pass\n"
-        "  contract: North bid 34 and named sixes (sixes are trump)\n"
-        "  6 tricks: North-South 36 points, East-West 0\n"
-        "  made: +1 mark to North-South\n"
+        "  contract: North bid 34 · sixes (sixes are trump)\n"
+        "  North-South made it\n"
+        "  Points: North-South 36, East-West 0\n"
+        "  Tricks: North-South 6, East-West 0\n"
+        "  Scored: North-South +1 mark\n"
         "game: North-South 1 [/], East-West 0; no winner yet\n"
     )
     nello = run("check", str(EXAMPLES / "ex15-nello.json")).stdout.splitlines()
-    assert nello[3] == (
-        "  contract: East bid 1m and named nello:own; West sits out (no trump, doubles own)"
-    )
-    assert nello[5:] == [
-        "  made: +1 mark to East-West",
+    assert nello[3:] == [
+        "  contract: East bid 1m · nello:own (no trump, doubles own) · West sits out",
+        "  East-West made it",
+        "  East-West took 0 tricks of the 7 played",
+        "  Scored: East-West +1 mark",
         "game: North-South 0, East-West 1 [/]; no winner yet",
     ]
     points = run("check", str(EXAMPLES / "ex14-points.json")).stdout.splitlines()
     assert points[4:] == [
-        "  7 tricks: North-South 42 points, East-West 0",
-        "  made: +42 points to North-South",
+        "  North-South made it",
+        "  Points: North-South 42, East-West 0",
+        "  Tricks: North-South 7, East-West 0",
+        "  Scored: North-South +42 points",
         "game: North-South 42, East-West 0; no winner yet",
     ]
 
@@ -171,7 +176,7 @@ def test_replay_of_a_hand_in_progress_and_a_broken_record(tmp_path: Path) -> Non
     assert done.returncode == 0
     rows = [line.split() for line in done.stdout.splitlines()]
     assert ["3", "North", "5-5", "5-4"] in rows
-    assert "  in progress" in done.stdout.splitlines()
+    assert "  In progress" in done.stdout.splitlines()
     broken = run("replay", str(EXAMPLES / "ex14-too-long.json"))
     assert (broken.returncode, broken.stdout) == (1, "")
     assert broken.stderr == "hand 1, play 25: the hand was already made after trick 6\n"
@@ -445,13 +450,14 @@ def test_check_and_replay_of_moon_show_the_widow_and_a_set_moon_below_zero(
     path = write(tmp_path, record_from_game(game, ("Ann", "Bob", "Cat")).to_dict())
     checked = CliRunner().invoke(app, ["check", path])
     assert checked.exit_code == 0
-    assert checked.stdout.splitlines()[1:7] == [
+    assert checked.stdout.splitlines()[1:8] == [
         "hand 1: West (Cat) shakes",
         "  auction: North (Ann) pass, East (Bob) pass, West (Cat) moon",
         "  widow 6-4; West (Cat) laid down 2-2",
-        "  contract: West (Cat) bid moon and named blanks (blanks are trump)",
-        "  7 tricks: North 3 points, East 3, West 1",
-        "  set: +3 points to North, +3 points to East, -21 points to West",
+        "  contract: West (Cat) bid moon · blanks (blanks are trump)",
+        "  West went set",
+        "  Tricks: North 3, East 3, West 1",
+        "  Scored: North +3 points, East +3 points, West -21 points",
     ]
     assert checked.stdout.splitlines()[-1] == "game: North 3, East 3, West -21; no winner yet"
     replayed = CliRunner().invoke(app, ["replay", path]).stdout.splitlines()
@@ -508,3 +514,29 @@ def test_play_options_for_every_table(fake_play: list[tuple[Any, ...]]) -> None:
         result = CliRunner().invoke(app, ["play", *args])
         assert result.exit_code == 2 and result.stderr == message
     assert len(fake_play) == calls
+
+
+def test_check_prints_the_sentences_of_core_words(tmp_path: Path) -> None:
+    """Every hand's result lines in ``check`` are `words.hand_result_lines` of that hand, word
+    for word: the command writes no sentence of its own about a result."""
+    game = Game(Rules.parse("standard,nello,nello_min_marks=1,plunge,target=3"), 11)
+    bots = [RulesBot() for _ in range(4)]
+    while not game.is_over():
+        seat = game.seat_to_act()
+        assert seat is not None
+        game.apply(bots[seat].choose(game.view(seat)))
+    path = write(tmp_path, record_from_game(game).to_dict())
+    printed = CliRunner().invoke(app, ["check", path]).stdout.splitlines()
+    report = check_record(Record.from_json(Path(path).read_text()))
+    expected = ["rules: standard,nello=true,nello_min_marks=1,plunge=true,target=3"]
+    for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
+        view = hand.view(0)
+        expected.append(f"hand {number}: {layout_of(hand.rules).seat_names[hand.shaker]} shakes")
+        expected.append(f"  auction: {words.auction_line(view)}")
+        if result.bidder is not None:
+            expected.append(f"  contract: {words.contract_line(view)}")
+        expected.append(f"  {words.hand_headline(view, result)}")
+        expected.extend(f"  {line}" for line in words.hand_result_lines(view, result))
+    winner = words.winner_words(report.record.rules, report.winner)
+    expected.append(f"game: {words.score_line(report.record.rules, report.score)}; {winner}")
+    assert printed == expected

@@ -25,6 +25,7 @@ from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.core.tiles import HI, LO, parse_hand, tile, tile_name, tiles_of
 from texas42.core.view import View
+from texas42.core.words import game_over_line, hand_headline, hand_result_lines
 from texas42.faces.cli import app as cli_app
 from texas42.faces.terminal.full_screen import (
     CallButton,
@@ -237,8 +238,13 @@ def test_a_whole_hand_by_keys_scores_and_reviews() -> None:
             assert app.game.score == result.score != (0, 0)
             text = assert_no_hidden_tiles(app)
             team = "North-South" if result.score[0] else "East-West"
-            assert f"Scored: {team} +1 mark." in text
-            assert f"You bid {result.bid}, {result.contract}." in text
+            assert f"Scored: {team} +1 mark" in text
+            assert f"You bid {result.bid} · {result.contract}" in text
+            view, _ = app.finished_view(1)
+            sides = app.seating.side_names()
+            assert hand_headline(view, result, sides) in text
+            for line in hand_result_lines(view, result, sides):
+                assert line in text
 
             await pilot.press("r")
             review = app.screen.query_one(".review")
@@ -312,7 +318,7 @@ def test_face_down_piles_never_show_other_tiles() -> None:
             view, _ = app.finished_view(1)
             assert all(trick.tiles is None for trick in view.tricks)
             text = assert_no_hidden_tiles(app)
-            assert "Points taken" not in text
+            assert "Points:" not in text
             others = {
                 t for trick in hand.tricks for s, t in zip(trick.seats, trick.tiles) if s != SEAT
             }
@@ -426,7 +432,11 @@ def test_game_over_saves_offers_a_rematch_and_quits(tmp_path: Path) -> None:
         async with app.run_test(size=SIZE) as pilot:
             await play_hand_by_keys(pilot, app, never_bid)
             assert app.game.is_over() and isinstance(app.screen, GameOverPanel)
-            assert_no_hidden_tiles(app)
+            outcome = app.game.outcome()
+            assert outcome is not None
+            shown = game_over_line(app.rules, outcome, app.seating.side_names())
+            assert shown.startswith("Game over after 1 hand: ")
+            assert shown in assert_no_hidden_tiles(app)
             assert str(app.screen.query_one(".saved").render()) == f"Game saved to {path}."
             report = check_record(Record.from_json(path.read_text()))
             assert report.winner == app.game.outcome().winner  # type: ignore[union-attr]

@@ -13,6 +13,7 @@ import pytest
 from rich.console import Console
 
 from texas42 import Game, Rules
+from texas42.core import words
 from texas42.core.actions import Action, Bid
 from texas42.core.hand import Phase
 from texas42.core.record import Record, check_record
@@ -119,7 +120,9 @@ def test_whole_game_reaches_the_end() -> None:
     # what the bots did, each hand's result and the score with its tally
     assert re.search(r"\n  (Ann|Bob|Cat) \(bot\) (bid \d\d|passed|played [0-6]-[0-6])\n", out)
     assert re.search(r"\n  (Ann|Bob|Cat) \(bot\) took trick 1 \(\d+ points?\)\n", out)
-    assert re.search(r" bid (3\d|4[01]|\dm), .*(made it|was set)\.\n", out)
+    assert re.search(r"\n(North-South|East-West)( \(your team\))? (made it|went set)\n", out)
+    assert re.search(r"\nContract: .* bid (3\d|4[01]|\dm) · ", out)
+    assert re.search(r"\nScored: (North-South|East-West) \+\d marks?\n", out)
     assert re.search(r"Score: North-South \d \[[/\\ALL|]+\]", out)
 
 
@@ -294,7 +297,7 @@ def test_face_down_piles_show_only_who_won() -> None:
 
     _status, out, _human = run(STANDARD, seed=2, seat=0, choose=two_marks, stop_after=8)
     first_hand = out[: out.index("Hand 2: ")] if "Hand 2: " in out else out
-    assert "Contract: you bid 2m and named" in first_hand
+    assert "Contract: you bid 2m · " in first_hand
     assert "trick 1 to you, face down; you played " in first_hand
     assert "point" not in first_hand[first_hand.index("Contract:") :]
 
@@ -400,3 +403,20 @@ def test_two_hand_plays_both_seats_of_the_partnership() -> None:
     assert len(re.findall(r"Your (North|South) hand", out)) == 2 * out.count("(to act)")
     asked = re.findall(r"Your (call|play|contract) for (North|South)", out)
     assert asked and all(seat in ("North", "South") for _, seat in asked)
+
+
+def test_each_hand_ends_with_the_sentences_of_core_words() -> None:
+    """The end of every hand is `words.hand_headline` and `words.hand_result_lines` of the
+    human's view of it, line for line."""
+    _status, out, human = run(seed=4)
+    game = human.game
+    assert game.results
+    for hand, result in zip(game.hands, game.results):
+        view = hand.view(2)
+        sides = ("North-South (your team)", "East-West")
+        lines = [words.hand_headline(view, result, sides)]
+        if not result.reshaken:
+            names = [*(f"{n} (bot)" for n in ("Bob", "Cat")), "you", "Ann (bot)"]
+            lines.append(f"Contract: {words.contract_line(view, names)}")
+        lines += words.hand_result_lines(view, result)
+        assert "\n" + "\n".join(lines) + "\nScore: " in out

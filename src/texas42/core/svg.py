@@ -16,6 +16,7 @@ from texas42.core.hand import Phase
 from texas42.core.layout import Layout
 from texas42.core.tiles import ALL_TILES, HAND_SIZE, HI, LO, TILE_COUNT, TILE_NAMES, iter_tiles
 from texas42.core.view import View
+from texas42.core.words import auction_line, contract_line, pile_line, score_line, seat_roles
 
 PIP_SPOTS: tuple[tuple[tuple[float, float], ...], ...] = (
     (),
@@ -110,9 +111,12 @@ def _tile(
     fill = _HIGHLIGHT_FACE if highlight else _FACE
     stroke, stroke_width = (_HIGHLIGHT, 3) if highlight else (_EDGE, 1)
     parts = [
-        f'<g class="{css}" data-tile="{TILE_NAMES[t]}" transform="translate({_num(x)},{_num(y)})">'
-        f'<rect class="face" width="{_num(width)}" height="{_num(height)}" rx="{corner}" '
-        f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"/>'
+        (
+            f'<g class="{css}" data-tile="{TILE_NAMES[t]}" '
+            f'transform="translate({_num(x)},{_num(y)})">'
+            f'<rect class="face" width="{_num(width)}" height="{_num(height)}" rx="{corner}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"/>'
+        )
     ]
     if vertical:
         parts.append(
@@ -196,36 +200,14 @@ def _text(
     )
 
 
-def _call_words(view: View, names: Sequence[str]) -> str:
-    """The auction so far, each call with its seat's name."""
-    return ", ".join(
-        f"{names[(view.first_bidder + i) % view.layout.seats]} {call}"
-        for i, call in enumerate(view.calls)
-    )
-
-
 def _bid_line(view: View, names: Sequence[str]) -> str:
     if view.phase == Phase.AUCTION:
-        return f"Auction: {_call_words(view, names)}" if view.calls else "Auction: no calls yet"
-    if view.bidder is None:
-        return "Everyone passed: the hand is reshaken"
-    assert view.bid is not None
-    line = f"Bid {view.bid} by {names[view.bidder]}"
-    if view.contract is None:
-        return line + " · the contract is not named yet"
-    return line + f" · {view.contract}: {view.trump}"
+        return f"Auction: {auction_line(view, names)}"
+    return contract_line(view, names)
 
 
 def _roles(view: View, seat: int) -> list[str]:
-    roles = []
-    if seat == view.shaker:
-        roles.append("shaker")
-    if seat == view.bidder and view.bid is not None:
-        roles.append(f"bid {view.bid}")
-    if seat == view.declarer and view.contract is not None:
-        roles.append("declarer")
-    if seat == view.out_seat:
-        roles.append("sits out")
+    roles = seat_roles(view, seat)
     if seat == view.turn:
         roles.append("to act")
     return roles
@@ -270,7 +252,7 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
 
     game = view.rules.game
     teams = _side_labels(layout, names, labels)
-    score = " · ".join(f"{team} {n}" for team, n in zip(teams, view.score))
+    score = score_line(view.rules, view.score, teams)
     parts.append(_text(0.3 * s, 0.6 * s, f"Hand {view.hand_number}", font, bold=True, css="hand"))
     parts.append(
         _text(
@@ -371,13 +353,7 @@ def table_svg(view: View, *, names: Sequence[str] | None = None, size: float = 3
 
     # the trick piles, one per team, with their count unless they lie face down
     for team, x, anchor in ((0, 0.3 * s, "start"), (1, width - 0.3 * s, "end")):
-        won = view.tricks_won[team]
-        pile = f"{won} trick{'' if won == 1 else 's'}"
-        if view.points is not None:
-            points = view.points[team]
-            pile += f" · {points} point{'' if points == 1 else 's'}"
-        elif won:
-            pile += " face down"
+        pile = pile_line(view, team)
         parts.append(
             f'<g class="pile" data-team="{team}">'
             + _text(x, height - 1.0 * s, teams[team], font, anchor=anchor, bold=True)
@@ -430,13 +406,7 @@ def _round_table(
         trick.append(_tile(t, x - t_size / 2, y - t_size, t_size, vertical=True))
     parts.append(f'<g class="trick">{"".join(trick)}</g>')
     for side, team in enumerate(teams):
-        won = view.tricks_won[side]
-        pile = f"{team}: {won} trick{'' if won == 1 else 's'}"
-        if view.points is not None:
-            points = view.points[side]
-            pile += f" · {points} point{'' if points == 1 else 's'}"
-        elif won:
-            pile += " face down"
+        pile = f"{team}: {pile_line(view, side)}"
         y = height - 0.5 * s - (len(teams) - 1 - side) * 0.45 * s
         parts.append(
             f'<g class="pile" data-team="{side}">' + _text(0.3 * s, y, pile, font) + "</g>"

@@ -1,9 +1,60 @@
-"""Marks as 42 players tally them: the seven strokes that spell "ALL", one stroke per mark."""
+"""The words of the game: every sentence a player reads about a hand or a game, made once.
+
+The command line, both terminal tables, the SVG table and (through the server) the browser render
+these strings instead of writing their own, so every face says the same thing the same way.
+Plain values in, strings out: no printing and no markup, so any face can call them. Each takes
+the names to use, one a seat (``names``) or one a side (``sides``), defaulting to the table's
+(North, North-South); a face passes its own ("You", "Ann (bot)"). The past tense throughout, so
+that "You" and "Ann" take the same verb.
+
+Everything here reads a `View` (what one seat may know) or a public result, so no sentence can
+name a tile its reader could not see. The rules as sentences are `Rules.describe`.
+
+A hand to show the words with, rules.md Ex 14 (North bids 34 in sixes and makes it after trick 6):
+
+>>> from texas42.core.hand import Hand
+>>> from texas42.core.tiles import parse_hand
+>>> deal = [
+...     parse_hand("6-6 6-5 6-4 6-2 5-5 3-3 1-0"),
+...     parse_hand("6-3 5-4 4-4 4-2 3-1 2-0 0-0"),
+...     parse_hand("6-1 5-3 5-2 4-3 3-2 2-2 1-1"),
+...     parse_hand("6-0 5-1 5-0 4-1 4-0 3-0 2-1"),
+... ]
+>>> hand = Hand(Rules(), shaker=3, deal=deal)
+>>> for call in ("34", "pass", "pass", "pass", "sixes"):
+...     hand.apply(hand.parse_action(call))
+>>> contract_line(hand.view(1))
+'North bid 34 · sixes (sixes are trump)'
+>>> for tile in "6-6 6-3 6-1 6-0 6-5 0-0 1-1 2-1 5-5 5-4 5-2 5-1".split():
+...     hand.apply(hand.parse_action(tile))
+>>> pile_line(hand.view(1), 0)
+'3 tricks · 13 points'
+>>> for tile in "3-3 3-1 4-3 3-0 6-4 2-0 3-2 4-0 6-2 4-2 2-2 4-1".split():
+...     hand.apply(hand.parse_action(tile))
+>>> assert hand.result is not None
+>>> hand_headline(hand.view(1), hand.result)
+'North-South made it'
+>>> for line in hand_result_lines(hand.view(1), hand.result):
+...     print(line)
+Points: North-South 36, East-West 0
+Tricks: North-South 6, East-West 0
+Scored: North-South +1 mark
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from texas42.core.actions import Action, Bid, Declare, Discard, Play
+from texas42.core.hand import Phase
 from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
+
+if TYPE_CHECKING:
+    from texas42.core.game import Outcome
+    from texas42.core.hand import HandResult
+    from texas42.core.view import View
 
 _ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
 """The word as it grows: A is drawn in three strokes (/, \\, -), each L in two (|, _)."""
@@ -12,7 +63,11 @@ STROKES = len(_ALL) - 1
 
 
 def marks_tally(marks: int) -> str:
-    """``marks`` drawn as strokes of "ALL"; past seven (a game can end 8-x) a new word starts."""
+    """``marks`` drawn as strokes of "ALL"; past seven (a game can end 8-x) a new word starts.
+
+    >>> marks_tally(4), marks_tally(9)
+    ('A|', 'ALL /\\\\')
+    """
     if marks < 0:
         raise ValueError(f"a tally counts marks from 0, not {marks}")
     words = ["ALL"] * (marks // STROKES)
@@ -21,10 +76,47 @@ def marks_tally(marks: int) -> str:
     return " ".join(words)
 
 
-def score_line(rules: Rules, score: tuple[int, ...]) -> str:
-    """``North-South 3 [A], East-West 1 [/]``: the game score, one entry a side (a team, or a
-    player where everyone scores alone), marks also as strokes of "ALL"."""
-    names = layout_of(rules).side_names
+def plural(count: int, word: str) -> str:
+    """A count as players say it.
+
+    >>> plural(1, "trick"), plural(6, "point"), plural(-1, "mark")
+    ('1 trick', '6 points', '-1 mark')
+    """
+    return f"{count} {word}" if abs(count) == 1 else f"{count} {word}s"
+
+
+def gain(rules: Rules, amount: int) -> str:
+    """What a hand scored one side, signed, in the game's unit (marks, or points in a points
+    game and Moon).
+
+    >>> gain(Rules(), 1), gain(Rules.parse("moon"), -5)
+    ('+1 mark', '-5 points')
+    """
+    unit = "mark" if rules.game == "marks" else "point"
+    return f"{'+' if amount > 0 else ''}{plural(amount, unit)}"
+
+
+def _verb(subject: str, singular: str, plural: str) -> str:
+    """The verb's form after one player's name: "You" takes the plural, as a team does."""
+    return plural if subject.lower() == "you" else singular
+
+
+def _seat_names(view: View, names: Sequence[str] | None) -> Sequence[str]:
+    return view.layout.seat_names if names is None else names
+
+
+def _side_names(rules: Rules, sides: Sequence[str] | None) -> Sequence[str]:
+    return layout_of(rules).side_names if sides is None else sides
+
+
+def score_line(rules: Rules, score: Sequence[int], sides: Sequence[str] | None = None) -> str:
+    """The game score, one entry a side (a team, or a player where everyone scores alone), marks
+    also as strokes of "ALL".
+
+    >>> score_line(Rules(), (3, 1))
+    'North-South 3 [A], East-West 1 [/]'
+    """
+    names = _side_names(rules, sides)
     if len(score) != len(names):
         raise ValueError(f"a score under these rules has {len(names)} entries, not {len(score)}")
     parts = []
@@ -32,3 +124,228 @@ def score_line(rules: Rules, score: tuple[int, ...]) -> str:
         tally = marks_tally(amount) if rules.game == "marks" else ""
         parts.append(f"{name} {amount}" + (f" [{tally}]" if tally else ""))
     return ", ".join(parts)
+
+
+def auction_line(view: View, names: Sequence[str] | None = None) -> str:
+    """The calls so far, each after its seat's name.
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> hand = Hand.random(Rules(), 3, random.Random(1))
+    >>> for call in ("30", "pass"):
+    ...     hand.apply(hand.parse_action(call))
+    >>> auction_line(hand.view(0))
+    'North 30, East pass'
+    """
+    seat_names = _seat_names(view, names)
+    seats = view.layout.seats
+    calls = [
+        f"{seat_names[(view.first_bidder + i) % seats]} {call.notation}"
+        for i, call in enumerate(view.calls)
+    ]
+    return ", ".join(calls) if calls else "no calls yet"
+
+
+def action_said(who: str, action: Action, *, own: bool = False) -> str:
+    """An action as news of the table: who did what. A tile laid face down is named only to the
+    player who laid it (``own``).
+
+    >>> action_said("East", Bid("31")), action_said("You", Declare("fives"))
+    ('East bid 31', 'You named fives')
+    >>> action_said("West", Discard("5-0")), action_said("You", Discard("5-0"), own=True)
+    ('West laid a tile face down', 'You laid 5-0 face down')
+    """
+    if isinstance(action, Play):
+        return f"{who} played {action.notation}"
+    if isinstance(action, Bid):
+        return f"{who} bid {action.notation}"
+    if isinstance(action, Declare):
+        return f"{who} named {action.notation}"
+    if isinstance(action, Discard):
+        return f"{who} laid {action.notation if own else 'a tile'} face down"
+    return f"{who} passed"
+
+
+def trick_taken(who: str, number: int, points: int | None) -> str:
+    """Who took a trick and what it was worth; ``points`` is None for a trick laid face down.
+
+    >>> trick_taken("Bob", 1, 6), trick_taken("You", 2, None)
+    ('Bob took trick 1 (6 points)', 'You took trick 2 (face down)')
+    """
+    worth = "face down" if points is None else plural(points, "point")
+    return f"{who} took trick {number} ({worth})"
+
+
+def contract_line(view: View, names: Sequence[str] | None = None) -> str:
+    """The hand's bid and contract so far, as one line over the table: who bid what, who named
+    what if another seat did (a plunge), what is trump and who sits out (Nel-O).
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> nello = Rules.parse("standard,nello,nello_min_marks=1")
+    >>> hand = Hand.random(nello, 3, random.Random(1))
+    >>> contract_line(hand.view(0))
+    'Bidding: no calls yet'
+    >>> for call in ("1m", "pass", "pass", "pass"):
+    ...     hand.apply(hand.parse_action(call))
+    >>> contract_line(hand.view(0))
+    'North bid 1m · North to name trump'
+    >>> hand.apply(hand.parse_action("nello"))
+    >>> contract_line(hand.view(0))
+    'North bid 1m · nello (no trump, doubles high) · South sits out'
+    """
+    seat_names = _seat_names(view, names)
+    if view.phase == Phase.AUCTION:
+        return "Bidding" if view.calls else "Bidding: no calls yet"
+    if view.bidder is None or view.bid is None or view.declarer is None:
+        return "Everyone passed: the hand is reshaken"
+    line = f"{seat_names[view.bidder]} bid {view.bid.notation}"
+    declarer = seat_names[view.declarer]
+    if view.phase == Phase.DISCARD:
+        return (
+            f"{line} · {declarer} took the widow: {plural(view.layout.widow, 'tile')} to lay down"
+        )
+    if view.contract is None:
+        return f"{line} · {declarer} to name trump"
+    if view.declarer != view.bidder:
+        line += f" · {declarer} named {view.contract}"
+    else:
+        line += f" · {view.contract}"
+    if view.trump and view.trump != str(view.contract):
+        line += f" ({view.trump})"
+    if view.out_seat is not None:
+        out = seat_names[view.out_seat]
+        line += f" · {out} {_verb(out, 'sits', 'sit')} out"
+    return line
+
+
+def seat_roles(view: View, seat: int, mine: Sequence[int] | None = None) -> list[str]:
+    """Short words for a seat's part in the hand, as labels by its name: partner (of the
+    reader's ``mine`` seats, default the view's), shaker, the winning bid, declarer when that is
+    not the bidder (a plunge), sits out (Nel-O).
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> nello = Rules.parse("standard,nello,nello_min_marks=1")
+    >>> hand = Hand.random(nello, 3, random.Random(1))
+    >>> for call in ("1m", "pass", "pass", "pass", "nello"):
+    ...     hand.apply(hand.parse_action(call))
+    >>> [seat_roles(hand.view(1), seat) for seat in range(4)]
+    [['bid 1m'], [], ['sits out'], ['partner', 'shaker']]
+    """
+    own = (view.seat,) if mine is None else mine
+    layout = view.layout
+    roles = []
+    if seat not in own and any(layout.same_side(seat, s) for s in own):
+        roles.append("partner")
+    if seat == view.shaker:
+        roles.append("shaker")
+    if seat == view.bidder and view.bid is not None and view.phase != Phase.AUCTION:
+        roles.append(f"bid {view.bid.notation}")
+    if seat == view.declarer and view.contract is not None and view.declarer != view.bidder:
+        roles.append("declarer")
+    if seat == view.out_seat:
+        roles.append("sits out")
+    return roles
+
+
+def pile_line(view: View, side: int) -> str:
+    """A side's trick pile: how many tricks, and their points unless the piles lie face down."""
+    won = view.tricks_won[side]
+    pile = plural(won, "trick")
+    if view.points is not None:
+        return f"{pile} · {plural(view.points[side], 'point')}"
+    return f"{pile} · face down" if won else pile
+
+
+def hand_headline(view: View, result: HandResult, sides: Sequence[str] | None = None) -> str:
+    """A hand's result in a few words: whose bid was made or set; ``view`` is a seat's view of
+    that hand.
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> hand = Hand.random(Rules.parse("tournament"), 0, random.Random(0))
+    >>> for _ in range(4):
+    ...     hand.apply(hand.parse_action("pass"))
+    >>> assert hand.result is not None
+    >>> hand_headline(hand.view(0), hand.result)
+    'Reshaken'
+    """
+    if result.reshaken:
+        return "Reshaken"
+    if result.bidder is None or result.made is None:
+        return "In progress"
+    side = _side_names(view.rules, sides)[view.layout.side_of[result.bidder]]
+    return f"{side} {'made it' if result.made else 'went set'}"
+
+
+def hand_result_lines(
+    view: View, result: HandResult, sides: Sequence[str] | None = None
+) -> list[str]:
+    """What a hand came to, a line each: the points taken (unless the piles lie face down), the
+    tricks (at Nel-O: how many of those played the bidder's side took), what each side scored.
+
+    ``view`` is a seat's view of that hand, so nothing hidden from that seat is told.
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> hand = Hand.random(Rules.parse("tournament"), 0, random.Random(0))
+    >>> for _ in range(4):
+    ...     hand.apply(hand.parse_action("pass"))
+    >>> assert hand.result is not None
+    >>> hand_result_lines(hand.view(0), hand.result)
+    ['Everyone passed: the hand was reshaken, nobody scored']
+    """
+    if result.reshaken:
+        return ["Everyone passed: the hand was reshaken, nobody scored"]
+    rules = view.rules
+    names = _side_names(rules, sides)
+    layout = view.layout
+
+    def each(values: Sequence[int]) -> str:
+        return ", ".join(f"{name} {n}" for name, n in zip(names, values))
+
+    lines = []
+    nello = view.contract is not None and view.contract.kind == "nello"
+    if view.points is not None and layout.count and not nello:
+        lines.append(f"Points: {each(view.points)}")
+    if nello and result.bidder is not None:
+        side = layout.side_of[result.bidder]
+        won = plural(view.tricks_won[side], "trick")
+        lines.append(f"{names[side]} took {won} of the {len(view.tricks)} played")
+    else:
+        lines.append(f"Tricks: {each(view.tricks_won)}")
+    if result.made is not None:
+        gains = [f"{names[s]} {gain(rules, n)}" for s, n in enumerate(result.score) if n]
+        lines.append(f"Scored: {', '.join(gains) or 'nothing'}")
+    return lines
+
+
+def winner_words(rules: Rules, winner: int | None, sides: Sequence[str] | None = None) -> str:
+    """Who won the game, with the verb that fits: a team and "You" win, one player wins.
+
+    >>> winner_words(Rules(), 0), winner_words(Rules.parse("moon"), 2), winner_words(Rules(), None)
+    ('North-South win', 'West wins', 'no winner yet')
+    """
+    if winner is None:
+        return "no winner yet"
+    name = _side_names(rules, sides)[winner]
+    return f"{name} {_verb(name, 'wins', 'win') if layout_of(rules).alone else 'win'}"
+
+
+def game_over_line(rules: Rules, outcome: Outcome, sides: Sequence[str] | None = None) -> str:
+    """The end of the game: after how many hands, who won, and the final score.
+
+    >>> from texas42.core.game import Outcome
+    >>> game_over_line(Rules(), Outcome(winner=1, score=(3, 7), hands=9))
+    'Game over after 9 hands: East-West win, 7 to 3'
+    >>> game_over_line(Rules.parse("moon"), Outcome(winner=1, score=(12, 21, 5), hands=6))
+    'Game over after 6 hands: East wins; North 12, East 21, West 5'
+    """
+    score = outcome.score
+    won = winner_words(rules, outcome.winner, sides)
+    hands = plural(outcome.hands, "hand")
+    if len(score) == 2:
+        high, low = score[outcome.winner], score[1 - outcome.winner]
+        return f"Game over after {hands}: {won}, {high} to {low}"
+    return f"Game over after {hands}: {won}; {score_line(rules, score, sides)}"

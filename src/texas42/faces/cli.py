@@ -14,14 +14,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from texas42.core.actions import ACTIONS
 from texas42.core.errors import Texas42Error
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.record import UNREADABLE, CheckReport, Record, RecordError, check_record
 from texas42.core.rules import OPTION_NAMES, Rules
 from texas42.core.tiles import hand_name, tile_name
-from texas42.core.words import score_line
+from texas42.core.words import (
+    auction_line,
+    contract_line,
+    hand_headline,
+    hand_result_lines,
+    plural,
+    score_line,
+    winner_words,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -109,13 +116,9 @@ def _seat(layout: Layout, seat: int, players: Players) -> str:
     return f"{names[seat]} ({name})"
 
 
-def _auction(hand: Hand, players: Players) -> str:
-    layout = hand.layout
-    calls = [
-        f"{_seat(layout, (hand.first_bidder + i) % layout.seats, players)} {ACTIONS[call]}"
-        for i, call in enumerate(hand.calls)
-    ]
-    return ", ".join(calls) if calls else "no calls yet"
+def _names(layout: Layout, players: Players) -> list[str]:
+    """Every seat's name as `_seat` writes it, for the sentences of `texas42.core.words`."""
+    return [_seat(layout, seat, players) for seat in range(layout.seats)]
 
 
 def _widow(hand: Hand, players: Players) -> str | None:
@@ -129,65 +132,22 @@ def _widow(hand: Hand, players: Players) -> str | None:
     return text
 
 
-def _contract(hand: Hand, result: HandResult, players: Players) -> str | None:
-    """Who bid what and what was named: ``North bid 34 and named sixes``."""
-    if result.bidder is None or result.declarer is None:
-        return None
-    layout = hand.layout
-    bidder = _seat(layout, result.bidder, players)
-    if result.contract is None:
-        return f"{bidder} bid {result.bid}; the contract is not named yet"
-    if result.declarer == result.bidder:
-        text = f"{bidder} bid {result.bid} and named {result.contract}"
-    else:
-        declarer = _seat(layout, result.declarer, players)
-        text = f"{bidder} bid {result.bid}, {declarer} named {result.contract}"
-    if hand.out_seat >= 0:
-        text += f"; {_seat(layout, hand.out_seat, players)} sits out"
-    trump = hand.trump_description()
-    return f"{text} ({trump})" if trump else text
-
-
-def _unit(rules: Rules, amount: int) -> str:
-    if rules.game in ("points", "moon"):
-        return "point" if abs(amount) == 1 else "points"
-    return "mark" if abs(amount) == 1 else "marks"
-
-
-def _amount(amount: int, unit: str) -> str:
-    """``1 trick``, ``6 points``: a count of points or tricks as players say it."""
-    return f"{amount} {unit[:-1] if amount == 1 else unit}"
-
-
-def _verdict(rules: Rules, result: HandResult) -> str:
-    """``made: +1 mark to North-South``, ``set: +51 points to East-West``, or what is left;
-    in Moon a set bidder's loss reads ``-5 points to North``."""
-    if result.reshaken:
-        return "everyone passed: reshaken, no score"
-    if result.made is None:
-        return "in progress"
-    names = layout_of(rules).side_names
-    awards = [
-        f"{amount:+d} {_unit(rules, amount)} to {names[side]}"
-        for side, amount in enumerate(result.score)
-        if amount
-    ]
-    return f"{'made' if result.made else 'set'}: {', '.join(awards) or 'no score'}"
-
-
-def _points(layout: Layout, result: HandResult) -> str:
-    """``7 tricks: North-South 30 points, East-West 12``, every side in turn."""
-    tricks = "1 trick" if result.tricks == 1 else f"{result.tricks} tricks"
-    sides = [f"{name} {points}" for name, points in zip(layout.side_names, result.points)]
-    first = result.points[0]
-    return f"{tricks}: {sides[0]} {'point' if first == 1 else 'points'}, {', '.join(sides[1:])}"
-
-
-def _winner(report: CheckReport) -> str:
-    if report.winner is None:
-        return "no winner yet"
-    layout = layout_of(report.record.rules)
-    return f"{layout.side_names[report.winner]} {'wins' if layout.alone else 'win'}"
+def _hand_words(hand: Hand, result: HandResult, players: Players) -> tuple[list[str], list[str]]:
+    """A hand's auction, widow and contract lines, and then what it came to: the lines both
+    ``check`` and ``replay`` print, as `texas42.core.words` writes them (the public part of the
+    hand, as every seat saw it)."""
+    view = hand.view(0)
+    names = _names(hand.layout, players)
+    before = [f"auction: {auction_line(view, names)}"]
+    if result.bidder is not None:
+        widow = _widow(hand, players)
+        if widow is not None:
+            before.append(widow)
+        before.append(f"contract: {contract_line(view, names)}")
+    after = [hand_headline(view, result)]
+    if result.reshaken or view.contract is not None:
+        after += hand_result_lines(view, result)
+    return before, after
 
 
 def _short(name: str) -> str:
@@ -232,16 +192,10 @@ def check(
     print(f"rules: {rules}")
     for number, (hand, result) in enumerate(zip(report.hands, report.results), 1):
         print(f"hand {number}: {_seat(layout, hand.shaker, players)} shakes")
-        print(f"  auction: {_auction(hand, players)}")
-        widow = _widow(hand, players)
-        if widow is not None and result.bidder is not None:
-            print(f"  {widow}")
-        contract = _contract(hand, result, players)
-        if contract is not None:
-            print(f"  contract: {contract}")
-            print(f"  {_points(layout, result)}")
-        print(f"  {_verdict(rules, result)}")
-    print(f"game: {score_line(rules, report.score)}; {_winner(report)}")
+        before, after = _hand_words(hand, result, players)
+        for line in before + after:
+            print(f"  {line}")
+    print(f"game: {score_line(rules, report.score)}; {winner_words(rules, report.winner)}")
 
 
 @app.command()
@@ -271,16 +225,20 @@ def replay(
             f"score {score_line(rules, score)}",
             style="bold",
         )
-        _replay_hand(console, hand, result, players)
+        before, after = _hand_words(hand, result, players)
+        _replay_hand(console, hand, before, players)
         score = tuple(total + amount for total, amount in zip(score, result.score))
-        console.print(f"  {_verdict(rules, result)}")
+        for line in after:
+            console.print(f"  {line}")
         console.print(f"  score: {score_line(rules, score)}")
     console.print()
-    console.print(f"Game: {score_line(rules, report.score)}; {_winner(report)}", style="bold")
+    winner = winner_words(rules, report.winner)
+    console.print(f"Game: {score_line(rules, report.score)}; {winner}", style="bold")
 
 
-def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Players) -> None:
-    """The deal, the auction, the contract and a table of the tricks, tiles by seat."""
+def _replay_hand(console: Console, hand: Hand, before: list[str], players: Players) -> None:
+    """The deal, the auction and contract lines (``before``) and a table of the tricks, tiles
+    by seat."""
     from rich.padding import Padding
     from rich.table import Table
 
@@ -289,14 +247,8 @@ def _replay_hand(console: Console, hand: Hand, result: HandResult, players: Play
     width = max(len(_seat(layout, seat, players)) for seat in seats)
     for seat in seats:
         console.print(f"  {_seat(layout, seat, players):<{width}}  {hand_name(hand.deal[seat])}")
-    console.print(f"  auction: {_auction(hand, players)}")
-    widow = _widow(hand, players)
-    if widow is not None and result.bidder is not None:
-        console.print(f"  {widow}")
-    contract = _contract(hand, result, players)
-    if contract is None:
-        return
-    console.print(f"  contract: {contract}")
+    for line in before:
+        console.print(f"  {line}")
     if not hand.plays:
         return
     names = layout.seat_names if layout.seats <= 4 else tuple(map(_short, layout.seat_names))
@@ -467,7 +419,7 @@ def analyze(
         team = layout.side_names[layout.side_of[hand.bidder]]
         first = hand.plays[0]
         print(
-            f"  best play from the start: {team} end with {_amount(first.value_before, hand.unit)}"
+            f"  best play from the start: {team} end with {plural(first.value_before, hand.unit[:-1])}"
         )
         mistakes = hand.mistakes
         if mistakes:
@@ -478,7 +430,7 @@ def analyze(
             best = " ".join(tile_name(t) for t in p.best)
             print(
                 f"    play {p.index:>2} {_seat(layout, p.seat, players)} {tile_name(p.tile)} cost "
-                f"{_amount(p.cost, hand.unit)} (best: {best})"
+                f"{plural(p.cost, hand.unit[:-1])} (best: {best})"
             )
         print("  plays (value after each, for the bidders):")
         for p in hand.plays:
@@ -511,7 +463,7 @@ def solve(
     print(f"contract: {solution.contract}, bid by {layout.seat_names[solution.bidder]}")
     print(f"to play: {layout.seat_names[solution.turn]}")
     print(
-        f"value: {team} end with {_amount(solution.value, solution.unit)} "
+        f"value: {team} end with {plural(solution.value, solution.unit[:-1])} "
         f"({solution.taken} taken, {solution.value - solution.taken} to come)"
     )
     for move in solution.moves:

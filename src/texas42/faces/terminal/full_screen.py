@@ -41,7 +41,20 @@ from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
 from texas42.core.view import TrickView, View
-from texas42.core.words import marks_tally, score_line
+from texas42.core.words import (
+    action_said,
+    contract_line,
+    game_over_line,
+    hand_headline,
+    hand_result_lines,
+    marks_tally,
+    pile_line,
+    plural,
+    score_line,
+    seat_roles,
+    trick_taken,
+    winner_words,
+)
 from texas42.faces.terminal.line_game import (
     BAD_SAVE_PATH,
     BOT_NAMES,
@@ -132,6 +145,14 @@ class Seating:
             return self.names[seat]
         return "You" if len(self.mine) == 1 else f"You ({self.layout.seat_names[seat]})"
 
+    def labels(self) -> list[str]:
+        """Every seat as `who` says it, for the sentences of `texas42.core.words`."""
+        return [self.who(seat) for seat in range(self.layout.seats)]
+
+    def side_names(self) -> list[str]:
+        """Every side as `side_name` says it."""
+        return [self.side_name(side) for side in range(self.layout.sides)]
+
     def place(self, seat: int) -> tuple[int, int]:
         """Where a seat sits on the felt, (row, column): the next seat clockwise is on the
         person's left."""
@@ -168,10 +189,6 @@ def tile_face(tile: int | None) -> str:
 def _ordinal(number: int) -> str:
     """``7th``: the hand holds at most nine tiles, so the teens never come up."""
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th') }"
-
-
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def trump_mask(view: View) -> int:
@@ -239,32 +256,16 @@ def status_line(view: View, seating: Seating, thinking: bool) -> Text:
     return text.append(words, style="bold")
 
 
-def contract_line(view: View, seating: Seating) -> str:
-    """``Ann bid 31 · fives (fives are trump)``: the hand's bid and contract so far."""
-    if view.phase == Phase.AUCTION:
-        return "Bidding" if view.calls else "Bidding: no calls yet"
-    if view.bidder is None or view.bid is None:
-        return "Everyone passed: the hand is reshaken"
-    line = f"{seating.who(view.bidder)} bid {view.bid.notation}"
-    if view.phase == Phase.DISCARD:
-        assert view.declarer is not None
-        down = _plural(view.layout.widow, "tile")
-        return f"{line} · {seating.who(view.declarer)} took the widow: {down} to lay down"
+def contract_bar(view: View, seating: Seating) -> str:
+    """``Ann bid 31 · fives (fives are trump)``: the hand's bid and contract so far, and the
+    widow's tiles the person laid down (only they saw them)."""
+    line = contract_line(view, seating.labels())
+    if view.contract is None:
+        return line
     if view.discarded:
         line += f" · you laid down {hand_name(view.discarded)}"
     elif view.discards:
         line += " · the widow was taken"
-    if view.contract is None:
-        assert view.declarer is not None
-        return f"{line} · {seating.who(view.declarer)} to name trump"
-    if view.declarer is not None and view.declarer != view.bidder:
-        line += f" · {seating.who(view.declarer)} named {view.contract}"
-    else:
-        line += f" · {view.contract}"
-    if view.trump and view.trump != str(view.contract):
-        line += f" ({view.trump})"
-    if view.out_seat is not None:
-        line += f" · {seating.who(view.out_seat)} sits out"
     return line
 
 
@@ -275,23 +276,6 @@ def last_call(view: View, seat: int) -> str | None:
     return None
 
 
-def seat_roles(view: View, seating: Seating, seat: int) -> list[str]:
-    """Short words for a seat's part in the hand: partner, shaker, bid 31, declarer, sits out."""
-    roles = []
-    layout = seating.layout
-    if seat not in seating.mine and layout.same_side(seat, seating.seat):
-        roles.append("partner")
-    if seat == view.shaker:
-        roles.append("shaker")
-    if seat == view.bidder and view.bid is not None and view.phase != Phase.AUCTION:
-        roles.append(f"bid {view.bid.notation}")
-    if seat == view.declarer and view.contract is not None and view.declarer != view.bidder:
-        roles.append("declarer")
-    if seat == view.out_seat:
-        roles.append("sits out")
-    return roles
-
-
 def trick_faces(trick: TrickView, seat: int) -> list[tuple[int, str]]:
     """A completed trick's tiles by seat in play order; a face-down trick shows only ``seat``'s."""
     if trick.tiles is not None:
@@ -300,7 +284,7 @@ def trick_faces(trick: TrickView, seat: int) -> list[tuple[int, str]]:
 
 
 def _taken(trick: TrickView) -> str:
-    return "face down" if trick.points is None else _plural(trick.points, "point")
+    return "face down" if trick.points is None else plural(trick.points, "point")
 
 
 def felt(view: View, seating: Seating, draw: Sequence[tuple[tuple[int, int], ...]] = ()) -> Table:
@@ -357,7 +341,7 @@ def _seat_block(
     mine = "You" if seat in seating.mine else seating.who(seat)
     name = f"{mine} · {seating.layout.seat_names[seat]}"
     text.append(("▶ " + name) if to_act else name, style="bold reverse" if to_act else "bold")
-    roles = seat_roles(view, seating, seat)
+    roles = seat_roles(view, seat, seating.mine)
     if seat not in seating.mine and view.phase != Phase.DONE and seat != view.out_seat:
         roles.append("▮" * view.tiles_left[seat])
     text.append("\n" + " · ".join(roles), style="dim")
@@ -389,16 +373,10 @@ def piles(view: View, seating: Seating) -> Text:
     numbered = list(enumerate(view.tricks, 1))
     layout = seating.layout
     for team in seating.teams():
-        count = view.tricks_won[team]
         name = seating.side(team)
         if layout.sides == 2 or layout.alone:
             name += f" ({layout.side_names[team]})"
-        head = f"{name}: {_plural(count, 'trick')}"
-        if view.points is not None:
-            head += f" · {_plural(view.points[team], 'point')}"
-        elif count and view.piles_face_down:
-            head += " · face down"
-        text.append(head + "\n", style="bold")
+        text.append(f"{name}: {pile_line(view, team)}\n", style="bold")
         won = [(n, trick) for n, trick in numbered if layout.side_of[trick.winner] == team]
         if not won:
             text.append("  none yet\n", style="dim")
@@ -426,7 +404,7 @@ def score_pad(
         show_edge=False,
         pad_edge=False,
         collapse_padding=not two,
-        title=f"Score · game to {_plural(rules.winning_target, unit[:-1])}",
+        title=f"Score · game to {plural(rules.winning_target, unit[:-1])}",
         title_style="bold",
     )
     pad.add_column("", style="dim", min_width=None if two else 6)
@@ -451,42 +429,16 @@ def score_pad(
     return pad
 
 
-def result_words(
-    view: View, result: HandResult, seating: Seating, rules: Rules
-) -> tuple[str, list[str]]:
-    """A finished hand's headline and lines: the bid, made or set, points, tricks, the score.
+def result_words(view: View, result: HandResult, seating: Seating) -> tuple[str, list[str]]:
+    """A finished hand's headline and lines, as `texas42.core.words` writes them: the contract,
+    the points (if its piles lie face up), the tricks, the score.
 
-    ``view`` is the player's view of that hand: the points are told only if its piles lie face up.
+    ``view`` is the player's view of that hand.
     """
-    if result.bidder is None:
-        return "Reshaken", ["Everyone passed: the hand was reshaken, nobody scored."]
-    sides = range(seating.layout.sides)
-    name = seating.side_name
-    team = seating.layout.side_of[result.bidder]
-    headline = f"{name(team)} {'made it' if result.made else 'went set'}"
-    bidder = seating.who(result.bidder)
-    if result.declarer is not None and result.declarer != result.bidder:
-        named = f"{seating.who(result.declarer)} named {result.contract}"
-        lines = [f"{bidder} bid {result.bid}; {named}."]
-    else:
-        lines = [f"{bidder} bid {result.bid}, {result.contract}."]
-    if view.points is not None:
-        points = view.points
-        lines.append(f"Points taken: {', '.join(f'{name(s)} {points[s]}' for s in sides)}.")
-    won = view.tricks_won
-    if view.out_seat is not None:
-        lines.append(f"The bidder took {_plural(won[team], 'trick')}.")
-    else:
-        lines.append(f"Tricks: {', '.join(f'{name(s)} {won[s]}' for s in sides)}.")
-    unit = "mark" if rules.game == "marks" else "point"
-    gains = [
-        f"{name(s)} {'+' if n > 0 else ''}{_plural(n, unit)}"
-        for s, n in enumerate(result.score)
-        if n
-    ]
-    if gains:
-        lines.append(f"Scored: {', '.join(gains)}.")
-    return headline, lines
+    sides = seating.side_names()
+    lines = [] if result.reshaken else [contract_line(view, seating.labels())]
+    lines += hand_result_lines(view, result, sides)
+    return hand_headline(view, result, sides), lines
 
 
 def trick_text(trick: TrickView, seating: Seating) -> Text:
@@ -527,7 +479,7 @@ def review_lines(review: HandReview, mine: int | tuple[int, ...], seats: int = 4
         if play.cost > 0:
             best = " or ".join(tile_name(t) for t in play.best)
             trick = (play.index - 1) // per_trick + 1
-            cost = _plural(play.cost, unit)
+            cost = plural(play.cost, unit)
             lines.append(
                 f"Trick {trick}: best play here was {best}; "
                 f"your {tile_name(play.tile)} cost {cost}."
@@ -948,7 +900,7 @@ class TableApp(App[int]):
         game = self.game
         thinking = self._thinking and not self.my_turn()
         self.query_one("#status", Static).update(status_line(view, seating, thinking))
-        self.query_one("#contract", Static).update(Text(contract_line(view, seating), style="bold"))
+        self.query_one("#contract", Static).update(Text(contract_bar(view, seating), style="bold"))
         draw = game.draw_rounds if view.hand_number == game.first_hand else []
         self.query_one("#felt", Static).update(felt(view, seating, draw))
         self._show_hands(view)
@@ -1126,16 +1078,13 @@ class TableApp(App[int]):
         game.apply(action)
         self._quit_armed = False
         self.query_one("#message", Static).update("")
-        who = self.seating.who(seat)
+        said = action_said(self.seating.who(seat), action, own=seat in self.mine)
         if isinstance(action, Declare):
-            self._note(f"{who} named {action.notation} ({hand.trump_description()})")
-        elif isinstance(action, Bid):
-            self._note(f"{who} bid {action.notation}")
+            self._note(f"{said} ({hand.trump_description()})")
         elif isinstance(action, Pass):
-            self._note(f"{who} passed", style="dim")
-        elif isinstance(action, Discard):
-            down = f"laid {action.notation} down" if seat in self.mine else "laid a tile down"
-            self._note(f"{who} {down}, face down")
+            self._note(said, style="dim")
+        elif isinstance(action, (Bid, Discard)):
+            self._note(said)
         elif first_play and hand.contract is not None and hand.contract.kind == "by-lead":
             self._note(f"The first tile led names trump: {hand.trump_description()}")
         if hand.phase == Phase.DISCARD and not hand.discards:
@@ -1143,8 +1092,8 @@ class TableApp(App[int]):
         self._trick_done = len(hand.tricks) > tricks
         if self._trick_done:
             trick = hand.tricks[-1]
-            worth = "face down" if hand.tricks_hidden else _plural(trick.points, "point")
-            self._note(f"{self.seating.who(trick.winner)} took trick {len(hand.tricks)} ({worth})")
+            worth = None if hand.tricks_hidden else trick.points
+            self._note(trick_taken(self.seating.who(trick.winner), len(hand.tricks), worth))
         if hand.result is not None:
             self._hand_over(hand.result, number)
         self._refresh()
@@ -1165,7 +1114,7 @@ class TableApp(App[int]):
 
     def _hand_over(self, result: HandResult, number: int) -> None:
         view, _ = self.finished_view(number)
-        headline, _ = result_words(view, result, self.seating, self.rules)
+        headline, _ = result_words(view, result, self.seating)
         self._note(f"Hand {number}: {headline}", style="bold")
         self._note(f"Score: {score_line(self.rules, self.game.score)}")
         body = self._hand_body(number)
@@ -1177,7 +1126,7 @@ class TableApp(App[int]):
 
     def _hand_body(self, number: int) -> RenderableType:
         view, result = self.finished_view(number)
-        _, lines = result_words(view, result, self.seating, self.rules)
+        _, lines = result_words(view, result, self.seating)
         parts: list[RenderableType] = [Text("\n".join(lines))]
         if view.tricks:
             last = view.tricks[-1]
@@ -1191,16 +1140,11 @@ class TableApp(App[int]):
     def _game_over(self, number: int, body: RenderableType) -> None:
         outcome = self.game.outcome()
         assert outcome is not None
-        layout = self.layout
-        winners = self.seating.side_name(outcome.winner)
-        mine = outcome.winner == layout.side_of[self.seat]
-        verb = "win" if winners == "You" or not layout.alone else "wins"
-        title = f"{winners} {verb}{' — well played!' if mine else ''}"
-        unit = "marks" if self.rules.game == "marks" else "points"
-        totals = " · ".join(
-            f"{self.seating.side_name(side)} {outcome.score[side]}" for side in range(layout.sides)
-        )
-        score = Text(f"{totals} {unit} after {_plural(outcome.hands, 'hand')}\n", style="bold")
+        sides = self.seating.side_names()
+        mine = outcome.winner == self.layout.side_of[self.seat]
+        won = winner_words(self.rules, outcome.winner, sides)
+        title = f"{won[:1].upper()}{won[1:]}{' — well played!' if mine else ''}"
+        score = Text(game_over_line(self.rules, outcome, sides) + "\n", style="bold")
         self._note(f"Game over: {title}", style="bold")
         path = self.current_save_path()
         saved = self.save_record(path) if path is not None else ""
@@ -1245,7 +1189,7 @@ class TableApp(App[int]):
         view = self.game.view(seat)
         tiles = hand_tiles(view)
         if not 0 <= index < len(tiles):
-            self._say(f"You hold {_plural(len(tiles), 'tile')}: keys 1 to {len(tiles)}.")
+            self._say(f"You hold {plural(len(tiles), 'tile')}: keys 1 to {len(tiles)}.")
             return
         tile = tiles[index]
         if view.turn is not None and view.turn in self.mine and seat != view.turn:
@@ -1349,7 +1293,7 @@ class TableApp(App[int]):
             self._say("No hand has finished yet: the review comes at the end of a hand.")
             return
         view, result = self.finished_view(number)
-        title = f"Hand {number}: {result_words(view, result, self.seating, self.rules)[0]}"
+        title = f"Hand {number}: {result_words(view, result, self.seating)[0]}"
         self.push_screen(HandPanel(title, self._hand_body(number), number), self._panel_closed)
         self.call_after_refresh(self.start_review, number)
 

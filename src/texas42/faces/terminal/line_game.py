@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from texas42.core.actions import Action, Bid, Declare, Discard, Play
+from texas42.core.actions import Action, Bid, Declare
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult, Phase
 from texas42.core.layout import layout_of, seats_held
@@ -29,7 +29,17 @@ from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name, tile_name
 from texas42.core.view import View
-from texas42.core.words import score_line
+from texas42.core.words import (
+    action_said,
+    auction_line,
+    contract_line,
+    game_over_line,
+    hand_headline,
+    hand_result_lines,
+    plural,
+    score_line,
+    trick_taken,
+)
 from texas42.players import Bot, make_bot
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -108,10 +118,6 @@ def write_record(path: str, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
-
-
-def _points(points: int) -> str:
-    return "1 point" if points == 1 else f"{points} points"
 
 
 def _range(numbers: list[int]) -> str:
@@ -193,6 +199,10 @@ class _Session:
             return self.players[seat]
         return "you" if len(self.mine) == 1 else f"you ({self.layout.seat_names[seat]})"
 
+    def names(self) -> list[str]:
+        """Every seat as `who` says it, for the sentences of `texas42.core.words`."""
+        return [self.who(seat) for seat in range(self.layout.seats)]
+
     def subject(self, seat: int) -> str:
         """``You`` or the bot's name, to start a sentence."""
         word = self.who(seat)
@@ -224,19 +234,9 @@ class _Session:
             self.apply(seat, action)
         outcome = game.outcome()
         assert outcome is not None
-        layout = self.layout
-        winners = layout.side_names[outcome.winner]
-        result = "You win!" if outcome.winner == layout.side_of[self.seat] else "You lose."
+        result = "You win!" if outcome.winner == self.layout.side_of[self.seat] else "You lose."
         self.say(Rule(style="bold"))
-        if layout.sides == 2:
-            score = f"{outcome.score[outcome.winner]} to {outcome.score[1 - outcome.winner]}"
-        else:
-            score = score_line(self.rules, outcome.score)
-        verb = "wins" if layout.alone else "win"
-        self.say(
-            f"Game over after {outcome.hands} hands: {winners} {verb}, {score}. {result}",
-            style="bold",
-        )
+        self.say(f"{game_over_line(self.rules, outcome)}. {result}", style="bold")
         return self.finish()
 
     def intro(self) -> None:
@@ -286,22 +286,14 @@ class _Session:
             self.news.append(f"  (the first tile led names trump: {hand.trump_description()})")
         if len(hand.tricks) > tricks:
             trick = hand.tricks[-1]
-            worth = "face down" if hand.tricks_hidden else _points(trick.points)
-            taker = self.subject(trick.winner)
-            self.news.append(f"{taker} took trick {len(hand.tricks)} ({worth})")
+            worth = None if hand.tricks_hidden else trick.points
+            self.news.append(trick_taken(self.subject(trick.winner), len(hand.tricks), worth))
         if hand.result is not None:
             self.hand_over(hand, hand.result)
 
     def describe(self, seat: int, action: Action) -> str:
-        if isinstance(action, Play):
-            return f"{self.subject(seat)} played {action.notation}"
-        if isinstance(action, Declare):
-            return f"{self.subject(seat)} named {action.notation}"
-        if isinstance(action, Bid):
-            return f"{self.subject(seat)} bid {action.notation}"
-        if isinstance(action, Discard):
-            return f"{self.subject(seat)} laid a tile face down"
-        return f"{self.subject(seat)} passed"
+        """A bot's action as news; the tile it laid face down stays unnamed."""
+        return action_said(self.subject(seat), action)
 
     # -- showing the table ---------------------------------------------------------------
 
@@ -323,24 +315,9 @@ class _Session:
         self.header(view.hand_number, view.shaker, view.score)
         self.flush_news()
         if view.calls:
-            calls = ", ".join(
-                f"{self.who((view.first_bidder + i) % self.layout.seats)} {call.notation}"
-                for i, call in enumerate(view.calls)
-            )
-            self.say(f"Auction: {calls}")
-        if view.contract is not None and view.bidder is not None and view.declarer is not None:
-            assert view.bid is not None
-            named = (
-                f"and named {view.contract}"
-                if view.declarer == view.bidder
-                else f"and {self.who(view.declarer)} named {view.contract}"
-            )
-            line = f"Contract: {self.who(view.bidder)} bid {view.bid.notation} {named}"
-            if view.trump:
-                line += f": {view.trump}"
-            if view.out_seat is not None:
-                line += f"; {self.who(view.out_seat)} sits out"
-            self.say(line)
+            self.say(f"Auction: {auction_line(view, self.names())}")
+        if view.contract is not None:
+            self.say(f"Contract: {contract_line(view, self.names())}")
         self.show_piles(view)
         if view.trick:
             self.say(
@@ -370,7 +347,7 @@ class _Session:
                 tiles = ", ".join(
                     f"{self.who(s)} {tile_name(t)}" for s, t in zip(trick.seats, trick.tiles)
                 )
-                self.say(f"{taker}, {_points(trick.points)}: {tiles}")
+                self.say(f"{taker}, {plural(trick.points, 'point')}: {tiles}")
         if view.tricks:
             names = self.layout.side_names
             kind, amounts = (
@@ -385,35 +362,14 @@ class _Session:
         before = tuple(total - amount for total, amount in zip(game.score, result.score))
         self.header(game.first_hand + len(game.results) - 1, hand.shaker, before)
         self.flush_news()
-        if result.reshaken:
-            self.say("Everyone passed: the tiles are reshaken, no score.", style="bold")
-        else:
-            assert result.bidder is not None and result.declarer is not None
-            named = (
-                f"named {result.contract}"
-                if result.declarer == result.bidder
-                else f"{self.who(result.declarer)} named {result.contract}"
-            )
-            subject = self.subject(result.bidder)
-            verdict = "made it" if result.made else ("were set" if subject == "You" else "was set")
-            names = self.layout.side_names
-            side = self.layout.side_of[result.bidder]
-            line = f"{self.subject(result.bidder)} bid {result.bid}, {named}, and {verdict}."
-            self.say(line, style="bold")
-            if not hand.tricks_hidden:
-                points = ", ".join(f"{name} {n}" for name, n in zip(names, result.points))
-                self.say(f"Points: {points}")
-            awards = [
-                f"{amount} {self.unit(amount)} to {names[s]}{self.side_of_you(s)}"
-                for s, amount in enumerate(result.score)
-                if amount
-            ]
-            self.say(f"{names[side]} bid; " + ("; ".join(awards) or "no score") + ".")
+        view = hand.view(self.seat)
+        sides = [name + self.side_of_you(s) for s, name in enumerate(self.layout.side_names)]
+        self.say(hand_headline(view, result, sides), style="bold")
+        if not result.reshaken:
+            self.say(f"Contract: {contract_line(view, self.names())}")
+        for line in hand_result_lines(view, result):
+            self.say(line)
         self.say(f"Score: {score_line(self.rules, self.game.score)}")
-
-    def unit(self, amount: int) -> str:
-        word = "point" if self.rules.game in ("points", "moon") else "mark"
-        return word if abs(amount) == 1 else word + "s"
 
     # -- asking the human ----------------------------------------------------------------
 
