@@ -15,7 +15,7 @@ import pytest
 from test_record import EX14_HAND, EX14_PLAY, EXAMPLE_NAMES, EXAMPLES, record
 from typer.testing import CliRunner
 
-from texas42 import Game, Rules
+from texas42 import Game, Rules, __version__
 from texas42.core import words
 from texas42.core.actions import Declare, Discard
 from texas42.core.errors import RulesError
@@ -38,6 +38,16 @@ def write(tmp_path: Path, obj: Any) -> str:
     path = tmp_path / "game.json"
     path.write_text(json.dumps(obj))
     return str(path)
+
+
+def test_version_and_short_help() -> None:
+    for flag in ("--version", "-V"):
+        done = run(flag)
+        assert (done.returncode, done.stdout) == (0, f"texas42 {__version__}\n")
+    for args in (("-h",), ("--help",), ("check", "-h")):
+        done = run(*args)
+        assert done.returncode == 0 and "Usage: texas42" in done.stdout, args
+    assert "check" in run("-h").stdout and "Check a game record" in run("check", "-h").stdout
 
 
 @pytest.mark.parametrize("name", EXAMPLE_NAMES)

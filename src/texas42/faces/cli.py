@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from texas42 import __version__
 from texas42.core.errors import Texas42Error
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
@@ -40,11 +41,31 @@ if TYPE_CHECKING:
 
 app = typer.Typer(
     name="texas42",
-    help="Texas 42 dominoes: check and replay game records, play in the terminal.",
+    help="Texas 42 dominoes: play at the web or terminal table, check records, analyze hands.",
     add_completion=False,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
+
+
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        print(f"texas42 {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _texas42(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", "-V", callback=_print_version, is_eager=True, help="Print the version."
+        ),
+    ] = False,
+) -> None:
+    """Texas 42 dominoes: play at the web or terminal table, check records, analyze hands."""
+
 
 Players = tuple[str, ...] | None
 
