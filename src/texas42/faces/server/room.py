@@ -22,7 +22,7 @@ import random
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from texas42.core.actions import Action, Discard, action_words, parse_action_words
 from texas42.core.errors import Texas42Error
@@ -30,6 +30,17 @@ from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
+from texas42.faces.server.events import (
+    ActionEvent,
+    BadEvent,
+    BotEvent,
+    Event,
+    LeaveEvent,
+    RematchEvent,
+    SitEvent,
+    StartEvent,
+    read_event,
+)
 from texas42.faces.server.messages import (
     RATE_BURST,
     RATE_PER_SECOND,
@@ -202,10 +213,15 @@ class Room:
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, settings: ServerSettings) -> Room:
+        """The table its log leaves; a `BadEvent` names the first event that cannot be applied."""
         room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
-        for event in stored.events:
-            room._apply(event.kind, event.data)
-            room.next_event = event.seq + 1
+        for row in stored.events:
+            event = read_event(stored.id, row.seq, row.kind, row.data)
+            try:
+                room._apply(event)
+            except (Texas42Error, Refused) as exc:
+                raise BadEvent(f"table {stored.id}, event {row.seq} ({row.kind}): {exc}") from None
+            room.next_event = row.seq + 1
         return room
 
     def start_task(self) -> None:
@@ -279,7 +295,7 @@ class Room:
                 raise Refused(f"no bot level {message.level!r}: choose from {known}", "bad-message")
             is_engine = message.level in engines and message.level not in LEVELS
             name = message.level if is_engine else f"{message.level.capitalize()} bot"
-            await self._commit("bot", {"seat": message.seat, "level": message.level, "name": name})
+            await self._commit(BotEvent(seat=message.seat, level=message.level, name=name))
         elif isinstance(message, Leave):
             await self._leave(connection, message)
         elif isinstance(message, Start):
@@ -288,14 +304,12 @@ class Room:
                 raise Refused("the game has already started")
             if any(seat.kind == "empty" for seat in self.seats):
                 raise Refused("every seat needs a player or a bot before the start")
-            await self._commit("start", {"game": 1, "seed": secrets.randbits(62)})
+            await self._commit(StartEvent(game=1, seed=secrets.randbits(62)))
         elif isinstance(message, Rematch):
             self._seated(connection)
             if self.status != "over":
                 raise Refused("a rematch starts only when the game is over")
-            await self._commit(
-                "rematch", {"game": self.game_number + 1, "seed": secrets.randbits(62)}
-            )
+            await self._commit(RematchEvent(game=self.game_number + 1, seed=secrets.randbits(62)))
         elif isinstance(message, Act):
             await self._act(connection, message)
         elif isinstance(message, AskHint):
@@ -341,9 +355,7 @@ class Room:
         if not name or not name.isprintable():
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
         token = secrets.token_urlsafe(24)
-        await self._commit(
-            "sit", {"seat": message.seat, "name": name, "digest": token_digest(token)}
-        )
+        await self._commit(SitEvent(seat=message.seat, name=name, digest=token_digest(token)))
         connection.seat = message.seat
         connection.post(
             {
@@ -366,7 +378,7 @@ class Room:
         target = seat.holder if seat.holder is not None else message.seat
         if seat.kind == "human" and target != connection.seat:
             raise Refused("only the player in a seat can give it up")
-        await self._commit("leave", {"seat": target})
+        await self._commit(LeaveEvent(seat=target))
         for other in self.connections:
             if other.seat == target:
                 other.seat = None
@@ -429,8 +441,7 @@ class Room:
                 self.storage.append,
                 self.id,
                 self.next_event,
-                "action",
-                {"game": self.game_number, "seat": seat, "action": action_words(action)},
+                ActionEvent(game=self.game_number, seat=seat, action=action_words(action)),
                 status=status,
                 finished=finished,
             )
@@ -446,58 +457,65 @@ class Room:
         self.broadcast()
         self._schedule_bot()
 
-    async def _commit(self, kind: str, data: dict[str, Any]) -> None:
-        status = {"start": "playing", "rematch": "playing"}.get(kind)
-        await self.storage.run(
-            self.storage.append, self.id, self.next_event, kind, data, status=status
-        )
+    async def _commit(self, event: Event) -> None:
+        """Store an event of the lobby or a game's start, then apply it (an action of a game
+        goes through `_play`, which must apply it first to learn whether it ends the game)."""
+        status = "playing" if isinstance(event, StartEvent | RematchEvent) else None
+        await self.storage.run(self.storage.append, self.id, self.next_event, event, status=status)
         self.next_event += 1
-        self._apply(kind, data)
-        if kind != "sit":
+        self._apply(event)
+        if not isinstance(event, SitEvent):
             self.broadcast()
         self._schedule_bot()
 
     # -- the state, from events -------------------------------------------------------------
 
-    def _apply(self, kind: str, data: dict[str, Any]) -> None:
-        """One event of the log, live or while restoring."""
-        if kind == "sit":
-            seat = data["seat"]
-            self.seats[seat] = SeatState("human", data["name"], None, data["digest"])
-            for other in self.controls(seat)[1:]:
-                self.seats[other] = SeatState("human", data["name"], None, None, seat)
-        elif kind == "bot":
-            self.seats[data["seat"]] = SeatState("bot", data["name"], data["level"])
-        elif kind == "leave":
-            seat = data["seat"]
-            self.seats[seat] = SeatState()
-            for other, state in enumerate(self.seats):
-                if state.holder == seat:
-                    self.seats[other] = SeatState()
-        elif kind in ("start", "rematch"):
-            self.game_number = data["game"]
-            self.seed = data["seed"]
-            self.game = Game(self.rules, self.seed)
-            self.status = "playing"
-            self.seq = 0
-            self.last = None
-            self._close_bots()
-            self.bots = {
-                seat: self._make_bot(state.level, self.seed + seat, state.name)
-                for seat, state in enumerate(self.seats)
-                if state.kind == "bot" and state.level is not None
-            }
-        elif kind == "action":
-            game = self._playing()
-            action = self._parse_action(game, data["action"])
-            game.apply(action)
-            self.seq += 1
-            self.last = self._last(data["seat"], action)
-            if game.is_over():
-                self.status = "over"
+    def _apply(self, event: Event) -> None:
+        """One event of the log, live or while restoring; one it cannot take raises before it
+        changes anything."""
+        match event:
+            case SitEvent(seat=seat, name=name, digest=digest):
+                self._check_seat(seat)
+                self.seats[seat] = SeatState("human", name, None, digest)
+                for other in self.controls(seat)[1:]:
+                    self.seats[other] = SeatState("human", name, None, None, seat)
+            case BotEvent(seat=seat, level=level, name=name):
+                self._check_seat(seat)
+                self.seats[seat] = SeatState("bot", name, level)
+            case LeaveEvent(seat=seat):
+                self._check_seat(seat)
+                self.seats[seat] = SeatState()
+                for other, state in enumerate(self.seats):
+                    if state.holder == seat:
+                        self.seats[other] = SeatState()
+            case StartEvent(game=number, seed=seed) | RematchEvent(game=number, seed=seed):
+                self.game_number = number
+                self.seed = seed
+                self.game = Game(self.rules, self.seed)
+                self.status = "playing"
+                self.seq = 0
+                self.last = None
                 self._close_bots()
-        else:
-            raise Texas42Error(f"table {self.id}: unknown event {kind!r} in the log")
+                self.bots = {
+                    seat: self._make_bot(state.level, self.seed + seat, state.name)
+                    for seat, state in enumerate(self.seats)
+                    if state.kind == "bot" and state.level is not None
+                }
+            case ActionEvent(game=number, seat=seat, action=words):
+                game = self._playing()
+                if number != self.game_number:
+                    raise Texas42Error(f"an action of game {number} in game {self.game_number}")
+                if seat != game.seat_to_act():
+                    raise Texas42Error(f"seat {seat} acted out of turn")
+                action = self._parse_action(game, words)
+                game.apply(action)
+                self.seq += 1
+                self.last = self._last(seat, action)
+                if game.is_over():
+                    self.status = "over"
+                    self._close_bots()
+            case _:
+                assert_never(event)
 
     def _last(self, seat: int, action: Action) -> dict[str, Any]:
         """The action everyone is told was taken: a discard is face down, so not its tile."""

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from texas42.core.errors import Texas42Error
+from texas42.faces.server.events import Event, event_row
 
 T = TypeVar("T")
 
@@ -118,9 +119,11 @@ def check_database(url: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
+    """An event's row as stored: `texas42.faces.server.events.read_event` reads it."""
+
     seq: int
     kind: str
-    data: dict[str, Any]
+    data: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -190,24 +193,18 @@ class Storage:
         self,
         table_id: str,
         seq: int,
-        kind: str,
-        data: dict[str, Any],
+        event: Event,
         *,
         status: str | None = None,
         finished: FinishedGame | None = None,
     ) -> None:
         """One event, with the table's new status and a finished game, in one transaction."""
         now = time.time()
+        kind, data = event_row(event)
         with self.engine.begin() as conn:
             conn.execute(
                 _INSERT_EVENT,
-                {
-                    "table_id": table_id,
-                    "seq": seq,
-                    "kind": kind,
-                    "data": json.dumps(data),
-                    "at": now,
-                },
+                {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": now},
             )
             if status is not None:
                 conn.execute(
@@ -307,7 +304,7 @@ def _stored(conn: Connection, row: Any) -> StoredTable:
         row.name,
         row.rules,
         row.status,
-        tuple(StoredEvent(e.seq, e.kind, json.loads(e.data)) for e in events),
+        tuple(StoredEvent(e.seq, e.kind, e.data) for e in events),
     )
 
 
