@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -36,6 +37,7 @@ from texas42.faces.server.events import (
     read_event,
 )
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES
+from texas42.faces.server.outbound import SERVER_MESSAGES, State
 from texas42.faces.server.room import Room, token_digest
 from texas42.faces.server.storage import (
     FinishedGame,
@@ -90,7 +92,9 @@ class Socket:
         self.ws.send_text(json.dumps(message))
 
     def recv(self) -> dict[str, Any]:
+        """The next message, which must be one of the server's classes field for field."""
         message: dict[str, Any] = self.ws.receive_json()
+        SERVER_MESSAGES.validate_python(message)
         self.log.append(message)
         if message["type"] == "state":
             self.state = message
@@ -470,6 +474,17 @@ def visible_tiles(game: Game, seat: int | None) -> set[str]:
     return seen
 
 
+def tiles_in(value: object) -> set[str]:
+    """Every tile in a typed message's fields, walked class by class (dict keys included)."""
+    if dataclasses.is_dataclass(value):
+        return set().union(*(tiles_in(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if isinstance(value, dict):
+        return tiles_in(list(value)) | tiles_in(list(value.values()))
+    if isinstance(value, (list, tuple)):
+        return set().union(*(tiles_in(item) for item in value))
+    return {value} if isinstance(value, str) and value in TILE_NAMES else set()
+
+
 @pytest.mark.parametrize("rules, seed", [("standard", 5), ("house,hide_tricks=mark-bids", 6)])
 def test_no_message_shows_a_tile_its_recipient_could_not_see(
     client: TestClient, rules: str, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -503,8 +518,14 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
             allowed = visible_tiles(game, seat)
             for message in sock.log:
                 text = json.dumps(message)
-                shown = set(TILE_WORD.findall(text))
+                typed = SERVER_MESSAGES.validate_python(message)
+                shown = set(TILE_WORD.findall(text)) | tiles_in(typed)
                 assert shown <= allowed, (seat, shown - allowed, message)
+                if isinstance(typed, State) and typed.game is not None and typed.seq == seq:
+                    hand = typed.game.hand
+                    own = game.hand.hands[seat] if seat is not None else 0
+                    assert hand.tiles == [TILE_NAMES[t] for t in tiles_of(own)]
+                    assert hand.widow == [] and set(hand.illegal) <= set(hand.tiles)
                 assert not any(
                     t in text for t in tokens if t != (tokens[seat] if seat is not None else None)
                 )

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from texas42.faces.server.outbound import ErrorCode
+
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
@@ -85,7 +87,7 @@ _ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
 class BadMessage(ValueError):
     """A message refused before it reached a table; the text is for the sender."""
 
-    def __init__(self, message: str, code: str = "bad-message") -> None:
+    def __init__(self, message: str, code: ErrorCode = "bad-message") -> None:
         super().__init__(message)
         self.code = code
 

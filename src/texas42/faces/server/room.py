@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import random
 import secrets
@@ -30,6 +29,7 @@ from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
+from texas42.faces.server import outbound as out
 from texas42.faces.server.events import (
     ActionEvent,
     BadEvent,
@@ -78,8 +78,7 @@ def token_digest(token: str) -> str:
 
 @dataclass
 class SeatState:
-    kind: str = "empty"
-    """``empty``, ``human`` or ``bot``."""
+    kind: out.SeatKind = "empty"
     name: str = ""
     level: str | None = None
     digest: str | None = None
@@ -121,8 +120,8 @@ class Connection:
         self.rate = rate or RateLimit()
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
 
-    def post(self, message: dict[str, Any]) -> None:
-        self.post_text(json.dumps(message, separators=(",", ":")))
+    def post(self, message: out.ServerMessage) -> None:
+        self.post_text(out.encode(message))
 
     def post_text(self, text: str) -> None:
         """Queue a message already in JSON (a broadcast builds each seat's text once)."""
@@ -133,8 +132,8 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def error(self, message: str, code: str) -> None:
-        self.post({"type": "error", "message": message, "code": code})
+    def error(self, message: str, code: out.ErrorCode) -> None:
+        self.post(out.Error(message=message, code=code))
 
     def close(self) -> None:
         self.closed = True
@@ -163,7 +162,7 @@ class _Envelope:
 class Refused(Exception):
     """An action a table will not take; the message goes back to the sender, nothing changes."""
 
-    def __init__(self, message: str, code: str = "not-allowed") -> None:
+    def __init__(self, message: str, code: out.ErrorCode = "not-allowed") -> None:
         super().__init__(message)
         self.code = code
 
@@ -178,13 +177,13 @@ class Room:
     storage: Storage
     settings: ServerSettings
     seats: list[SeatState] = field(default_factory=list)
-    status: str = "lobby"
+    status: out.TableStatus = "lobby"
     game: Game | None = None
     game_number: int = 0
     seed: int = 0
     seq: int = 0
     next_event: int = 0
-    last: dict[str, Any] | None = None
+    last: out.Last | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     connections: set[Connection] = field(default_factory=set)
     queue: asyncio.Queue[_Envelope | _BotMove | _Part] = field(default_factory=asyncio.Queue)
@@ -283,7 +282,7 @@ class Room:
         if isinstance(message, Hello):
             self._hello(connection, message)
         elif isinstance(message, Ping):
-            connection.post({"type": "pong"})
+            connection.post(out.Pong())
         elif isinstance(message, Sit):
             await self._sit(connection, message)
         elif isinstance(message, AddBot):
@@ -340,7 +339,7 @@ class Room:
                 connection.error(
                     "that seat token is not for this table; you are watching", "not-allowed"
                 )
-        connection.post({"type": "welcome", "seat": connection.seat})
+        connection.post(out.Welcome(seat=connection.seat))
         self.broadcast()
 
     async def _sit(self, connection: Connection, message: Sit) -> None:
@@ -358,12 +357,7 @@ class Room:
         await self._commit(SitEvent(seat=message.seat, name=name, digest=token_digest(token)))
         connection.seat = message.seat
         connection.post(
-            {
-                "type": "seated",
-                "seat": message.seat,
-                "token": token,
-                "link": f"/t/{self.id}#token={token}",
-            }
+            out.Seated(seat=message.seat, token=token, link=f"/t/{self.id}#token={token}")
         )
         self.broadcast()
 
@@ -517,10 +511,10 @@ class Room:
             case _:
                 assert_never(event)
 
-    def _last(self, seat: int, action: Action) -> dict[str, Any]:
+    def _last(self, seat: int, action: Action) -> out.Last:
         """The action everyone is told was taken: a discard is face down, so not its tile."""
         words = "discard" if isinstance(action, Discard) else action_words(action)
-        return {"seat": seat, "action": words, "text": describe_action(seat, action, self.layout)}
+        return out.Last(seat=seat, action=words, text=describe_action(seat, action, self.layout))
 
     def _finished_game(self) -> FinishedGame:
         game = self._playing()
@@ -614,10 +608,9 @@ class Room:
                     await asyncio.to_thread(close)
             for connection in list(self.connections):
                 connection.post(
-                    {
-                        "type": "notice",
-                        "message": f"{bot.name} failed ({why}); a medium bot plays its seat now",
-                    }
+                    out.Notice(
+                        message=f"{bot.name} failed ({why}); a medium bot plays its seat now"
+                    )
                 )
             action = _stand_in(fallback, view)
         await self.queue.put(_BotMove(seat, seq, action))
@@ -650,8 +643,11 @@ class Room:
 
             try:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
-                ranked = [{**h.to_dict(), "action": action_words(h.action)} for h in found]
-                connection.post({"type": "hints", "seq": seq, "hints": ranked})
+                ranked = [
+                    out.read(out.Hint, {**h.to_dict(), "action": action_words(h.action)})
+                    for h in found
+                ]
+                connection.post(out.Hints(seq=seq, hints=ranked))
             except Exception:
                 log.exception("table %s: no hints for %s", self.id, self.rules)
                 connection.error("no hints at this table", "busy")
@@ -691,7 +687,7 @@ class Room:
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
                     own = {p["index"] for p in data["plays"]}
                     data["mistakes"] = [i for i in data["mistakes"] if i in own]
-                connection.post({"type": "review", "hand": number, **data})
+                connection.post(out.read(out.Review, {**data, "hand": number}))
             except Exception:
                 log.exception("table %s: no review for %s", self.id, self.rules)
                 connection.error("no review of hands at this table", "busy")
@@ -702,41 +698,40 @@ class Room:
 
     # -- telling people ---------------------------------------------------------------------
 
-    def table_payload(self) -> dict[str, Any]:
+    def table_payload(self) -> out.Table:
         present = {c.seat for c in self.connections}
-        return {
-            "id": self.id,
-            "name": self.name,
-            "rules": str(self.rules),
-            "rules_text": self.rules.describe(),
-            "status": self.status,
-            "game_number": self.game_number,
-            "layout": layout_payload(self.rules),
-            "seats": [
-                {
-                    "seat": seat,
-                    "name": state.name,
-                    "kind": state.kind,
-                    "level": state.level,
-                    "connected": state.kind == "bot"
+        return out.Table(
+            id=self.id,
+            name=self.name,
+            rules=str(self.rules),
+            rules_text=self.rules.describe(),
+            status=self.status,
+            game_number=self.game_number,
+            layout=layout_payload(self.rules),
+            seats=[
+                out.Seat(
+                    seat=seat,
+                    name=state.name,
+                    kind=state.kind,
+                    level=state.level,
+                    connected=state.kind == "bot"
                     or (seat if state.holder is None else state.holder) in present,
-                    "compass": self.layout.seat_names[seat],
-                    "side": self.layout.side_of[seat],
-                    "holder": state.holder,
-                }
+                    compass=self.layout.seat_names[seat],
+                    side=self.layout.side_of[seat],
+                    holder=state.holder,
+                )
                 for seat, state in enumerate(self.seats)
             ],
-        }
+        )
 
-    def state_for(self, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "table": table or self.table_payload(),
-            "you": {"seat": seat, "seats": list(self.controls(seat))},
-            "last": self.last,
-            "game": game_payload(self.game, self.controls(seat)) if self.game is not None else None,
-        }
+    def state_for(self, seat: int | None, table: out.Table | None = None) -> out.State:
+        return out.State(
+            seq=self.seq,
+            table=table or self.table_payload(),
+            you=out.You(seat=seat, seats=list(self.controls(seat))),
+            last=self.last,
+            game=game_payload(self.game, self.controls(seat)) if self.game is not None else None,
+        )
 
     def send_state(self, connection: Connection) -> None:
         connection.post(self.state_for(connection.seat))
@@ -750,8 +745,7 @@ class Room:
                 self.connections.discard(connection)
                 continue
             if connection.seat not in built:
-                state = self.state_for(connection.seat, table)
-                built[connection.seat] = json.dumps(state, separators=(",", ":"))
+                built[connection.seat] = out.encode(self.state_for(connection.seat, table))
             connection.post_text(built[connection.seat])
 
 

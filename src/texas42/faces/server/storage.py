@@ -28,6 +28,7 @@ from sqlalchemy.engine import Connection, Engine
 
 from texas42.core.errors import Texas42Error
 from texas42.faces.server.events import Event, event_row
+from texas42.faces.server.outbound import GameSummary
 
 T = TypeVar("T")
 
@@ -148,16 +149,18 @@ class FinishedGame:
     finished: float
     record: str
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "table": self.table_id,
-            "game": self.number,
-            "rules": self.rules,
-            "players": list(self.players),
-            "score": list(self.score),
-            "winner": self.winner,
-            "finished": self.finished,
-        }
+    def summary(self, name: str) -> GameSummary:
+        """The game in the history list, at the table called ``name``."""
+        return GameSummary(
+            table=self.table_id,
+            game=self.number,
+            rules=self.rules,
+            players=list(self.players),
+            score=list(self.score),
+            winner=self.winner,
+            finished=self.finished,
+            name=name,
+        )
 
 
 class Storage:
@@ -244,7 +247,7 @@ class Storage:
             ).first()
         return _finished(row) if row is not None else None
 
-    def history(self, limit: int) -> list[dict[str, Any]]:
+    def history(self, limit: int) -> list[GameSummary]:
         """The latest finished games' summaries, newest first (without their records)."""
         columns = [c for c in games_table.c if c.name != "record"]
         with self.engine.connect() as conn:
@@ -254,7 +257,7 @@ class Storage:
                 .order_by(games_table.c.finished.desc())
                 .limit(limit)
             ).all()
-        return [{**_finished(row, record="").summary(), "name": row.name} for row in rows]
+        return [_finished(row, record="").summary(row.name) for row in rows]
 
 
 def _engine(url: str) -> Engine:
