@@ -81,7 +81,7 @@ Message = Annotated[
     Hello | Sit | AddBot | Leave | Start | Act | AskHint | AskReview | Rematch | Ping,
     Field(discriminator="type"),
 ]
-_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
+BROWSER_MESSAGES: TypeAdapter[Message] = TypeAdapter(Message)
 
 
 class BadMessage(ValueError):
@@ -106,7 +106,7 @@ def parse_message(raw: str | bytes) -> Message:
     if not isinstance(obj, dict):
         raise BadMessage("a message is a JSON object with a type")
     try:
-        return _ADAPTER.validate_python(obj)
+        return BROWSER_MESSAGES.validate_python(obj)
     except ValidationError as exc:
         raise BadMessage(_explain(exc)) from None
 

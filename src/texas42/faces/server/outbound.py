@@ -19,7 +19,9 @@ if TYPE_CHECKING:
     from _typeshed import DataclassInstance
 
 B = TypeVar("B")
-_FORBID = ConfigDict(extra="forbid")
+_FORBID = ConfigDict(
+    extra="forbid", json_schema_serialization_defaults_required=True, use_attribute_docstrings=True
+)
 
 
 @dataclass_transform(frozen_default=True, kw_only_default=True)
