@@ -876,6 +876,13 @@ def test_a_table_has_the_seats_and_sides_of_its_rules(
     assert len(shown["seats"]) == seats and shown["layout"]["seats"] == seats
     assert len(shown["layout"]["side_names"]) == sides
     assert [s["side"] for s in shown["seats"]] == shown["layout"]["side_of"]
+    side_of = shown["layout"]["side_of"]
+    mates = [
+        [other for other, its in enumerate(side_of) if its == side and other != seat]
+        for seat, side in enumerate(side_of)
+    ]
+    # a seat without one partner has null for its partner, not -1
+    assert shown["layout"]["partner"] == [m[0] if len(m) == 1 else None for m in mates]
     if seats < 7:
         me.send(type="sit", seat=seats, name="Nobody")
         assert me.until("error")["message"] == f"this table has seats 0 to {seats - 1}"

@@ -212,15 +212,21 @@ class Room:
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, settings: ServerSettings) -> Room:
-        """The table its log leaves; a `BadEvent` names the first event that cannot be applied."""
+        """The table its log leaves; a `BadEvent` names the first event that cannot be applied
+        (and the engines the log had started are quit, since the table is given up)."""
         room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
-        for row in stored.events:
-            event = read_event(stored.id, row.seq, row.kind, row.data)
-            try:
-                room._apply(event)
-            except (Texas42Error, Refused) as exc:
-                raise BadEvent(f"table {stored.id}, event {row.seq} ({row.kind}): {exc}") from None
-            room.next_event = row.seq + 1
+        try:
+            for row in stored.events:
+                event = read_event(stored.id, row.seq, row.kind, row.data)
+                try:
+                    room._apply(event)
+                except (Texas42Error, Refused) as exc:
+                    where = f"table {stored.id}, event {row.seq} ({row.kind})"
+                    raise BadEvent(f"{where}: {exc}") from None
+                room.next_event = row.seq + 1
+        except BaseException:
+            room._close_bots()
+            raise
         return room
 
     def start_task(self) -> None:
@@ -687,7 +693,7 @@ class Room:
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
                     own = {p["index"] for p in data["plays"]}
                     data["mistakes"] = [i for i in data["mistakes"] if i in own]
-                connection.post(out.read(out.Review, {**data, "hand": number}))
+                connection.post(out.read(out.Review, data))
             except Exception:
                 log.exception("table %s: no review for %s", self.id, self.rules)
                 connection.error("no review of hands at this table", "busy")
