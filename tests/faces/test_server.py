@@ -695,12 +695,15 @@ def test_a_stored_event_the_server_cannot_take_is_refused_by_table_and_number(
         storage.close()
 
 
-def test_a_table_with_a_broken_log_is_left_out_and_the_others_restore(tmp_path: Path) -> None:
+def test_a_table_with_a_broken_log_is_left_out_and_the_others_restore(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     db = tmp_path / "mixed.sqlite"
     rows, game = old_log(Rules(), 42)
     write_rows(db, "good", rows)
     write_rows(db, "bad", [*rows[:5], ("action", {"game": 1, "seat": 9, "action": "pass"})])
-    with make_client(db) as c:
+    with caplog.at_level("ERROR", "texas42.faces.server"), make_client(db) as c:
+        assert "not restored: table bad, event 5 (action): seat: " in caplog.text
         assert room_of(c, "good").game.position() == game.position()  # type: ignore[union-attr]
         assert "bad" not in c.app.state.tables.rooms  # type: ignore[attr-defined]
         assert c.get("/api/tables/bad").status_code == 404

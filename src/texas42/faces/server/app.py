@@ -28,10 +28,11 @@ from texas42.core.layout import layout_of
 from texas42.core.record import Record, RecordError, check_record
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.faces.server import outbound as out
+from texas42.faces.server.events import BadEvent
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
 from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.room import Connection, Room, ServerSettings
-from texas42.faces.server.storage import Storage, database_url
+from texas42.faces.server.storage import Storage, StoredTable, database_url
 from texas42.players import BOT_NAMES, LEVELS
 
 log = logging.getLogger("texas42.faces.server")
@@ -96,14 +97,21 @@ class Tables:
         """Bring back every table still in play; their bots pick up where they stopped."""
         stored = await self.storage.run(lambda: list(self.storage.open_tables()))
         for table in stored:
-            try:
-                room = Room.restore(table, self.storage, self.settings)
-            except Exception:
-                log.exception("table %s could not be restored from its log", table.id)
-                continue
-            self.rooms[room.id] = room
-            room.start_task()
+            room = self._restored(table)
+            if room is not None:
+                self.rooms[room.id] = room
+                room.start_task()
         return len(stored)
+
+    def _restored(self, stored: StoredTable) -> Room | None:
+        """The table its log gives, or None (logged) if the log cannot be replayed."""
+        try:
+            return Room.restore(stored, self.storage, self.settings)
+        except BadEvent as exc:
+            log.error("not restored: %s", exc)
+        except Exception:
+            log.exception("table %s could not be restored from its log", stored.id)
+        return None
 
     async def create(self, name: str, rules: Rules) -> Room:
         table_id = secrets.token_urlsafe(6)
@@ -125,10 +133,8 @@ class Tables:
             stored = await self.storage.run(self.storage.load_table, table_id)
             if stored is None:
                 return None
-            try:
-                room = Room.restore(stored, self.storage, self.settings)
-            except Exception:
-                log.exception("table %s could not be restored from its log", table_id)
+            room = self._restored(stored)
+            if room is None:
                 return None
             self.rooms[table_id] = room
             room.start_task()
