@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import random
 import re
+import sqlite3
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -14,19 +16,36 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from texas42.core.actions import action_words
 from texas42.core.game import Game
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.faces.server import ServerSettings, create_app
+from texas42.faces.server.events import (
+    ActionEvent,
+    BadEvent,
+    LeaveEvent,
+    SitEvent,
+    StartEvent,
+    read_event,
+)
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES
-from texas42.faces.server.room import Room
-from texas42.faces.server.storage import FinishedGame, Storage, database_url
+from texas42.faces.server.outbound import SERVER_MESSAGES, State
+from texas42.faces.server.room import Room, token_digest
+from texas42.faces.server.storage import (
+    FinishedGame,
+    Storage,
+    StoredEvent,
+    StoredTable,
+    database_url,
+)
 
 FAST = {
     "bot_delay": 0.0,
@@ -73,7 +92,9 @@ class Socket:
         self.ws.send_text(json.dumps(message))
 
     def recv(self) -> dict[str, Any]:
+        """The next message, which must be one of the server's classes field for field."""
         message: dict[str, Any] = self.ws.receive_json()
+        SERVER_MESSAGES.validate_python(message)
         self.log.append(message)
         if message["type"] == "state":
             self.state = message
@@ -220,7 +241,7 @@ def test_a_whole_game_with_bots_then_history_record_replay_and_rematch(client: T
     actions = sum(len(h.calls) + (h.contract is not None) + len(h.plays) for h in report.hands)
     assert len(frames) == actions + len(report.hands)
     assert all(
-        len(sum(f["hands"], []))
+        sum(len(tiles) for tiles in f["hands"])
         + len(f["hand"]["trick"])
         + sum(len(t["plays"]) for t in f["hand"]["tricks"])
         == 28
@@ -453,6 +474,17 @@ def visible_tiles(game: Game, seat: int | None) -> set[str]:
     return seen
 
 
+def tiles_in(value: object) -> set[str]:
+    """Every tile in a typed message's fields, walked class by class (dict keys included)."""
+    if dataclasses.is_dataclass(value):
+        return set().union(*(tiles_in(getattr(value, f.name)) for f in dataclasses.fields(value)))
+    if isinstance(value, dict):
+        return tiles_in(list(value)) | tiles_in(list(value.values()))
+    if isinstance(value, (list, tuple)):
+        return set().union(*(tiles_in(item) for item in value))
+    return {value} if isinstance(value, str) and value in TILE_NAMES else set()
+
+
 @pytest.mark.parametrize("rules, seed", [("standard", 5), ("house,hide_tricks=mark-bids", 6)])
 def test_no_message_shows_a_tile_its_recipient_could_not_see(
     client: TestClient, rules: str, seed: int, monkeypatch: pytest.MonkeyPatch
@@ -480,14 +512,20 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
     for seq in range(2000):
         for sock, seat in everyone:
             if not (sock.state.get("seq") == seq and sock.state["game"] is not None):
-                sock.until("state", lambda m: m["seq"] == seq and m["game"] is not None)
+                sock.until("state", lambda m, seq=seq: m["seq"] == seq and m["game"] is not None)
             game = room.game  # every seat has the state of this seq, so the server is idle
             assert game is not None and room.seq == seq
             allowed = visible_tiles(game, seat)
             for message in sock.log:
                 text = json.dumps(message)
-                shown = set(TILE_WORD.findall(text))
+                typed = SERVER_MESSAGES.validate_python(message)
+                shown = set(TILE_WORD.findall(text)) | tiles_in(typed)
                 assert shown <= allowed, (seat, shown - allowed, message)
+                if isinstance(typed, State) and typed.game is not None and typed.seq == seq:
+                    hand = typed.game.hand
+                    own = game.hand.hands[seat] if seat is not None else 0
+                    assert hand.tiles == [TILE_NAMES[t] for t in tiles_of(own)]
+                    assert hand.widow == [] and set(hand.illegal) <= set(hand.tiles)
                 assert not any(
                     t in text for t in tokens if t != (tokens[seat] if seat is not None else None)
                 )
@@ -539,30 +577,136 @@ def test_storage_keeps_events_in_order_and_finished_games(tmp_path: Path) -> Non
         try:
             table = f"t{random.getrandbits(32):x}"
             storage.create_table(table, "Friday", "house")
-            storage.append(table, 0, "sit", {"seat": 0, "name": "A", "digest": "d"})
-            storage.append(table, 1, "start", {"game": 1, "seed": 9}, status="playing")
+            storage.append(table, 0, SitEvent(seat=0, name="A", digest="d"))
+            storage.append(table, 1, StartEvent(game=1, seed=9), status="playing")
             finished = FinishedGame(
                 table, 1, "house", ("A", "B", "C", "D"), (7, 3), 0, 1e9 + 1, "{}"
             )
             storage.append(
                 table,
                 2,
-                "action",
-                {"seat": 0, "action": "pass", "game": 1},
+                ActionEvent(game=1, seat=0, action="pass"),
                 status="over",
                 finished=finished,
             )
             stored = storage.load_table(table)
             assert stored is not None and stored.status == "over" and stored.name == "Friday"
             assert [e.kind for e in stored.events] == ["sit", "start", "action"]
-            assert stored.events[1].data == {"game": 1, "seed": 9}
+            assert json.loads(stored.events[1].data) == {"game": 1, "seed": 9}
+            event = stored.events[2]
+            assert read_event(table, event.seq, event.kind, event.data) == ActionEvent(
+                game=1, seat=0, action="pass"
+            )
             assert storage.finished_game(table, 1) == finished
             assert table not in {t.id for t in storage.open_tables()}
-            with pytest.raises(Exception):
-                storage.append(table, 2, "action", {})  # a seq is written once
+            with pytest.raises(sa.exc.IntegrityError):
+                storage.append(table, 2, LeaveEvent(seat=1))  # a seq is written once
             assert len(storage.load_table(table).events) == 3  # type: ignore[union-attr]
         finally:
             storage.close()
+
+
+def old_log(rules: Rules, seed: int) -> tuple[list[tuple[str, dict[str, Any]]], Game]:
+    """A table's events as the server has always written them, (kind, data) rows: Ann at North,
+    bots elsewhere, and the game played by first legal actions until it is North's turn again."""
+    rows: list[tuple[str, dict[str, Any]]] = [
+        ("sit", {"seat": 0, "name": "Ann", "digest": token_digest("ann-token")})
+    ]
+    rows += [("bot", {"seat": s, "level": "medium", "name": "Medium bot"}) for s in (1, 2, 3)]
+    rows.append(("start", {"game": 1, "seed": seed}))
+    game = Game(rules, seed)
+    while len(rows) < 12 or game.seat_to_act() != 0:
+        seat = game.seat_to_act()
+        action = game.legal_actions()[0]
+        rows.append(("action", {"game": 1, "seat": seat, "action": action_words(action)}))
+        game.apply(action)
+    return rows, game
+
+
+def write_rows(db: Path, table: str, rows: list[tuple[str, dict[str, Any]]]) -> None:
+    """Rows written with plain SQL and ``json.dumps``, as the server wrote them before events
+    had classes."""
+    Storage(database_url(str(db))).close()
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute(
+            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
+            (table, "Old", "standard", "playing", 1.0, 1.0),
+        )
+        conn.executemany(
+            "INSERT INTO events VALUES (?, ?, ?, ?, ?)",
+            [(table, seq, kind, json.dumps(data), 1.0) for seq, (kind, data) in enumerate(rows)],
+        )
+
+
+def test_a_log_written_before_events_had_classes_restores_unchanged(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    rows, game = old_log(Rules(), 42)
+    write_rows(db, "oldtable", rows)
+    with make_client(db) as c:
+        room = room_of(c, "oldtable")
+        assert room.game is not None and room.game.position() == game.position()
+        assert [s.name for s in room.seats] == ["Ann", "Medium bot", "Medium bot", "Medium bot"]
+        assert room.seq == len(rows) - 5 and room.next_event == len(rows)
+        ann = Socket(c, "oldtable")
+        assert ann.hello("ann-token")["seat"] == 0
+        ann.act(ann.next_turn(), random.Random(1))
+        assert ann.until("state", lambda m: m["seq"] > room.seq - 1)["last"]["seat"] == 0
+    stored = Storage(database_url(str(db)))
+    try:
+        table = stored.load_table("oldtable")
+        assert table is not None
+        assert [(e.kind, json.loads(e.data)) for e in table.events[: len(rows)]] == rows
+        new = table.events[len(rows)]
+        assert new.kind == "action" and list(json.loads(new.data)) == ["game", "seat", "action"]
+    finally:
+        stored.close()
+
+
+@pytest.mark.parametrize(
+    "kind, data, expected",
+    [
+        ("deal", '{"seat": 0}', "event 5: unknown kind 'deal'"),
+        ("bot", "{not json", "event 5 (bot): its data is not JSON"),
+        ("bot", "[1, 2]", "event 5 (bot): its data is not an object of fields"),
+        ("bot", '{"seat": 1, "level": "easy"}', "event 5 (bot): name: Field required"),
+        ("leave", '{"seat": "1"}', "event 5 (leave): seat: Input should be a valid integer"),
+        ("leave", '{"seat": 1, "why": "x"}', "event 5 (leave): why: Extra inputs"),
+        ("sit", '{"seat": 5, "name": "X", "digest": "d"}', "event 5 (sit): this table has seats"),
+        ("action", '{"game": 1, "seat": 0, "action": "bid 31"}', "event 5 (action): seat 0 acted"),
+        ("action", '{"game": 2, "seat": 1, "action": "bid 31"}', "an action of game 2 in game 1"),
+        ("action", '{"game": 1, "seat": 1, "action": "bid 99"}', "event 5 (action): "),
+        ("action", '{"game": 1, "seat": 1, "action": "play 6-6"}', "event 5 (action): "),
+    ],
+)
+def test_a_stored_event_the_server_cannot_take_is_refused_by_table_and_number(
+    tmp_path: Path, kind: str, data: str, expected: str
+) -> None:
+    rows, _ = old_log(Rules(), 42)
+    events = [StoredEvent(seq, k, json.dumps(d)) for seq, (k, d) in enumerate(rows[:5])]
+    events.append(StoredEvent(5, kind, data))
+    storage = Storage(database_url(str(tmp_path / "bad.sqlite")))
+    try:
+        stored = StoredTable("broken", "Broken", "standard", "playing", tuple(events))
+        with pytest.raises(BadEvent) as refused:
+            Room.restore(stored, storage, ServerSettings(**FAST))
+        assert str(refused.value).startswith("table broken, event 5")
+        assert expected in str(refused.value)
+    finally:
+        storage.close()
+
+
+def test_a_table_with_a_broken_log_is_left_out_and_the_others_restore(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "mixed.sqlite"
+    rows, game = old_log(Rules(), 42)
+    write_rows(db, "good", rows)
+    write_rows(db, "bad", [*rows[:5], ("action", {"game": 1, "seat": 9, "action": "pass"})])
+    with caplog.at_level("ERROR", "texas42.faces.server"), make_client(db) as c:
+        assert "not restored: table bad, event 5 (action): seat: " in caplog.text
+        assert room_of(c, "good").game.position() == game.position()  # type: ignore[union-attr]
+        assert "bad" not in c.app.state.tables.rooms  # type: ignore[attr-defined]
+        assert c.get("/api/tables/bad").status_code == 404
 
 
 def test_database_urls() -> None:
@@ -587,6 +731,7 @@ def test_serve_refuses_bad_arguments_before_starting(args: list[str], message: s
 
     done = subprocess.run(
         [sys.executable, "-m", "texas42", "serve", *args],
+        check=False,
         capture_output=True,
         text=True,
         timeout=60,
@@ -734,6 +879,13 @@ def test_a_table_has_the_seats_and_sides_of_its_rules(
     assert len(shown["seats"]) == seats and shown["layout"]["seats"] == seats
     assert len(shown["layout"]["side_names"]) == sides
     assert [s["side"] for s in shown["seats"]] == shown["layout"]["side_of"]
+    side_of = shown["layout"]["side_of"]
+    mates = [
+        [other for other, its in enumerate(side_of) if its == side and other != seat]
+        for seat, side in enumerate(side_of)
+    ]
+    # a seat without one partner has null for its partner, not -1
+    assert shown["layout"]["partner"] == [m[0] if len(m) == 1 else None for m in mates]
     if seats < 7:
         me.send(type="sit", seat=seats, name="Nobody")
         assert me.until("error")["message"] == f"this table has seats 0 to {seats - 1}"
@@ -774,7 +926,7 @@ def test_whole_games_at_other_table_sizes_with_bots(
     for frame in replay["frames"]:
         hand = frame["hand"]
         shown = (
-            sum(frame["hands"], [])
+            [tile for tiles in frame["hands"] for tile in tiles]
             + [p["tile"] for p in hand["trick"]]
             + [p["tile"] for t in hand["tricks"] for p in t["plays"]]
             + hand["discards"]
@@ -818,7 +970,7 @@ def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: Test
             tile = hand["widow"][0]
             me.acted = m["seq"]
             me.send(type="act", action=f"discard {tile}", seq=m["seq"])
-            after = me.until("state", lambda s: s["seq"] > m["seq"])
+            after = me.until("state", lambda s, m=m: s["seq"] > m["seq"])
             assert after["last"] == {
                 "seat": 0,
                 "action": "discard",
@@ -828,7 +980,7 @@ def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: Test
                 "discards"
             ] == [tile]
             assert tile not in after["game"]["hand"]["tiles"]
-            seen = watcher.until("state", lambda s: s["seq"] > m["seq"])
+            seen = watcher.until("state", lambda s, m=m: s["seq"] > m["seq"])
             public = {
                 **seen,
                 "game": {k: v for k, v in seen["game"].items() if k != "draw"},
@@ -985,7 +1137,7 @@ def test_no_seat_at_a_bigger_table_sees_another_seats_tiles_widow_or_discards(
     for seq in range(3000):
         for sock, seat in everyone:
             if not (sock.state.get("seq") == seq and sock.state["game"] is not None):
-                sock.until("state", lambda m: m["seq"] == seq and m["game"] is not None)
+                sock.until("state", lambda m, seq=seq: m["seq"] == seq and m["game"] is not None)
             game = room.game
             assert game is not None and room.seq == seq
             allowed = visible_tiles(game, seat) | removed

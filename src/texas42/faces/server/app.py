@@ -12,13 +12,13 @@ import gc
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, HTTPException, Request, WebSocket
 from fastapi import Path as FastApiPath
-from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
@@ -27,10 +27,12 @@ from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, RecordError, check_record
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
+from texas42.faces.server import outbound as out
+from texas42.faces.server.events import BadEvent
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
 from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.room import Connection, Room, ServerSettings
-from texas42.faces.server.storage import Storage, database_url
+from texas42.faces.server.storage import Storage, StoredTable, database_url
 from texas42.players import BOT_NAMES, LEVELS
 
 log = logging.getLogger("texas42.faces.server")
@@ -95,14 +97,21 @@ class Tables:
         """Bring back every table still in play; their bots pick up where they stopped."""
         stored = await self.storage.run(lambda: list(self.storage.open_tables()))
         for table in stored:
-            try:
-                room = Room.restore(table, self.storage, self.settings)
-            except Exception:
-                log.exception("table %s could not be restored from its log", table.id)
-                continue
-            self.rooms[room.id] = room
-            room.start_task()
+            room = self._restored(table)
+            if room is not None:
+                self.rooms[room.id] = room
+                room.start_task()
         return len(stored)
+
+    def _restored(self, stored: StoredTable) -> Room | None:
+        """The table its log gives, or None (logged) if the log cannot be replayed."""
+        try:
+            return Room.restore(stored, self.storage, self.settings)
+        except BadEvent as exc:
+            log.error("not restored: %s", exc)
+        except Exception:
+            log.exception("table %s could not be restored from its log", stored.id)
+        return None
 
     async def create(self, name: str, rules: Rules) -> Room:
         table_id = secrets.token_urlsafe(6)
@@ -124,10 +133,8 @@ class Tables:
             stored = await self.storage.run(self.storage.load_table, table_id)
             if stored is None:
                 return None
-            try:
-                room = Room.restore(stored, self.storage, self.settings)
-            except Exception:
-                log.exception("table %s could not be restored from its log", table_id)
+            room = self._restored(stored)
+            if room is None:
                 return None
             self.rooms[table_id] = room
             room.start_task()
@@ -152,7 +159,7 @@ class Tables:
             await room.stop()
 
 
-def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]:
+def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> out.Options:
     """What the lobby offers: presets, every option with its kind and default, bot levels."""
     base = Rules()
     options = []
@@ -165,6 +172,7 @@ def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]
     )
     for name in names:
         default = getattr(base, name)
+        kind: Literal["choice", "bool", "int"]
         if name in OPTION_CHOICES:
             kind, choices = "choice", list(OPTION_CHOICES[name])
         elif isinstance(default, bool):
@@ -172,34 +180,34 @@ def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> dict[str, Any]
         else:
             kind, choices = "int", []
         options.append(
-            {
-                "name": name,
-                "label": OPTION_LABELS.get(name, name.replace("_", " ")),
-                "kind": kind,
-                "choices": choices,
-                "default": default,
-                "common": name in OPTION_LABELS,
-            }
+            out.Option(
+                name=name,
+                label=OPTION_LABELS.get(name, name.replace("_", " ")),
+                kind=kind,
+                choices=choices,
+                default=default,
+                common=name in OPTION_LABELS,
+            )
         )
     tables = [
-        {
-            "players": _players(Rules.parse(rules)),
-            "rules": rules,
-            "label": label,
-            "default": PLAYERS_PRESETS.get(_players(Rules.parse(rules))) == rules,
-        }
+        out.TableChoice(
+            players=_players(Rules.parse(rules)),
+            rules=rules,
+            label=label,
+            default=PLAYERS_PRESETS.get(_players(Rules.parse(rules))) == rules,
+        )
         for rules, label in TABLE_CHOICES
     ]
-    return {
-        "tables": sorted(tables, key=lambda t: t["players"]),
-        "presets": {
+    return out.Options(
+        tables=sorted(tables, key=lambda t: t.players),
+        presets={
             name: {option: getattr(rules, option) for option in OPTION_NAMES}
             for name, rules in PRESETS.items()
         },
-        "options": options,
-        "levels": [*LEVELS, *(name for name, _ in engines if name not in LEVELS)],
-        "bots": [name for name in BOT_NAMES if name not in LEVELS],
-    }
+        options=options,
+        levels=[*LEVELS, *(name for name, _ in engines if name not in LEVELS)],
+        bots=[name for name in BOT_NAMES if name not in LEVELS],
+    )
 
 
 def _players(rules: Rules) -> int:
@@ -271,31 +279,35 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         return page()
 
     @app.get("/api/options")
-    async def options() -> dict[str, Any]:
-        return options_payload(settings.engines)
+    async def options() -> Response:
+        return _json(options_payload(settings.engines))
 
     @app.post("/api/tables")
-    async def create_table(body: TableRequest, request: Request) -> dict[str, Any]:
+    async def create_table(body: TableRequest, request: Request) -> Response:
         try:
             rules = Rules.parse(body.rules)
         except Texas42Error as exc:
             raise HTTPException(400, f"rules: {exc}") from None
         room = await tables_of(request).create(body.name, rules)
-        return {"id": room.id, "url": f"/t/{room.id}"}
+        return _json(out.Created(id=room.id, url=f"/t/{room.id}"))
 
     @app.get("/api/tables/{table_id}")
-    async def table_summary(table_id: str, request: Request) -> dict[str, Any]:
+    async def table_summary(table_id: str, request: Request) -> Response:
         room = await _room(request, table_id)
-        summary = room.table_payload()
         game = room.game
-        summary["score"] = list(game.score) if game is not None else None
-        summary["hand_number"] = game.hand_number if game is not None else None
-        return summary
+        return _json(
+            out.TableSummary(
+                **out.fields_of(room.table_payload()),
+                score=list(game.score) if game is not None else None,
+                hand_number=game.hand_number if game is not None else None,
+            )
+        )
 
     @app.get("/api/history")
-    async def history(request: Request, limit: int = 20) -> list[dict[str, Any]]:
+    async def history(request: Request, limit: int = 20) -> Response:
         storage: Storage = request.app.state.storage
-        return await storage.run(storage.history, max(1, min(limit, HISTORY_LIMIT)))
+        games = await storage.run(storage.history, max(1, min(limit, HISTORY_LIMIT)))
+        return _json(games)
 
     @app.get("/api/tables/{table_id}/games/{number}/record")
     async def game_record(table_id: str, number: GameNumber, request: Request) -> Response:
@@ -309,23 +321,23 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         )
 
     @app.get("/api/tables/{table_id}/games/{number}/replay")
-    async def game_replay(table_id: str, number: GameNumber, request: Request) -> dict[str, Any]:
+    async def game_replay(table_id: str, number: GameNumber, request: Request) -> Response:
         finished = await _finished(request, table_id, number)
-        return await asyncio.to_thread(_replay, Record.from_json(finished.record))
+        return _json(await asyncio.to_thread(_replay, Record.from_json(finished.record)))
 
     @app.post("/api/replay")
     async def import_replay(request: Request) -> Response:
         body = await request.body()
         if len(body) > MAX_RECORD_BYTES:
-            return JSONResponse({"error": f"a record is at most {MAX_RECORD_BYTES} bytes"}, 413)
+            return _json(out.Failure(error=f"a record is at most {MAX_RECORD_BYTES} bytes"), 413)
         try:
             record = Record.from_json(body.decode("utf-8", errors="replace"))
             result = await asyncio.to_thread(_replay, record)
         except RecordError as exc:
-            return JSONResponse({"error": exc.line()}, 400)
+            return _json(out.Failure(error=exc.line()), 400)
         except RecursionError:
-            return JSONResponse({"error": "not JSON: nested too deeply"}, 400)
-        return JSONResponse(result)
+            return _json(out.Failure(error="not JSON: nested too deeply"), 400)
+        return _json(result)
 
     async def _room(request: Request, table_id: str) -> Room:
         room = await tables_of(request).get(table_id)
@@ -351,8 +363,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         room = await tables_of(websocket).get(table_id)
         if room is None:
             await websocket.accept()
-            await websocket.send_json(
-                {"type": "error", "message": f"no table {table_id!r}", "code": "not-found"}
+            await websocket.send_text(
+                out.encode(out.Error(message=f"no table {table_id!r}", code="not-found"))
             )
             await websocket.close(code=4404)
             return
@@ -414,13 +426,18 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
         await websocket.close()
 
 
-def _replay(record: Record) -> dict[str, Any]:
+def _replay(record: Record) -> out.Replay:
     report = check_record(record)
-    return {
-        "record": record.to_dict(),
-        "layout": layout_payload(record.rules),
-        "frames": replay_frames(list(report.hands), record.rules),
-    }
+    return out.Replay(
+        record=record.to_dict(),
+        layout=layout_payload(record.rules),
+        frames=replay_frames(list(report.hands), record.rules),
+    )
+
+
+def _json(body: out.HttpBody | Sequence[out.GameSummary], status: int = 200) -> Response:
+    """An HTTP body as the browser reads it, encoded where every message is."""
+    return Response(out.encode(body), status, media_type="application/json")
 
 
 __all__ = ["MAX_MESSAGE_BYTES", "ServerSettings", "Tables", "create_app", "options_payload"]

@@ -12,6 +12,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from texas42.faces.server.outbound import ErrorCode
+
 MAX_MESSAGE_BYTES = 4096
 RATE_PER_SECOND = 10.0
 RATE_BURST = 20.0
@@ -79,13 +81,13 @@ Message = Annotated[
     Hello | Sit | AddBot | Leave | Start | Act | AskHint | AskReview | Rematch | Ping,
     Field(discriminator="type"),
 ]
-_ADAPTER: TypeAdapter[Message] = TypeAdapter(Message)
+BROWSER_MESSAGES: TypeAdapter[Message] = TypeAdapter(Message)
 
 
 class BadMessage(ValueError):
     """A message refused before it reached a table; the text is for the sender."""
 
-    def __init__(self, message: str, code: str = "bad-message") -> None:
+    def __init__(self, message: str, code: ErrorCode = "bad-message") -> None:
         super().__init__(message)
         self.code = code
 
@@ -104,7 +106,7 @@ def parse_message(raw: str | bytes) -> Message:
     if not isinstance(obj, dict):
         raise BadMessage("a message is a JSON object with a type")
     try:
-        return _ADAPTER.validate_python(obj)
+        return BROWSER_MESSAGES.validate_python(obj)
     except ValidationError as exc:
         raise BadMessage(_explain(exc)) from None
 

@@ -1,6 +1,7 @@
-"""What the server tells one recipient about a game: JSON built from that recipient's views.
+"""What the server tells one recipient about a game, built from that recipient's views.
 
-This module is the only place a message about a game's tiles is made, and it reads nothing but
+This module is the only place a message about a game's tiles is made (as the classes of
+`texas42.faces.server.outbound`), and it reads nothing but
 views (those of the seats the recipient plays, or the public part of one for a spectator) and
 finished hands' results. So a payload can hold no tile its recipient could not see at the table,
 which the leak tests check against every message of whole games.
@@ -9,7 +10,7 @@ which the leak tests check against every message of whole games.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
 
 from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Pass, Play, action_words
 from texas42.core.game import Game
@@ -19,27 +20,32 @@ from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View, view_of
 from texas42.core.words import marks_tally
+from texas42.faces.server import outbound as out
 
-PHASES = ("auction", "declare", "play", "done", "discard")
+PHASES: tuple[out.PhaseWord, ...] = ("auction", "declare", "play", "done", "discard")
 """The words for `Phase` values, by number."""
 
 
-def layout_payload(rules: Rules) -> dict[str, Any]:
-    """The table's shape, for drawing it: seats round the oval, sides for the score."""
+def layout_payload(rules: Rules) -> out.Layout:
     layout = layout_of(rules)
-    return {
-        "seats": layout.seats,
-        "seat_names": list(layout.seat_names),
-        "sides": layout.sides,
-        "side_names": list(layout.side_names),
-        "side_of": list(layout.side_of),
-        "partner": list(layout.partner_of),
-        "teams": layout.teams,
-        "hand_size": layout.hand_size,
-        "widow": layout.widow,
-        "total": layout.total,
-        "see_partner": rules.see_partner,
-    }
+    return out.Layout(
+        seats=layout.seats,
+        seat_names=list(layout.seat_names),
+        sides=layout.sides,
+        side_names=list(layout.side_names),
+        side_of=list(layout.side_of),
+        partner=[_seat_or_none(p) for p in layout.partner_of],
+        teams=layout.teams,
+        hand_size=layout.hand_size,
+        widow=layout.widow,
+        total=layout.total,
+        see_partner=rules.see_partner,
+    )
+
+
+def _seat_or_none(seat: int | None) -> int | None:
+    """A seat the core may spell -1 for nobody, as the wire spells nobody: None."""
+    return None if seat is None or seat < 0 else seat
 
 
 def action_label(action: Action) -> str:
@@ -60,24 +66,31 @@ def action_label(action: Action) -> str:
     return action.notation
 
 
-def result_payload(result: HandResult) -> dict[str, Any]:
-    return {
-        "bidder": result.bidder,
-        "bid": result.bid,
-        "contract": result.contract,
-        "declarer": result.declarer,
-        "made": result.made,
-        "points": list(result.points),
-        "score": list(result.score),
-        "tricks": result.tricks,
-        "reshaken": result.reshaken,
-    }
+def result_payload(result: HandResult) -> out.Result:
+    return out.Result(
+        bidder=result.bidder,
+        bid=result.bid,
+        contract=result.contract,
+        declarer=result.declarer,
+        made=result.made,
+        points=list(result.points),
+        score=list(result.score),
+        tricks=result.tricks,
+        reshaken=result.reshaken,
+    )
 
 
-def hand_payload(view: View, *, public: bool, result: HandResult | None = None) -> dict[str, Any]:
+def hand_payload(
+    view: View,
+    *,
+    public: bool,
+    result: HandResult | None = None,
+    illegal: dict[str, str] | None = None,
+) -> out.Hand:
     """The hand as ``view`` shows it; ``public`` drops everything about the view's own seat
     (its tiles, its widow and discards, its legal actions, its tiles in face-down tricks) for a
-    spectator or for another seat's hand."""
+    spectator or for another seat's hand. ``illegal`` gives why the seat's tiles it may not play
+    are refused (`illegal_reasons`)."""
     own_turn = not public and view.turn == view.seat
     tricks = []
     for trick in view.tricks:
@@ -89,45 +102,43 @@ def hand_payload(view: View, *, public: bool, result: HandResult | None = None) 
                 tile = TILE_NAMES[trick.mine]
             else:
                 tile = None
-            plays.append({"seat": seat, "tile": tile})
+            plays.append(out.TilePlay(seat=seat, tile=tile))
         tricks.append(
-            {"leader": trick.leader, "winner": trick.winner, "points": trick.points, "plays": plays}
+            out.Trick(leader=trick.leader, winner=trick.winner, points=trick.points, plays=plays)
         )
-    legal = [{"action": action_words(a), "label": action_label(a)} for a in view.legal]
     seats = view.layout.seats
-    payload: dict[str, Any] = {
-        "seat": None if public else view.seat,
-        "shaker": view.shaker,
-        "first_bidder": view.first_bidder,
-        "phase": PHASES[view.phase],
-        "turn": view.turn,
-        "tiles": [] if public else [TILE_NAMES[t] for t in tiles_of(view.hand)],
-        "widow": [] if public else [TILE_NAMES[t] for t in tiles_of(view.widow)],
-        "discards": [None if public or t is None else TILE_NAMES[t] for t in view.discards],
-        "calls": [
-            {"seat": (view.first_bidder + i) % seats, "call": call.notation}
+    return out.Hand(
+        seat=None if public else view.seat,
+        shaker=view.shaker,
+        first_bidder=view.first_bidder,
+        phase=PHASES[view.phase],
+        turn=view.turn,
+        tiles=[] if public else [TILE_NAMES[t] for t in tiles_of(view.hand)],
+        widow=[] if public else [TILE_NAMES[t] for t in tiles_of(view.widow)],
+        discards=[None if public or t is None else TILE_NAMES[t] for t in view.discards],
+        calls=[
+            out.Call(seat=(view.first_bidder + i) % seats, call=call.notation)
             for i, call in enumerate(view.calls)
         ],
-        "bidder": view.bidder,
-        "bid": view.bid.notation if view.bid is not None else None,
-        "bid_marks": view.bid_marks,
-        "declarer": view.declarer,
-        "out_seat": view.out_seat,
-        "contract": str(view.contract) if view.contract is not None else None,
-        "trump": view.trump,
-        "trick": [{"seat": seat, "tile": TILE_NAMES[t]} for seat, t in view.trick],
-        "tricks": tricks,
-        "points": list(view.points) if view.points is not None else None,
-        "tricks_won": list(view.tricks_won),
-        "tiles_left": list(view.tiles_left),
-        "piles_face_down": view.piles_face_down,
-        "legal": legal if own_turn else [],
-        "illegal": {},
-        "result": result_payload(result)
-        if result is not None and result.made is not None
-        else None,
-    }
-    return payload
+        bidder=view.bidder,
+        bid=view.bid.notation if view.bid is not None else None,
+        bid_marks=view.bid_marks,
+        declarer=view.declarer,
+        out_seat=view.out_seat,
+        contract=str(view.contract) if view.contract is not None else None,
+        trump=view.trump,
+        trick=[out.TilePlay(seat=seat, tile=TILE_NAMES[t]) for seat, t in view.trick],
+        tricks=tricks,
+        points=list(view.points) if view.points is not None else None,
+        tricks_won=list(view.tricks_won),
+        tiles_left=list(view.tiles_left),
+        piles_face_down=view.piles_face_down,
+        legal=[out.Legal(action=action_words(a), label=action_label(a)) for a in view.legal]
+        if own_turn
+        else [],
+        illegal=illegal or {},
+        result=result_payload(result) if result is not None and result.made is not None else None,
+    )
 
 
 def illegal_reasons(hand: Hand, seat: int) -> dict[str, str]:
@@ -160,7 +171,7 @@ def acting_seat(game: Game, seats: Sequence[int]) -> int | None:
     return turn if turn in seats else seats[0]
 
 
-def game_payload(game: Game, seats: Sequence[int] = ()) -> dict[str, Any]:
+def game_payload(game: Game, seats: Sequence[int] = ()) -> out.Game:
     """The game as the player of ``seats`` sees it (in two-hand a person plays a seat and its
     partner's), or as a spectator does (no seats). ``hand`` is shown from the seat to act among
     them; ``held`` gives the tiles of each of them."""
@@ -170,84 +181,88 @@ def game_payload(game: Game, seats: Sequence[int] = ()) -> dict[str, Any]:
     rules: Rules = game.rules
     index = len(game.hands) - 1
     hand = game.hand
-    current = hand_payload(game.view(looking), public=public, result=hand.result)
-    if seat is not None:
-        current["illegal"] = illegal_reasons(hand, seat)
+    current = hand_payload(
+        game.view(looking),
+        public=public,
+        result=hand.result,
+        illegal=None if seat is None else illegal_reasons(hand, seat),
+    )
     held = [
-        {"seat": s, "tiles": [TILE_NAMES[t] for t in tiles_of(game.view(s).hand)]} for s in seats
+        out.Held(seat=s, tiles=[TILE_NAMES[t] for t in tiles_of(game.view(s).hand)]) for s in seats
     ]
     last_hand = None
     finished = index if hand.result is None else index + 1
     if finished > 0:
         last = game.hands[finished - 1]
         assert last.result is not None
-        last_hand = hand_payload(
+        ended = hand_payload(
             _hand_view(game, finished - 1, looking), public=public, result=last.result
         )
-        last_hand["number"] = game.first_hand + finished - 1
+        last_hand = out.LastHand(**out.fields_of(ended), number=game.first_hand + finished - 1)
     outcome = game.outcome()
     score = game.score
     marks = rules.game == "marks"
-    return {
-        "hand_number": game.hand_number,
-        "score": list(score),
-        "target": rules.winning_target,
-        "unit": "marks" if marks else "points",
-        "tally": [marks_tally(max(0, s)) if marks else "" for s in score],
-        "history": [list(s) for s in game.score_history()],
-        "draw": [[[s, TILE_NAMES[t]] for s, t in rnd] for rnd in game.draw_rounds],
-        "hand": current,
-        "held": held,
-        "last_hand": last_hand,
-        "outcome": (
-            {"winner": outcome.winner, "score": list(outcome.score), "hands": outcome.hands}
-            if outcome is not None
-            else None
-        ),
-    }
+    return out.Game(
+        hand_number=game.hand_number,
+        score=list(score),
+        target=rules.winning_target,
+        unit="marks" if marks else "points",
+        tally=[marks_tally(max(0, s)) if marks else "" for s in score],
+        history=[list(s) for s in game.score_history()],
+        draw=[[(s, TILE_NAMES[t]) for s, t in rnd] for rnd in game.draw_rounds],
+        hand=current,
+        held=held,
+        last_hand=last_hand,
+        outcome=out.Outcome(winner=outcome.winner, score=list(outcome.score), hands=outcome.hands)
+        if outcome is not None
+        else None,
+    )
 
 
-def full_hand_payload(hand: Hand, score: tuple[int, ...], number: int) -> dict[str, Any]:
-    """A hand with every tile shown, for the replay of a finished game: the public hand plus
+def replay_frame(hand: Hand, score: tuple[int, ...], number: int, caption: str) -> out.Frame:
+    """A position of the replay of a finished game, every tile shown: the public hand plus
     what each seat still holds, the widow and the discards."""
     public = hand_payload(view_of(hand, 0, score, number), public=True, result=hand.result)
-    public["tricks"] = [
-        {
-            "leader": trick.leader,
-            "winner": trick.winner,
-            "points": trick.points,
-            "plays": [{"seat": s, "tile": TILE_NAMES[t]} for s, t in zip(trick.seats, trick.tiles)],
-        }
+    tricks = [
+        out.Trick(
+            leader=trick.leader,
+            winner=trick.winner,
+            points=trick.points,
+            plays=[
+                out.TilePlay(seat=s, tile=TILE_NAMES[t]) for s, t in zip(trick.seats, trick.tiles)
+            ],
+        )
         for trick in hand.tricks
     ]
-    public["points"] = list(hand.points)
-    public["widow"] = [TILE_NAMES[t] for t in tiles_of(hand.widow)]
-    public["discards"] = [TILE_NAMES[t] for t in hand.discards]
-    return {
-        "hand_number": number,
-        "score": list(score),
-        "hands": [
-            [TILE_NAMES[t] for t in tiles_of(hand.hands[s])] for s in range(hand.layout.seats)
-        ],
-        "hand": public,
-    }
+    shown = replace(
+        public,
+        tricks=tricks,
+        points=list(hand.points),
+        widow=[TILE_NAMES[t] for t in tiles_of(hand.widow)],
+        discards=[TILE_NAMES[t] for t in hand.discards],
+    )
+    return out.Frame(
+        caption=caption,
+        hand_number=number,
+        score=list(score),
+        hands=[[TILE_NAMES[t] for t in tiles_of(hand.hands[s])] for s in range(hand.layout.seats)],
+        hand=shown,
+    )
 
 
-def replay_frames(hands: list[Hand], rules: Rules) -> list[dict[str, Any]]:
+def replay_frames(hands: list[Hand], rules: Rules) -> list[out.Frame]:
     """Every position of finished hands, each with a caption, played again from their deals."""
     layout = layout_of(rules)
     frames = []
     score = (0,) * layout.sides
     for number, played in enumerate(hands, 1):
         hand = Hand(rules, played.shaker, played.deal, played.widow)
-        frame = full_hand_payload(hand, score, number)
-        frame["caption"] = f"Hand {number}: {layout.seat_names[hand.shaker]} shook"
-        frames.append(frame)
+        shook = f"Hand {number}: {layout.seat_names[hand.shaker]} shook"
+        frames.append(replay_frame(hand, score, number, shook))
         for seat, aid in _actions_of(played):
             hand.apply(aid)
-            frame = full_hand_payload(hand, score, number)
-            frame["caption"] = describe_action(seat, ACTIONS[aid], layout, public=False)
-            frames.append(frame)
+            caption = describe_action(seat, ACTIONS[aid], layout, public=False)
+            frames.append(replay_frame(hand, score, number, caption))
         if hand.result is None:
             break
         score = tuple(a + b for a, b in zip(score, hand.result.score))
@@ -258,10 +273,11 @@ def _actions_of(hand: Hand) -> list[tuple[int, int]]:
     """(seat, action id) of every action of a hand, in order."""
     seats = hand.layout.seats
     actions = [((hand.first_bidder + i) % seats, c) for i, c in enumerate(hand.calls)]
-    if hand.declarer >= 0:
-        actions.extend((hand.declarer, Discard(t).id) for t in hand.discards)
-    if hand.contract is not None:
-        actions.append((hand.declarer, Declare(hand.contract).id))
+    declarer = _seat_or_none(hand.declarer)
+    if declarer is not None:
+        actions.extend((declarer, Discard(t).id) for t in hand.discards)
+        if hand.contract is not None:
+            actions.append((declarer, Declare(hand.contract).id))
     actions.extend(zip(hand.play_seats, hand.plays))
     return actions
 

@@ -16,13 +16,12 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
-import json
 import logging
 import random
 import secrets
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from texas42.core.actions import Action, Discard, action_words, parse_action_words
 from texas42.core.errors import Texas42Error
@@ -30,6 +29,18 @@ from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
+from texas42.faces.server import outbound as out
+from texas42.faces.server.events import (
+    ActionEvent,
+    BadEvent,
+    BotEvent,
+    Event,
+    LeaveEvent,
+    RematchEvent,
+    SitEvent,
+    StartEvent,
+    read_event,
+)
 from texas42.faces.server.messages import (
     RATE_BURST,
     RATE_PER_SECOND,
@@ -67,8 +78,7 @@ def token_digest(token: str) -> str:
 
 @dataclass
 class SeatState:
-    kind: str = "empty"
-    """``empty``, ``human`` or ``bot``."""
+    kind: out.SeatKind = "empty"
     name: str = ""
     level: str | None = None
     digest: str | None = None
@@ -110,8 +120,8 @@ class Connection:
         self.rate = rate or RateLimit()
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
 
-    def post(self, message: dict[str, Any]) -> None:
-        self.post_text(json.dumps(message, separators=(",", ":")))
+    def post(self, message: out.ServerMessage) -> None:
+        self.post_text(out.encode(message))
 
     def post_text(self, text: str) -> None:
         """Queue a message already in JSON (a broadcast builds each seat's text once)."""
@@ -122,8 +132,8 @@ class Connection:
         except asyncio.QueueFull:
             self.close()
 
-    def error(self, message: str, code: str) -> None:
-        self.post({"type": "error", "message": message, "code": code})
+    def error(self, message: str, code: out.ErrorCode) -> None:
+        self.post(out.Error(message=message, code=code))
 
     def close(self) -> None:
         self.closed = True
@@ -152,7 +162,7 @@ class _Envelope:
 class Refused(Exception):
     """An action a table will not take; the message goes back to the sender, nothing changes."""
 
-    def __init__(self, message: str, code: str = "not-allowed") -> None:
+    def __init__(self, message: str, code: out.ErrorCode = "not-allowed") -> None:
         super().__init__(message)
         self.code = code
 
@@ -167,13 +177,13 @@ class Room:
     storage: Storage
     settings: ServerSettings
     seats: list[SeatState] = field(default_factory=list)
-    status: str = "lobby"
+    status: out.TableStatus = "lobby"
     game: Game | None = None
     game_number: int = 0
     seed: int = 0
     seq: int = 0
     next_event: int = 0
-    last: dict[str, Any] | None = None
+    last: out.Last | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     connections: set[Connection] = field(default_factory=set)
     queue: asyncio.Queue[_Envelope | _BotMove | _Part] = field(default_factory=asyncio.Queue)
@@ -202,10 +212,21 @@ class Room:
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, settings: ServerSettings) -> Room:
+        """The table its log leaves; a `BadEvent` names the first event that cannot be applied
+        (and the engines the log had started are quit, since the table is given up)."""
         room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
-        for event in stored.events:
-            room._apply(event.kind, event.data)
-            room.next_event = event.seq + 1
+        try:
+            for row in stored.events:
+                event = read_event(stored.id, row.seq, row.kind, row.data)
+                try:
+                    room._apply(event)
+                except (Texas42Error, Refused) as exc:
+                    where = f"table {stored.id}, event {row.seq} ({row.kind})"
+                    raise BadEvent(f"{where}: {exc}") from None
+                room.next_event = row.seq + 1
+        except BaseException:
+            room._close_bots()
+            raise
         return room
 
     def start_task(self) -> None:
@@ -267,7 +288,7 @@ class Room:
         if isinstance(message, Hello):
             self._hello(connection, message)
         elif isinstance(message, Ping):
-            connection.post({"type": "pong"})
+            connection.post(out.Pong())
         elif isinstance(message, Sit):
             await self._sit(connection, message)
         elif isinstance(message, AddBot):
@@ -279,7 +300,7 @@ class Room:
                 raise Refused(f"no bot level {message.level!r}: choose from {known}", "bad-message")
             is_engine = message.level in engines and message.level not in LEVELS
             name = message.level if is_engine else f"{message.level.capitalize()} bot"
-            await self._commit("bot", {"seat": message.seat, "level": message.level, "name": name})
+            await self._commit(BotEvent(seat=message.seat, level=message.level, name=name))
         elif isinstance(message, Leave):
             await self._leave(connection, message)
         elif isinstance(message, Start):
@@ -288,14 +309,12 @@ class Room:
                 raise Refused("the game has already started")
             if any(seat.kind == "empty" for seat in self.seats):
                 raise Refused("every seat needs a player or a bot before the start")
-            await self._commit("start", {"game": 1, "seed": secrets.randbits(62)})
+            await self._commit(StartEvent(game=1, seed=secrets.randbits(62)))
         elif isinstance(message, Rematch):
             self._seated(connection)
             if self.status != "over":
                 raise Refused("a rematch starts only when the game is over")
-            await self._commit(
-                "rematch", {"game": self.game_number + 1, "seed": secrets.randbits(62)}
-            )
+            await self._commit(RematchEvent(game=self.game_number + 1, seed=secrets.randbits(62)))
         elif isinstance(message, Act):
             await self._act(connection, message)
         elif isinstance(message, AskHint):
@@ -326,7 +345,7 @@ class Room:
                 connection.error(
                     "that seat token is not for this table; you are watching", "not-allowed"
                 )
-        connection.post({"type": "welcome", "seat": connection.seat})
+        connection.post(out.Welcome(seat=connection.seat))
         self.broadcast()
 
     async def _sit(self, connection: Connection, message: Sit) -> None:
@@ -341,17 +360,10 @@ class Room:
         if not name or not name.isprintable():
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
         token = secrets.token_urlsafe(24)
-        await self._commit(
-            "sit", {"seat": message.seat, "name": name, "digest": token_digest(token)}
-        )
+        await self._commit(SitEvent(seat=message.seat, name=name, digest=token_digest(token)))
         connection.seat = message.seat
         connection.post(
-            {
-                "type": "seated",
-                "seat": message.seat,
-                "token": token,
-                "link": f"/t/{self.id}#token={token}",
-            }
+            out.Seated(seat=message.seat, token=token, link=f"/t/{self.id}#token={token}")
         )
         self.broadcast()
 
@@ -366,7 +378,7 @@ class Room:
         target = seat.holder if seat.holder is not None else message.seat
         if seat.kind == "human" and target != connection.seat:
             raise Refused("only the player in a seat can give it up")
-        await self._commit("leave", {"seat": target})
+        await self._commit(LeaveEvent(seat=target))
         for other in self.connections:
             if other.seat == target:
                 other.seat = None
@@ -429,8 +441,7 @@ class Room:
                 self.storage.append,
                 self.id,
                 self.next_event,
-                "action",
-                {"game": self.game_number, "seat": seat, "action": action_words(action)},
+                ActionEvent(game=self.game_number, seat=seat, action=action_words(action)),
                 status=status,
                 finished=finished,
             )
@@ -446,63 +457,70 @@ class Room:
         self.broadcast()
         self._schedule_bot()
 
-    async def _commit(self, kind: str, data: dict[str, Any]) -> None:
-        status = {"start": "playing", "rematch": "playing"}.get(kind)
-        await self.storage.run(
-            self.storage.append, self.id, self.next_event, kind, data, status=status
-        )
+    async def _commit(self, event: Event) -> None:
+        """Store an event of the lobby or a game's start, then apply it (an action of a game
+        goes through `_play`, which must apply it first to learn whether it ends the game)."""
+        status = "playing" if isinstance(event, StartEvent | RematchEvent) else None
+        await self.storage.run(self.storage.append, self.id, self.next_event, event, status=status)
         self.next_event += 1
-        self._apply(kind, data)
-        if kind != "sit":
+        self._apply(event)
+        if not isinstance(event, SitEvent):
             self.broadcast()
         self._schedule_bot()
 
     # -- the state, from events -------------------------------------------------------------
 
-    def _apply(self, kind: str, data: dict[str, Any]) -> None:
-        """One event of the log, live or while restoring."""
-        if kind == "sit":
-            seat = data["seat"]
-            self.seats[seat] = SeatState("human", data["name"], None, data["digest"])
-            for other in self.controls(seat)[1:]:
-                self.seats[other] = SeatState("human", data["name"], None, None, seat)
-        elif kind == "bot":
-            self.seats[data["seat"]] = SeatState("bot", data["name"], data["level"])
-        elif kind == "leave":
-            seat = data["seat"]
-            self.seats[seat] = SeatState()
-            for other, state in enumerate(self.seats):
-                if state.holder == seat:
-                    self.seats[other] = SeatState()
-        elif kind in ("start", "rematch"):
-            self.game_number = data["game"]
-            self.seed = data["seed"]
-            self.game = Game(self.rules, self.seed)
-            self.status = "playing"
-            self.seq = 0
-            self.last = None
-            self._close_bots()
-            self.bots = {
-                seat: self._make_bot(state.level, self.seed + seat, state.name)
-                for seat, state in enumerate(self.seats)
-                if state.kind == "bot" and state.level is not None
-            }
-        elif kind == "action":
-            game = self._playing()
-            action = self._parse_action(game, data["action"])
-            game.apply(action)
-            self.seq += 1
-            self.last = self._last(data["seat"], action)
-            if game.is_over():
-                self.status = "over"
+    def _apply(self, event: Event) -> None:
+        """One event of the log, live or while restoring; one it cannot take raises before it
+        changes anything."""
+        match event:
+            case SitEvent(seat=seat, name=name, digest=digest):
+                self._check_seat(seat)
+                self.seats[seat] = SeatState("human", name, None, digest)
+                for other in self.controls(seat)[1:]:
+                    self.seats[other] = SeatState("human", name, None, None, seat)
+            case BotEvent(seat=seat, level=level, name=name):
+                self._check_seat(seat)
+                self.seats[seat] = SeatState("bot", name, level)
+            case LeaveEvent(seat=seat):
+                self._check_seat(seat)
+                self.seats[seat] = SeatState()
+                for other, state in enumerate(self.seats):
+                    if state.holder == seat:
+                        self.seats[other] = SeatState()
+            case StartEvent(game=number, seed=seed) | RematchEvent(game=number, seed=seed):
+                self.game_number = number
+                self.seed = seed
+                self.game = Game(self.rules, self.seed)
+                self.status = "playing"
+                self.seq = 0
+                self.last = None
                 self._close_bots()
-        else:
-            raise Texas42Error(f"table {self.id}: unknown event {kind!r} in the log")
+                self.bots = {
+                    seat: self._make_bot(state.level, self.seed + seat, state.name)
+                    for seat, state in enumerate(self.seats)
+                    if state.kind == "bot" and state.level is not None
+                }
+            case ActionEvent(game=number, seat=seat, action=words):
+                game = self._playing()
+                if number != self.game_number:
+                    raise Texas42Error(f"an action of game {number} in game {self.game_number}")
+                if seat != game.seat_to_act():
+                    raise Texas42Error(f"seat {seat} acted out of turn")
+                action = self._parse_action(game, words)
+                game.apply(action)
+                self.seq += 1
+                self.last = self._last(seat, action)
+                if game.is_over():
+                    self.status = "over"
+                    self._close_bots()
+            case _:
+                assert_never(event)
 
-    def _last(self, seat: int, action: Action) -> dict[str, Any]:
+    def _last(self, seat: int, action: Action) -> out.Last:
         """The action everyone is told was taken: a discard is face down, so not its tile."""
         words = "discard" if isinstance(action, Discard) else action_words(action)
-        return {"seat": seat, "action": words, "text": describe_action(seat, action, self.layout)}
+        return out.Last(seat=seat, action=words, text=describe_action(seat, action, self.layout))
 
     def _finished_game(self) -> FinishedGame:
         game = self._playing()
@@ -596,10 +614,9 @@ class Room:
                     await asyncio.to_thread(close)
             for connection in list(self.connections):
                 connection.post(
-                    {
-                        "type": "notice",
-                        "message": f"{bot.name} failed ({why}); a medium bot plays its seat now",
-                    }
+                    out.Notice(
+                        message=f"{bot.name} failed ({why}); a medium bot plays its seat now"
+                    )
                 )
             action = _stand_in(fallback, view)
         await self.queue.put(_BotMove(seat, seq, action))
@@ -632,8 +649,11 @@ class Room:
 
             try:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
-                ranked = [{**h.to_dict(), "action": action_words(h.action)} for h in found]
-                connection.post({"type": "hints", "seq": seq, "hints": ranked})
+                ranked = [
+                    out.read(out.Hint, {**h.to_dict(), "action": action_words(h.action)})
+                    for h in found
+                ]
+                connection.post(out.Hints(seq=seq, hints=ranked))
             except Exception:
                 log.exception("table %s: no hints for %s", self.id, self.rules)
                 connection.error("no hints at this table", "busy")
@@ -673,7 +693,7 @@ class Room:
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
                     own = {p["index"] for p in data["plays"]}
                     data["mistakes"] = [i for i in data["mistakes"] if i in own]
-                connection.post({"type": "review", "hand": number, **data})
+                connection.post(out.read(out.Review, data))
             except Exception:
                 log.exception("table %s: no review for %s", self.id, self.rules)
                 connection.error("no review of hands at this table", "busy")
@@ -684,41 +704,40 @@ class Room:
 
     # -- telling people ---------------------------------------------------------------------
 
-    def table_payload(self) -> dict[str, Any]:
+    def table_payload(self) -> out.Table:
         present = {c.seat for c in self.connections}
-        return {
-            "id": self.id,
-            "name": self.name,
-            "rules": str(self.rules),
-            "rules_text": self.rules.describe(),
-            "status": self.status,
-            "game_number": self.game_number,
-            "layout": layout_payload(self.rules),
-            "seats": [
-                {
-                    "seat": seat,
-                    "name": state.name,
-                    "kind": state.kind,
-                    "level": state.level,
-                    "connected": state.kind == "bot"
+        return out.Table(
+            id=self.id,
+            name=self.name,
+            rules=str(self.rules),
+            rules_text=self.rules.describe(),
+            status=self.status,
+            game_number=self.game_number,
+            layout=layout_payload(self.rules),
+            seats=[
+                out.Seat(
+                    seat=seat,
+                    name=state.name,
+                    kind=state.kind,
+                    level=state.level,
+                    connected=state.kind == "bot"
                     or (seat if state.holder is None else state.holder) in present,
-                    "compass": self.layout.seat_names[seat],
-                    "side": self.layout.side_of[seat],
-                    "holder": state.holder,
-                }
+                    compass=self.layout.seat_names[seat],
+                    side=self.layout.side_of[seat],
+                    holder=state.holder,
+                )
                 for seat, state in enumerate(self.seats)
             ],
-        }
+        )
 
-    def state_for(self, seat: int | None, table: dict[str, Any] | None = None) -> dict[str, Any]:
-        return {
-            "type": "state",
-            "seq": self.seq,
-            "table": table or self.table_payload(),
-            "you": {"seat": seat, "seats": list(self.controls(seat))},
-            "last": self.last,
-            "game": game_payload(self.game, self.controls(seat)) if self.game is not None else None,
-        }
+    def state_for(self, seat: int | None, table: out.Table | None = None) -> out.State:
+        return out.State(
+            seq=self.seq,
+            table=table or self.table_payload(),
+            you=out.You(seat=seat, seats=list(self.controls(seat))),
+            last=self.last,
+            game=game_payload(self.game, self.controls(seat)) if self.game is not None else None,
+        )
 
     def send_state(self, connection: Connection) -> None:
         connection.post(self.state_for(connection.seat))
@@ -732,8 +751,7 @@ class Room:
                 self.connections.discard(connection)
                 continue
             if connection.seat not in built:
-                state = self.state_for(connection.seat, table)
-                built[connection.seat] = json.dumps(state, separators=(",", ":"))
+                built[connection.seat] = out.encode(self.state_for(connection.seat, table))
             connection.post_text(built[connection.seat])
 
 

@@ -27,6 +27,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from texas42.core.errors import Texas42Error
+from texas42.faces.server.events import Event, event_row
+from texas42.faces.server.outbound import GameSummary
 
 T = TypeVar("T")
 
@@ -118,9 +120,11 @@ def check_database(url: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
+    """An event's row as stored: `texas42.faces.server.events.read_event` reads it."""
+
     seq: int
     kind: str
-    data: dict[str, Any]
+    data: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,16 +149,18 @@ class FinishedGame:
     finished: float
     record: str
 
-    def summary(self) -> dict[str, Any]:
-        return {
-            "table": self.table_id,
-            "game": self.number,
-            "rules": self.rules,
-            "players": list(self.players),
-            "score": list(self.score),
-            "winner": self.winner,
-            "finished": self.finished,
-        }
+    def summary(self, name: str) -> GameSummary:
+        """The game in the history list, at the table called ``name``."""
+        return GameSummary(
+            table=self.table_id,
+            game=self.number,
+            rules=self.rules,
+            players=list(self.players),
+            score=list(self.score),
+            winner=self.winner,
+            finished=self.finished,
+            name=name,
+        )
 
 
 class Storage:
@@ -190,24 +196,18 @@ class Storage:
         self,
         table_id: str,
         seq: int,
-        kind: str,
-        data: dict[str, Any],
+        event: Event,
         *,
         status: str | None = None,
         finished: FinishedGame | None = None,
     ) -> None:
         """One event, with the table's new status and a finished game, in one transaction."""
         now = time.time()
+        kind, data = event_row(event)
         with self.engine.begin() as conn:
             conn.execute(
                 _INSERT_EVENT,
-                {
-                    "table_id": table_id,
-                    "seq": seq,
-                    "kind": kind,
-                    "data": json.dumps(data),
-                    "at": now,
-                },
+                {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": now},
             )
             if status is not None:
                 conn.execute(
@@ -247,7 +247,7 @@ class Storage:
             ).first()
         return _finished(row) if row is not None else None
 
-    def history(self, limit: int) -> list[dict[str, Any]]:
+    def history(self, limit: int) -> list[GameSummary]:
         """The latest finished games' summaries, newest first (without their records)."""
         columns = [c for c in games_table.c if c.name != "record"]
         with self.engine.connect() as conn:
@@ -257,7 +257,7 @@ class Storage:
                 .order_by(games_table.c.finished.desc())
                 .limit(limit)
             ).all()
-        return [{**_finished(row, record="").summary(), "name": row.name} for row in rows]
+        return [_finished(row, record="").summary(row.name) for row in rows]
 
 
 def _engine(url: str) -> Engine:
@@ -307,7 +307,7 @@ def _stored(conn: Connection, row: Any) -> StoredTable:
         row.name,
         row.rules,
         row.status,
-        tuple(StoredEvent(e.seq, e.kind, json.loads(e.data)) for e in events),
+        tuple(StoredEvent(e.seq, e.kind, e.data) for e in events),
     )
 
 

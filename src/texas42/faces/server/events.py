@@ -1,0 +1,109 @@
+"""The events of a table's log: one frozen class per kind, and the one way to read a stored one.
+
+A table is the sequence of its events (`texas42.faces.server.room`): the server commits an event
+before it applies it, and a restart applies the stored ones again. A stored event is a row of
+its ``kind`` and its ``data`` (JSON of every field but the kind), the shape logs have always
+had, so an old database restores unchanged. `read_event` refuses a row that is not an event it
+knows with a `BadEvent` that names the table and the event's number.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+
+from texas42.core.errors import Texas42Error
+
+EventSeat = Annotated[int, Field(ge=0, le=6)]
+"""A seat number; `Room` refuses one its table does not have."""
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+class SitEvent(_Event):
+    """A person took a seat (in two-hand, its partner's too); only the token's digest is kept."""
+
+    kind: Literal["sit"] = "sit"
+    seat: EventSeat
+    name: str
+    digest: str
+
+
+class BotEvent(_Event):
+    """A bot of ``level`` took an empty seat."""
+
+    kind: Literal["bot"] = "bot"
+    seat: EventSeat
+    level: str
+    name: str
+
+
+class LeaveEvent(_Event):
+    """A seat (with the seats its person also plays) was emptied before the start."""
+
+    kind: Literal["leave"] = "leave"
+    seat: EventSeat
+
+
+class StartEvent(_Event):
+    """The first game began; ``seed`` deals it and is never sent to anyone."""
+
+    kind: Literal["start"] = "start"
+    game: Annotated[int, Field(ge=1)]
+    seed: int
+
+
+class RematchEvent(_Event):
+    """Another game began with the same seats."""
+
+    kind: Literal["rematch"] = "rematch"
+    game: Annotated[int, Field(ge=1)]
+    seed: int
+
+
+class ActionEvent(_Event):
+    """The seat to act in game ``game`` took ``action``, spelled as in the ``act`` message."""
+
+    kind: Literal["action"] = "action"
+    game: Annotated[int, Field(ge=1)]
+    seat: EventSeat
+    action: str
+
+
+Event = Annotated[
+    SitEvent | BotEvent | LeaveEvent | StartEvent | RematchEvent | ActionEvent,
+    Field(discriminator="kind"),
+]
+_EVENT: TypeAdapter[Event] = TypeAdapter(Event)
+
+
+class BadEvent(Texas42Error):
+    """A stored event the server cannot take: the table is not restored, nothing is applied."""
+
+
+def event_row(event: Event) -> tuple[str, str]:
+    """The ``kind`` and ``data`` columns an event is stored as."""
+    return event.kind, json.dumps(event.model_dump(exclude={"kind"}))
+
+
+def read_event(table_id: str, seq: int, kind: str, data: str) -> Event:
+    """The event a stored row holds; a `BadEvent` naming the table and event if it holds none."""
+    where = f"table {table_id}, event {seq}"
+    try:
+        fields = json.loads(data)
+    except (json.JSONDecodeError, RecursionError):
+        raise BadEvent(f"{where} ({kind}): its data is not JSON") from None
+    if not isinstance(fields, dict) or "kind" in fields:
+        raise BadEvent(f"{where} ({kind}): its data is not an object of fields")
+    try:
+        return _EVENT.validate_python({"kind": kind, **fields})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        if error["type"] == "union_tag_invalid":
+            raise BadEvent(f"{where}: unknown kind {kind[:32]!r}") from None
+        field = ".".join(str(part) for part in error["loc"][1:])
+        raise BadEvent(f"{where} ({kind}): {field or 'data'}: {error['msg']}") from None

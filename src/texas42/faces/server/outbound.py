@@ -1,0 +1,451 @@
+"""What the server sends: one frozen class for every message and HTTP body, and `encode`.
+
+Browsers read these shapes, ``docs/web.md`` describes them, and a test holds the doc to their
+schema (`texas42.faces.server.schema`). Messages over the WebSocket carry a ``type`` and are
+joined in `ServerMessage`; the classes without one are their parts, or HTTP bodies. Fields that
+name a seat are None where no seat is meant (no bidder yet, no partner). The payload functions
+(`texas42.faces.server.payload`, `Room`) build them; `encode` is the one place they become JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import (
+    TYPE_CHECKING,
+    Annotated,
+    Any,
+    Literal,
+    TypeVar,
+    dataclass_transform,
+    get_args,
+)
+
+from pydantic import ConfigDict, Field, TypeAdapter, with_config
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+B = TypeVar("B")
+_FORBID = ConfigDict(
+    extra="forbid", json_schema_serialization_defaults_required=True, use_attribute_docstrings=True
+)
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True)
+def sent(cls: type[B]) -> type[B]:
+    """A class of what the server sends: a frozen dataclass, so building one costs no more
+    than a dict (mypy checks the types), whose reader refuses fields it does not have."""
+    return dataclass(frozen=True, slots=True, kw_only=True)(with_config(_FORBID)(cls))
+
+
+SeatNumber = Annotated[int, Field(ge=0, le=6)]
+Tile = Annotated[str, Field(pattern=r"^[0-6]-[0-6]$")]
+"""A tile as records write it, higher end first: ``6-4``."""
+PhaseWord = Literal["auction", "declare", "play", "done", "discard"]
+SeatKind = Literal["empty", "human", "bot"]
+TableStatus = Literal["lobby", "playing", "over"]
+ErrorCode = Literal["bad-message", "not-allowed", "illegal", "stale", "rate", "busy", "not-found"]
+
+
+# -- the table ------------------------------------------------------------------------------
+
+
+@sent
+class Layout:
+    """The table's shape, for drawing it: seats round the oval, sides for the score."""
+
+    seats: int
+    seat_names: list[str]
+    sides: int
+    side_names: list[str]
+    side_of: list[int]
+    partner: list[SeatNumber | None]
+    teams: str
+    hand_size: int
+    widow: int
+    total: int
+    see_partner: bool
+
+
+@sent
+class Seat:
+    seat: SeatNumber
+    name: str
+    kind: SeatKind
+    level: str | None
+    connected: bool
+    compass: str
+    side: int
+    holder: SeatNumber | None
+    """In two-hand, the seat of the person who plays this one too."""
+
+
+@sent
+class Table:
+    id: str
+    name: str
+    rules: str
+    rules_text: list[str]
+    status: TableStatus
+    game_number: int
+    layout: Layout
+    seats: list[Seat]
+
+
+# -- a hand ---------------------------------------------------------------------------------
+
+
+@sent
+class TilePlay:
+    """A seat's tile in a trick; None where it lies face down and is not the recipient's."""
+
+    seat: SeatNumber
+    tile: Tile | None
+
+
+@sent
+class Trick:
+    leader: SeatNumber
+    winner: SeatNumber
+    points: int | None
+    plays: list[TilePlay]
+
+
+@sent
+class Call:
+    seat: SeatNumber
+    call: str
+
+
+@sent
+class Legal:
+    """A legal action: ``action`` as the ``act`` message spells it, ``label`` for its button."""
+
+    action: str
+    label: str
+
+
+@sent
+class Result:
+    bidder: SeatNumber | None
+    bid: str | None
+    contract: str | None
+    declarer: SeatNumber | None
+    made: bool | None
+    points: list[int]
+    score: list[int]
+    tricks: int
+    reshaken: bool
+
+
+@sent
+class Hand:
+    """A hand as one seat sees it (``seat``), or as a spectator does (``seat`` None)."""
+
+    seat: SeatNumber | None
+    shaker: SeatNumber
+    first_bidder: SeatNumber
+    phase: PhaseWord
+    turn: SeatNumber | None
+    tiles: list[Tile]
+    widow: list[Tile]
+    discards: list[Tile | None]
+    calls: list[Call]
+    bidder: SeatNumber | None
+    bid: str | None
+    bid_marks: int
+    declarer: SeatNumber | None
+    out_seat: SeatNumber | None
+    contract: str | None
+    trump: str | None
+    trick: list[TilePlay]
+    tricks: list[Trick]
+    points: list[int] | None
+    tricks_won: list[int]
+    tiles_left: list[int]
+    piles_face_down: bool
+    legal: list[Legal]
+    illegal: dict[Tile, str]
+    result: Result | None
+
+
+@sent
+class LastHand(Hand):
+    """The hand before the one in play, as it ended."""
+
+    number: int
+
+
+# -- a game ---------------------------------------------------------------------------------
+
+
+@sent
+class Held:
+    seat: SeatNumber
+    tiles: list[Tile]
+
+
+@sent
+class Outcome:
+    winner: int
+    score: list[int]
+    hands: int
+
+
+@sent
+class Game:
+    hand_number: int
+    score: list[int]
+    target: int
+    unit: Literal["marks", "points"]
+    tally: list[str]
+    history: list[list[int]]
+    draw: list[list[tuple[SeatNumber, Tile]]]
+    hand: Hand
+    held: list[Held]
+    last_hand: LastHand | None
+    outcome: Outcome | None
+
+
+@sent
+class You:
+    seat: SeatNumber | None
+    seats: list[SeatNumber]
+
+
+@sent
+class Last:
+    """The action that made a state; a discard is ``discard``, without its tile."""
+
+    seat: SeatNumber
+    action: str
+    text: str
+
+
+# -- answers to requests --------------------------------------------------------------------
+
+
+@sent
+class Hint:
+    action: str
+    chance: float | None
+    points: float | None
+    marks: float | None
+
+
+@sent
+class PlayReview:
+    index: int
+    seat: SeatNumber
+    tile: Tile
+    value_before: int
+    value_after: int
+    best: list[Tile]
+    cost: int
+
+
+@sent
+class BidReview:
+    index: int
+    seat: SeatNumber
+    bid: str
+    contract: str
+    make_share: float
+    samples: int
+    shares: dict[str, float]
+
+
+# -- messages over the WebSocket ------------------------------------------------------------
+
+
+@sent
+class Welcome:
+    type: Literal["welcome"] = "welcome"
+    seat: SeatNumber | None
+
+
+@sent
+class Seated:
+    type: Literal["seated"] = "seated"
+    seat: SeatNumber
+    token: str
+    link: str
+
+
+@sent
+class State:
+    type: Literal["state"] = "state"
+    seq: int
+    table: Table
+    you: You
+    last: Last | None
+    game: Game | None
+
+
+@sent
+class Hints:
+    type: Literal["hints"] = "hints"
+    seq: int
+    hints: list[Hint]
+
+
+@sent
+class Review:
+    type: Literal["review"] = "review"
+    hand: int
+    bidder: SeatNumber | None
+    bid: str | None
+    contract: str | None
+    unit: str
+    plays: list[PlayReview]
+    mistakes: list[int]
+    bids: list[BidReview]
+
+
+@sent
+class Error:
+    type: Literal["error"] = "error"
+    message: str
+    code: ErrorCode
+
+
+@sent
+class Notice:
+    type: Literal["notice"] = "notice"
+    message: str
+
+
+@sent
+class Pong:
+    type: Literal["pong"] = "pong"
+
+
+ServerMessage = Annotated[
+    Welcome | Seated | State | Hints | Review | Error | Notice | Pong,
+    Field(discriminator="type"),
+]
+
+
+# -- HTTP bodies ----------------------------------------------------------------------------
+
+
+@sent
+class TableChoice:
+    players: int
+    rules: str
+    label: str
+    default: bool
+
+
+@sent
+class Option:
+    name: str
+    label: str
+    kind: Literal["choice", "bool", "int"]
+    choices: list[str]
+    default: bool | int | str | None
+    common: bool
+
+
+@sent
+class Options:
+    """``GET /api/options``: what the lobby offers."""
+
+    tables: list[TableChoice]
+    presets: dict[str, dict[str, bool | int | str | None]]
+    options: list[Option]
+    levels: list[str]
+    bots: list[str]
+
+
+@sent
+class Created:
+    """``POST /api/tables``: the new table."""
+
+    id: str
+    url: str
+
+
+@sent
+class TableSummary(Table):
+    """``GET /api/tables/{table}``: the table and, once a game is on, its score."""
+
+    score: list[int] | None
+    hand_number: int | None
+
+
+@sent
+class GameSummary:
+    """An entry of ``GET /api/history``."""
+
+    table: str
+    game: int
+    rules: str
+    players: list[str]
+    score: list[int]
+    winner: int
+    finished: float
+    name: str
+
+
+@sent
+class Frame:
+    """A position of a replay, every tile shown."""
+
+    caption: str
+    hand_number: int
+    score: list[int]
+    hands: list[list[Tile]]
+    hand: Hand
+
+
+@sent
+class Replay:
+    """A finished game's replay: its record (``record-format.md``), table and positions."""
+
+    record: dict[str, Any]
+    layout: Layout
+    frames: list[Frame]
+
+
+@sent
+class Failure:
+    """Why an HTTP request was refused (``POST /api/replay``)."""
+
+    error: str
+
+
+HttpBody = Options | Created | TableSummary | GameSummary | Replay | Failure
+HTTP_BODIES: tuple[type, ...] = get_args(HttpBody)
+
+SERVER_MESSAGES: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)
+"""Reads a message as a browser gets it, refusing any field its class does not have."""
+
+_ADAPTERS: dict[type, TypeAdapter[Any]] = {}
+
+
+def _adapter(cls: type[B]) -> TypeAdapter[B]:
+    """The serialiser (and reader) of a class, built when first asked for: building one for
+    every class at import would cost each process a third of a second."""
+    adapter = _ADAPTERS.get(cls)
+    if adapter is None:
+        adapter = _ADAPTERS[cls] = TypeAdapter(cls)
+    return adapter
+
+
+def encode(body: ServerMessage | HttpBody | Sequence[GameSummary]) -> str:
+    """The JSON text of a message or body (or a list of bodies), as it goes out."""
+    if isinstance(body, Sequence):
+        return "[" + ",".join(encode(item) for item in body) + "]"
+    return _adapter(type(body)).dump_json(body).decode()
+
+
+def read(cls: type[B], data: object) -> B:
+    """A body of ``cls`` from plain data (another layer's ``to_dict``), checked field by field."""
+    return _adapter(cls).validate_python(data)
+
+
+def fields_of(body: DataclassInstance) -> dict[str, Any]:
+    """A body's fields by name, not copied: to build a body that extends another's class."""
+    return {field.name: getattr(body, field.name) for field in fields(body)}
