@@ -390,21 +390,17 @@ class Solver:
         if rules.first_lead_trump and position.tricks_played == 0 and not position.trick:
             first_lead_mask = tables.trump_mask
         layout = position.layout
-        params = np.array(
-            [
-                position.bid_side_mask(),
-                1 if position.nello else 0,
-                0 if position.nello or not layout.count else 1,
-                position.out_seat,
-                first_lead_mask,
-                1 if tables.sevens else 0,
-                1 if position.nello else layout.trick_points,
-                COUNT5,
-                COUNT10,
-                layout.seats,
-            ],
-            np.int64,
-        )
+        params = np.zeros(kernel.PARAM_COUNT, np.int64)
+        params[kernel.P_BID_SIDE] = position.bid_side_mask()
+        params[kernel.P_MINIMIZE] = 1 if position.nello else 0
+        params[kernel.P_COUNT_ON] = 0 if position.nello or not layout.count else 1
+        params[kernel.P_OUT_SEAT] = position.out_seat
+        params[kernel.P_FIRST_LEAD_MASK] = first_lead_mask
+        params[kernel.P_SEVENS] = 1 if tables.sevens else 0
+        params[kernel.P_TRICK_BASE] = 1 if position.nello else layout.trick_points
+        params[kernel.P_FIVES] = COUNT5
+        params[kernel.P_TENS] = COUNT10
+        params[kernel.P_SEATS] = layout.seats
         trick = np.zeros(kernel.MAX_SEATS, np.int64)
         for i, t in enumerate(position.trick):
             trick[i] = t
