@@ -19,6 +19,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
@@ -26,7 +27,7 @@ from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.faces.server import ServerSettings, create_app
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES
 from texas42.faces.server.room import Room
-from texas42.faces.server.storage import FinishedGame, Storage, database_url
+from texas42.faces.server.storage import FinishedGame, Storage, check_database, database_url
 
 FAST = {
     "bot_delay": 0.0,
@@ -568,7 +569,19 @@ def test_storage_keeps_events_in_order_and_finished_games(tmp_path: Path) -> Non
 def test_database_urls() -> None:
     assert database_url("/x/y.sqlite") == "sqlite:////x/y.sqlite"
     assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgres://u:pw@h:5432/db") == "postgresql+psycopg://u:pw@h:5432/db"
+    assert database_url("POSTGRES://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
     assert database_url("sqlite:///z") == "sqlite:///z"
+
+
+def test_a_postgres_url_reaches_postgresql_not_an_sqlalchemy_error() -> None:
+    """SQLAlchemy has no ``postgres`` dialect; read as PostgreSQL, the URL fails only for what
+    is really wrong here: no psycopg, or nobody listening on port 1."""
+    with pytest.raises(Texas42Error) as caught:
+        check_database(database_url("postgres://u@127.0.0.1:1/db"))
+    assert "Can't load plugin" not in str(caught.value)
+    assert "postgres" in str(caught.value).lower()
 
 
 @pytest.mark.parametrize(
