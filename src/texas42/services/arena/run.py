@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import itertools
+import os
+import re
 import signal
 import time
 from collections import deque
@@ -55,6 +57,43 @@ def import_ray() -> Any:
         raise Texas42Error(
             "--ray needs Ray, which is not installed: pip install 'texas42[dist]'"
         ) from None
+
+
+_REFUSED_TOKEN = re.compile(r"authenticat|auth.?token", re.IGNORECASE)
+"""What Ray's errors say when the cluster refuses a missing or wrong token (``AuthenticationError:
+... Authentication token is missing or incorrect``, ``Unauthenticated``)."""
+
+
+def _why_ray_cannot_join(exc: BaseException) -> str:
+    """Ray's failure to join, in words that say what to do. Ray reports a refused token as a
+    ``ConnectionError`` that names only the address, raised from the error that says why; and
+    ``ray start --head`` turns token authentication on whenever ``~/.ray/auth_token`` exists (an
+    earlier ``ray.init()`` writes it), while a process joining by address sends the token only
+    with ``RAY_AUTH_MODE=token``."""
+    chain: list[BaseException] = []
+    cause: BaseException | None = exc
+    while cause is not None and cause not in chain:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    refused = any(
+        type(e).__name__ == "AuthenticationError" or _REFUSED_TOKEN.search(str(e)) for e in chain
+    )
+    if not refused:
+        return f"cannot join the cluster: {exc}"
+    where = "in ~/.ray/auth_token, in a file named by RAY_AUTH_TOKEN_PATH, or in RAY_AUTH_TOKEN"
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if (mode or "").lower() != "token":
+        here = f"RAY_AUTH_MODE is {mode!r}" if mode else "RAY_AUTH_MODE is not set"
+        return (
+            "cannot join the cluster: it asks for a token (token authentication, which "
+            f"`ray start --head` turns on when ~/.ray/auth_token exists), and {here} here, so "
+            f"none was sent: set RAY_AUTH_MODE=token, with the cluster's token {where} "
+            "(`ray get-auth-token` on the head node prints it)"
+        )
+    return (
+        "cannot join the cluster: it refused this machine's token (RAY_AUTH_MODE=token): put the "
+        f"cluster's token {where} (`ray get-auth-token` on the head node prints it)"
+    )
 
 
 Results = Generator[MatchResult, None, None]
@@ -107,7 +146,7 @@ def _ray_map(specs: Sequence[MatchSpec], address: str) -> Results:
     try:
         ray.init(address=None if address == "local" else address, ignore_reinit_error=True)
     except Exception as exc:  # Ray raises several kinds when no cluster answers
-        raise Texas42Error(f"--ray {address}: cannot join the cluster: {exc}") from None
+        raise Texas42Error(f"--ray {address}: {_why_ray_cannot_join(exc)}") from None
     remote = ray.remote(run_match)
     window = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
     todo = iter(specs)
