@@ -33,7 +33,7 @@ from texas42.services.arena.stats import (
     mean_ci,
     wilson,
 )
-from texas42.services.protocol import make_bot
+from texas42.services.protocol import EngineBot, make_bot
 
 AHEAD = 4
 """Matches queued per worker beyond the ones running: enough to keep workers busy, few enough
@@ -291,6 +291,23 @@ def check_bot(spec: str) -> None:
     make_bot(spec)
 
 
+def start_engines(bots: Sequence[tuple[str, str]]) -> None:
+    """Start each outside engine among the ``(label, spec)`` bots once, shake hands and set its
+    options, then quit it: an engine that cannot play (its program exits, never finishes the
+    handshake, lacks an option it is given) stops the run here with one error naming it, instead
+    of forfeiting every game."""
+    for label, spec in bots:
+        bot = make_bot(spec)
+        if not isinstance(bot, EngineBot):
+            continue
+        try:
+            bot.start()
+        except Texas42Error as exc:
+            raise Texas42Error(f"{label} cannot play, so no game was played: {exc}") from None
+        finally:
+            bot.close()
+
+
 def play_match(
     bot_a: str,
     bot_b: str,
@@ -315,6 +332,7 @@ def play_match(
     check_bot(bot_b)
     if pairs < 1:
         raise Texas42Error(f"a match needs at least one pair of games, not {pairs}")
+    start_engines([("bot A", bot_a), ("bot B", bot_b)])
     specs = match_specs(bot_a, bot_b, rules, pairs, seed, hands=hands, records=records)
     start = time.perf_counter()
     results: list[MatchResult] = []
@@ -408,6 +426,7 @@ def play_ladder(
         check_bot(bot)
     if pairs < 1:
         raise Texas42Error(f"a pairing needs at least one pair of games, not {pairs}")
+    start_engines([(bot, bot) for bot in bots])
     pairings = list(itertools.combinations(range(len(bots)), 2))
     specs = [
         spec for i, j in pairings for spec in match_specs(bots[i], bots[j], rules, pairs, seed)
