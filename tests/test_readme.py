@@ -130,5 +130,6 @@ def test_readme_three_hand_arena_is_real(clock_path: str) -> None:
     printed = [table_cells(line) for line in done.stdout.splitlines()]
     assert any(cells[1:2] == ["time"] for cells in printed if isinstance(cells, list))
     for line in shown.splitlines():
-        if line != "...":
-            assert table_cells(line) in printed
+        cells = table_cells(line)
+        if line != "..." and cells[1:2] != ["time"]:  # a time row holds the machine's figures
+            assert cells in printed
