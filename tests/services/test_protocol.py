@@ -47,7 +47,7 @@ from texas42.core.tiles import TILE_CODES, tiles_of
 from texas42.core.view import HiddenTrick, View
 from texas42.faces.cli import app
 from texas42.players import Bot
-from texas42.services.arena import MatchSpec, play_match, run_match
+from texas42.services.arena import MatchSpec, play_ladder, play_match, run_match
 from texas42.services.arena.report import match_table
 from texas42.services.protocol import (
     Answer,
@@ -1107,6 +1107,14 @@ def test_an_engine_that_cannot_play_stops_the_arena_before_the_first_game(
     sent = received(tmp_path)  # the silent engine reads nothing
     assert sent.count("texas42") == (mode != "silent")  # one handshake, and no game
     assert not any(line.startswith(("newgame", "go")) for line in sent)
+
+
+@pytest.mark.usefixtures("quick_handshake")
+def test_a_ladder_names_the_engine_that_cannot_play(mock: Callable[..., list[str]]) -> None:
+    engine = "engine:" + shlex.join(mock("exit-at-hello"))
+    with pytest.raises(Texas42Error) as caught:
+        play_ladder(["random", engine, "rules"], STANDARD, 2)
+    assert str(caught.value).startswith(f"{engine} cannot play, so no game was played: engine ")
 
 
 @pytest.mark.usefixtures("quick_handshake")
