@@ -22,6 +22,7 @@ from typing import Any
 
 from texas42.core.errors import Texas42Error
 from texas42.core.rules import Rules
+from texas42.extras import extra_error
 from texas42.services.arena.match import MatchResult, MatchSpec, match_specs, run_match
 from texas42.services.arena.stats import (
     Decision,
@@ -53,10 +54,8 @@ def import_ray() -> Any:
     """The ray module, or a clear error naming the extra that brings it."""
     try:
         return importlib.import_module("ray")
-    except ImportError:
-        raise Texas42Error(
-            "--ray needs Ray, which is not installed: pip install 'texas42[dist]'"
-        ) from None
+    except ImportError as exc:
+        raise extra_error(exc, "--ray") from None
 
 
 _REFUSED_TOKEN = re.compile(r"authenticat|auth.?token", re.IGNORECASE)
