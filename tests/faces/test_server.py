@@ -23,6 +23,7 @@ with warnings.catch_warnings():
     from fastapi.testclient import TestClient
 
 from texas42.core.actions import action_words
+from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
@@ -44,6 +45,7 @@ from texas42.faces.server.storage import (
     Storage,
     StoredEvent,
     StoredTable,
+    check_database,
     database_url,
 )
 
@@ -712,7 +714,19 @@ def test_a_table_with_a_broken_log_is_left_out_and_the_others_restore(
 def test_database_urls() -> None:
     assert database_url("/x/y.sqlite") == "sqlite:////x/y.sqlite"
     assert database_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgres://u:pw@h:5432/db") == "postgresql+psycopg://u:pw@h:5432/db"
+    assert database_url("POSTGRES://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert database_url("postgresql+psycopg://u@h/db") == "postgresql+psycopg://u@h/db"
     assert database_url("sqlite:///z") == "sqlite:///z"
+
+
+def test_a_postgres_url_reaches_postgresql_not_an_sqlalchemy_error() -> None:
+    """SQLAlchemy has no ``postgres`` dialect; read as PostgreSQL, the URL fails only for what
+    is really wrong here: no psycopg, or nobody listening on port 1."""
+    with pytest.raises(Texas42Error) as caught:
+        check_database(database_url("postgres://u@127.0.0.1:1/db"))
+    assert "Can't load plugin" not in str(caught.value)
+    assert "postgres" in str(caught.value).lower()
 
 
 @pytest.mark.parametrize(

@@ -12,10 +12,14 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
+import stat
 import subprocess
 import sys
+import tempfile
 from dataclasses import replace
 from functools import cache
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +29,7 @@ from texas42.core.contracts import SUIT_NAMES
 from texas42.core.errors import RulesError
 from texas42.core.notation import parse_hand_position
 from texas42.core.tiles import HI, tile_name, tiles_of
-from texas42.search.solver import PlayPosition, Solver
+from texas42.search.solver import PlayPosition, Solver, kernel
 
 POINTS = Rules.parse("standard,nello,sevens,game=points,undeclared_trump=first-lead")
 CONTRACTS = (
@@ -52,6 +56,11 @@ VARIANTS = (
     POINTS.replace(suit_doubles="low"),
     POINTS.replace(first_lead_trump=True),
 )
+EX14_POSITION = (
+    "standard 0-0 1 3 66.65.64.62.55.33.10/63.54.44.42.31.20.00/61.53.52.43.32.22.11/"
+    "60.51.50.41.40.30.21 0:34.pass.pass.pass sixes 66.63.61.60.65 1"
+)
+"""The README's `texas42 solve` example: North-South end with 42 points."""
 
 
 def bidders_total(hand: Hand) -> int:
@@ -398,3 +407,65 @@ def test_the_endgame_search_of_one_deal_is_the_solver(text: str) -> None:
             child = position.play(tile)
             assert estimate.total == child.taken + solver.value(child)
             assert estimate.make == float(solver.makes(child))
+
+
+def test_the_solver_caches_in_a_temporary_folder_when_nothing_else_is_writable(
+    tmp_path: Path,
+) -> None:
+    """numba caches the kernel beside its source or under HOME; with neither writable (here a
+    file stands where each folder would go, which stops root too) the solver still solves, and
+    the cache lands in a folder of its own under the temporary directory."""
+    package = tmp_path / "site" / "texas42"
+    shutil.copytree(
+        Path(__file__).resolve().parents[2] / "src" / "texas42",
+        package,
+        ignore=shutil.ignore_patterns("__pycache__"),
+    )
+    (package / "search" / "solver" / "__pycache__").write_text("not a folder")
+    (tmp_path / "home").write_text("not a folder")
+    (tmp_path / "tmp").mkdir()
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME", "NUMBA_DISABLE_JIT")
+    }
+    env |= {
+        "HOME": str(tmp_path / "home"),
+        "TMPDIR": str(tmp_path / "tmp"),
+        "PYTHONPATH": str(tmp_path / "site"),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    script = (
+        "import texas42.search.solver as solver\n"
+        f"assert solver.__file__.startswith({str(package)!r}), solver.__file__\n"
+        "from texas42.core.notation import parse_hand_position\n"
+        "from texas42.search.solver import PlayPosition, Solver\n"
+        f"hand, _, _ = parse_hand_position({EX14_POSITION!r})\n"
+        "position = PlayPosition.from_hand(hand)\n"
+        "print(position.taken + Solver().value(position))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "42\n"
+    assert list((tmp_path / "tmp").glob("texas42-numba-*/**/*.nbi"))
+
+
+def test_the_temporary_cache_is_never_a_folder_others_may_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    shared = tmp_path / f"texas42-numba-{os.getuid()}"
+    assert kernel._private_temp_folder() == str(shared)
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o700
+    assert kernel._private_temp_folder() == str(shared)
+    shared.chmod(0o777)
+    fresh = kernel._private_temp_folder()
+    assert fresh != str(shared)
+    assert stat.S_IMODE(os.stat(fresh).st_mode) == 0o700

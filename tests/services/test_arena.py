@@ -502,14 +502,14 @@ def test_records_folder_that_is_a_file(tmp_path: Path) -> None:
 class FakeRay:
     """Stands in for the ray module: tasks run when their result is asked for."""
 
-    def __init__(self, fail: bool = False) -> None:
+    def __init__(self, fail: BaseException | None = None) -> None:
         self.fail = fail
         self.addresses: list[str | None] = []
         self.cancelled = 0
 
     def init(self, address: str | None, ignore_reinit_error: bool) -> None:
-        if self.fail:
-            raise ConnectionError("nobody there")
+        if self.fail is not None:
+            raise self.fail
         self.addresses.append(address)
 
     def cluster_resources(self) -> dict[str, float]:
@@ -548,10 +548,55 @@ def test_ray_runs_the_same_matches(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_ray_cluster_that_does_not_answer(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "ray", FakeRay(fail=True))
+    monkeypatch.setitem(sys.modules, "ray", FakeRay(fail=ConnectionError("nobody there")))
     done = runner.invoke(app, ["arena", "rules", "random", "--games", "2", "--ray", "nowhere:1"])
     assert (done.exit_code, done.stdout) == (2, "")
     assert done.stderr == "texas42 arena: --ray nowhere:1: cannot join the cluster: nobody there\n"
+
+
+def refused_token(address: str) -> ConnectionError:
+    """What Ray 2.60's ``ray.init(address=...)`` raises when the cluster wants a token and none
+    is sent: a ConnectionError naming the address, from a RuntimeError holding Ray's traceback
+    of the AuthenticationError (its text as Ray prints it, shortened)."""
+    try:
+        try:
+            raise RuntimeError(
+                "Failed to connect to GCS. Last connection error: Traceback (most recent call "
+                'last):\n  File "python/ray/includes/common.pxi", line 119, in '
+                "ray._raylet.check_status\nray.exceptions.AuthenticationError: RPC error: "
+                "InvalidAuthToken: Authentication token is missing or incorrect. Note: "
+                "RAY_AUTH_MODE is currently 'disabled' (not 'token')."
+            )
+        except RuntimeError as exc:
+            raise ConnectionError(f"Failed to connect to Ray cluster at {address}") from exc
+    except ConnectionError as exc:
+        return exc
+
+
+@pytest.mark.parametrize("mode", [None, "disabled"])
+def test_ray_cluster_that_wants_a_token_names_ray_auth_mode(
+    monkeypatch: pytest.MonkeyPatch, mode: str | None
+) -> None:
+    if mode is None:
+        monkeypatch.delenv("RAY_AUTH_MODE", raising=False)
+    else:
+        monkeypatch.setenv("RAY_AUTH_MODE", mode)
+    monkeypatch.setitem(sys.modules, "ray", FakeRay(fail=refused_token("10.0.0.1:6379")))
+    args = ["arena", "rules", "random", "--games", "2", "--ray", "10.0.0.1:6379"]
+    done = runner.invoke(app, args)
+    assert (done.exit_code, done.stdout) == (2, "")
+    here = "RAY_AUTH_MODE is not set" if mode is None else "RAY_AUTH_MODE is 'disabled'"
+    assert done.stderr == (
+        "texas42 arena: --ray 10.0.0.1:6379: cannot join the cluster: it asks for a token "
+        "(token authentication, which `ray start --head` turns on when ~/.ray/auth_token "
+        f"exists), and {here} here, so none was sent: set RAY_AUTH_MODE=token, with the "
+        "cluster's token in ~/.ray/auth_token, in a file named by RAY_AUTH_TOKEN_PATH, or in "
+        "RAY_AUTH_TOKEN (`ray get-auth-token` on the head node prints it)\n"
+    )
+    monkeypatch.setenv("RAY_AUTH_MODE", "token")
+    done = runner.invoke(app, args)
+    assert done.exit_code == 2
+    assert "it refused this machine's token (RAY_AUTH_MODE=token)" in done.stderr
 
 
 def test_a_match_stopped_by_ctrl_c_sums_up_the_pairs_already_played(

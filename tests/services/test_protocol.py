@@ -6,6 +6,7 @@ view as all an engine ever learns; and the arena forfeiting a failing engine."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import io
 import os
@@ -22,7 +23,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
+from typer.testing import CliRunner
 
+import texas42.services.protocol as protocol
 import texas42.services.protocol.engine as engine_module
 from helpers import endgame_views
 from texas42 import Game, Hand, Rules
@@ -42,8 +45,9 @@ from texas42.core.hand import SEATS, Phase
 from texas42.core.notation import parse_view_position
 from texas42.core.tiles import TILE_CODES, tiles_of
 from texas42.core.view import HiddenTrick, View
+from texas42.faces.cli import app
 from texas42.players import Bot
-from texas42.services.arena import MatchSpec, play_match, run_match
+from texas42.services.arena import MatchSpec, play_ladder, play_match, run_match
 from texas42.services.arena.report import match_table
 from texas42.services.protocol import (
     Answer,
@@ -51,8 +55,10 @@ from texas42.services.protocol import (
     EngineBot,
     EngineError,
     EngineOption,
+    EngineSpec,
     Info,
     make_bot,
+    parse_engine_spec,
     parse_info,
     parse_option,
 )
@@ -493,9 +499,9 @@ def test_a_command_that_cannot_run_is_refused_at_once(tmp_path: Path) -> None:
 def test_a_slow_engine_is_stopped_then_times_out(
     mock: Callable[..., list[str]], tmp_path: Path
 ) -> None:
-    start = time.perf_counter()
+    """The engine never answers, so only the host's stop and kill end the wait (a host that
+    waited for the engine would hang until pytest's timeout)."""
     error = engine_failure(mock("slow"), limit=0.3, grace=0.2)
-    assert time.perf_counter() - start < 3
     assert error.kind == "timeout"
     assert str(error).startswith("engine 'Mock' (")
     assert "gave no bestaction within 0.3 s and 0.2 s of grace" in str(error)
@@ -885,7 +891,8 @@ def test_run_engine_answers_in_time_with_the_rules_of_thumb() -> None:
     rules_choice = action_words(make_bot("rules").choose(view))
     start = time.perf_counter()
     lines = serve(f"position {view.position()}\ngo movetime 200\nisready\n", "sleeper")
-    assert 0.17 < time.perf_counter() - start < 2
+    # The sleeper never wakes: that an answer came at all shows the deadline held.
+    assert time.perf_counter() - start > 0.17
     assert answer_lines(lines) == [
         "readyok",  # at once, while the bot thinks
         "info time _ string out of time: answering with the rules of thumb",
@@ -1007,6 +1014,121 @@ def test_an_engine_that_crashes_forfeits_the_game(mock: Callable[..., list[str]]
     for game in hands.games:
         assert game.a_won is True and game.forfeit is not None
         assert game.score[game.a_team] >= 1 and game.score[1 - game.a_team] == 0
+
+
+@pytest.mark.parametrize(
+    ("spec", "engine"),
+    [
+        ("engine:./bot --fast", EngineSpec("./bot --fast")),
+        (" Engine : ./bot", EngineSpec("./bot")),
+        ("engine[]:./bot", EngineSpec("./bot")),
+        (
+            "engine[movetime=250, nodes=40, Threads=2, Book File=my book.bin]:./bot -x",
+            EngineSpec("./bot -x", 0.25, 40, (("Threads", "2"), ("Book File", "my book.bin"))),
+        ),
+        ("engine[MoveTime=1500]:./bot", EngineSpec("./bot", 1.5)),
+        ("rules", None),
+        ("pimc:samples=8", None),
+        ("engineer", None),
+    ],
+)
+def test_engine_specs_carry_a_move_time_nodes_and_options(
+    spec: str, engine: EngineSpec | None
+) -> None:
+    assert parse_engine_spec(spec) == engine
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("engine", "write engine:CMD, or engine[movetime=MS,NAME=VALUE,...]:CMD"),
+        (
+            "engine[movetime=500:./bot",
+            "write engine:CMD, or engine[movetime=MS,NAME=VALUE,...]:CMD",
+        ),
+        (
+            "engine[movetime=fast]:./bot",
+            "movetime is milliseconds, a whole number from 1, not 'fast'",
+        ),
+        ("engine[movetime=0]:./bot", "movetime is milliseconds, a whole number from 1, not '0'"),
+        ("engine[nodes=-3]:./bot", "nodes is a node count, a whole number from 1, not '-3'"),
+        ("engine[Threads]:./bot", "setting 'Threads' is not NAME=VALUE"),
+        ("engine[Threads=1,threads=2]:./bot", "threads is set twice"),
+    ],
+)
+def test_engine_specs_that_cannot_be_read_say_why(spec: str, message: str) -> None:
+    with pytest.raises(Texas42Error) as caught:
+        make_bot(spec)
+    assert str(caught.value) == f"engine spec {spec.strip()!r}: {message}"
+
+
+def test_an_engine_spec_sends_its_options_and_move_time(
+    mock: Callable[..., list[str]], tmp_path: Path
+) -> None:
+    spec = f"engine[movetime=300,nodes=50,style=wild,Book File=my book.bin]:{shlex.join(mock())}"
+    with make_bot(spec, seed=7) as bot:
+        assert isinstance(bot, EngineBot)
+        bot.choose(first_view())
+    sent = received(tmp_path)
+    assert "setoption name Seed value 7" in sent
+    assert sent.index("setoption name Style value wild") > sent.index("setoption name Seed value 7")
+    assert "setoption name Book File value my book.bin" in sent
+    assert "go movetime 300 nodes 50" in sent
+
+
+@pytest.fixture
+def quick_handshake(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Engines made from specs wait half a second for the handshake instead of ten."""
+    monkeypatch.setattr(protocol, "EngineBot", functools.partial(EngineBot, timeout=0.5))
+
+
+@pytest.mark.usefixtures("quick_handshake")
+@pytest.mark.parametrize(
+    ("mode", "settings", "why"),
+    [
+        ("exit-at-hello", "", "exited with code 4 "),
+        ("silent", "", "did not say texas42ok within 0.5 s"),
+        ("good", "[Hash=64]", "has no option 'Hash' (it offers: Seed, Style, Ponder, Book File)"),
+        ("good", "[Style=loud]", "option Style (combo) takes one of calm, wild, not 'loud'"),
+    ],
+)
+def test_an_engine_that_cannot_play_stops_the_arena_before_the_first_game(
+    mock: Callable[..., list[str]], tmp_path: Path, mode: str, settings: str, why: str
+) -> None:
+    engine = f"engine{settings}:{shlex.join(mock(mode))}"
+    with pytest.raises(Texas42Error) as caught:
+        play_match("rules", engine, STANDARD, 3, seed=1)
+    message = str(caught.value)
+    name = "'Mock' (" if mode == "good" else repr(shlex.join(mock(mode)))  # named once it said
+    assert message.startswith(f"bot B cannot play, so no game was played: engine {name}")
+    assert why in message
+    if mode == "exit-at-hello":
+        assert "cannot find my opening book" in message
+    sent = received(tmp_path)  # the silent engine reads nothing
+    assert sent.count("texas42") == (mode != "silent")  # one handshake, and no game
+    assert not any(line.startswith(("newgame", "go")) for line in sent)
+
+
+@pytest.mark.usefixtures("quick_handshake")
+def test_a_ladder_names_the_engine_that_cannot_play(mock: Callable[..., list[str]]) -> None:
+    engine = "engine:" + shlex.join(mock("exit-at-hello"))
+    with pytest.raises(Texas42Error) as caught:
+        play_ladder(["random", engine, "rules"], STANDARD, 2)
+    assert str(caught.value).startswith(f"{engine} cannot play, so no game was played: engine ")
+
+
+@pytest.mark.usefixtures("quick_handshake")
+def test_the_arena_command_names_the_engine_that_cannot_play(
+    mock: Callable[..., list[str]],
+) -> None:
+    engine = "engine:" + shlex.join(mock("exit-at-hello"))
+    done = CliRunner().invoke(app, ["arena", engine, "rules", "--games", "2"])
+    assert (done.exit_code, done.stdout) == (2, "")
+    assert done.stderr == (
+        "texas42 arena: bot A cannot play, so no game was played: engine "
+        f"{shlex.join(mock('exit-at-hello'))!r}: exited with code 4 while the host waited for "
+        "texas42ok (its last error output: cannot find my opening book)\n"
+    )
 
 
 # -- the documentation ------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from texas42.core.words import (
     score_line,
     winner_words,
 )
+from texas42.extras import extra_error
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -861,4 +862,11 @@ def main() -> None:
         app(prog_name="texas42")
     except (Texas42Error, OSError) as exc:
         print(f"texas42: {exc}", file=sys.stderr)
+        sys.exit(UNREADABLE)
+    except ImportError as exc:  # the server, the full-screen table and the solver are extras
+        command = next((word for word in sys.argv[1:] if not word.startswith("-")), "")
+        missing = extra_error(exc, f"texas42 {command}".strip())
+        if missing is exc:
+            raise
+        print(missing, file=sys.stderr)
         sys.exit(UNREADABLE)

@@ -25,6 +25,7 @@ from typing import Protocol
 from texas42.core.actions import Action
 from texas42.core.errors import Texas42Error
 from texas42.core.view import View
+from texas42.extras import extra_error
 from texas42.players.random_bot import RandomBot
 from texas42.players.rules_bot import RulesBot
 
@@ -88,8 +89,10 @@ def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
         _no_options(spec, options)
         return RulesBot(name or "Rules")
     if kind in ("pimc", "expert"):
-        from texas42.players.pimc import PimcBot, PimcSettings
-
+        try:
+            from texas42.players.pimc import PimcBot, PimcSettings
+        except ImportError as exc:  # the search bots need the solver's extra
+            raise extra_error(exc, f"the {spec.strip()} bot") from None
         settings = PimcSettings.expert() if kind == "expert" else PimcSettings()
         return PimcBot(settings.with_options(options), seed, name or spec.strip())
     known = ", ".join(dict.fromkeys(BOT_NAMES + tuple(LEVELS)))

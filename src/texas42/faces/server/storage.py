@@ -82,12 +82,15 @@ def default_db_path() -> Path:
 
 
 def database_url(db: str | None) -> str:
-    """A SQLAlchemy URL from ``--db``: a URL as given, a path as an SQLite file."""
+    """A SQLAlchemy URL from ``--db``: a URL as given, a path as an SQLite file. A plain
+    PostgreSQL URL gets the psycopg driver, and ``postgres://`` (as Heroku and many hosts write
+    it, but SQLAlchemy refuses) is read as ``postgresql://``."""
     if db is None:
         db = str(default_db_path())
     if "://" in db:
-        if db.startswith("postgresql://"):
-            return "postgresql+psycopg://" + db[len("postgresql://") :]
+        scheme, _, rest = db.partition("://")
+        if scheme.lower() in ("postgres", "postgresql"):
+            return "postgresql+psycopg://" + rest
         return db
     return f"sqlite:///{Path(db).expanduser()}"
 

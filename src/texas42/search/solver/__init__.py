@@ -21,8 +21,6 @@ from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import cast
 
-import numpy as np
-
 from texas42.core.actions import Bid
 from texas42.core.contracts import (
     SEVENS_DISTANCE_MASKS,
@@ -37,7 +35,14 @@ from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of
 from texas42.core.view import View
-from texas42.search.solver import kernel
+from texas42.extras import extra_error
+
+try:
+    import numpy as np
+
+    from texas42.search.solver import kernel
+except ImportError as exc:  # numpy and numba come with the solver extra
+    raise extra_error(exc, "the solver") from None
 
 __all__ = ["KernelTables", "PlayPosition", "Solver", "kernel_tables", "points_needed"]
 

@@ -26,8 +26,65 @@ Search techniques, after bridge double-dummy solvers:
 
 from __future__ import annotations
 
+import os
+import stat
+import tempfile
+
 import numpy as np
 from numba import njit
+from numba.core import config as numba_config
+from numba.misc.appdirs import AppDirs
+
+
+def _writable(folder: str) -> bool:
+    """Whether numba could cache in ``folder``: it makes the folder and writes a file there."""
+    try:
+        os.makedirs(folder, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError:
+        return False
+    return True
+
+
+def _private_temp_folder() -> str:
+    """``texas42-numba-<uid>`` in the temporary directory, this user's alone; a fresh folder
+    when that name is someone else's or others may write in it, since a cache another user can
+    write holds code they could make us run."""
+    uid = os.getuid() if hasattr(os, "getuid") else None
+    folder = os.path.join(
+        tempfile.gettempdir(), f"texas42-numba-{uid if uid is not None else 'user'}"
+    )
+    try:
+        os.mkdir(folder, 0o700)
+    except FileExistsError:
+        pass
+    except OSError:
+        return tempfile.mkdtemp(prefix="texas42-numba-")
+    info = os.lstat(folder)
+    mine = uid is None or info.st_uid == uid
+    if stat.S_ISDIR(info.st_mode) and mine and not info.st_mode & 0o022:
+        return folder
+    return tempfile.mkdtemp(prefix="texas42-numba-")
+
+
+def _use_a_writable_cache() -> None:
+    """Numba refuses to compile a ``cache=True`` function ("no locator available") when neither
+    the folder of its source nor the user's cache folder (under HOME) is writable, as in a
+    read-only install run by a user without a home; then, unless the user chose a folder with
+    ``NUMBA_CACHE_DIR``, cache in a temporary one: the environment variable tells worker
+    processes, numba's config this one (numba read the variable when it was imported)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    beside = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+    users = AppDirs(appname="numba", appauthor=False).user_cache_dir  # type: ignore[no-untyped-call]
+    if _writable(beside) or _writable(users):
+        return
+    folder = _private_temp_folder()
+    os.environ["NUMBA_CACHE_DIR"] = folder
+    numba_config.CACHE_DIR = folder  # type: ignore[attr-defined]  # set by numba at run time
+
+
+_use_a_writable_cache()
 
 MAX_PLIES = 30
 """More than the plays of any hand (at most 28: seven hands of four, or 27: three of nine), so a

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
+from texas42.extras import extra_error
 from texas42.services.arena.match import MatchResult
 from texas42.services.arena.run import MatchSummary
 from texas42.services.arena.stats import mean_ci
@@ -27,10 +27,8 @@ def import_pyplot() -> Any:
     """matplotlib's pyplot on the Agg backend, or a clear error naming the extra that brings it."""
     try:
         matplotlib = importlib.import_module("matplotlib")
-    except ImportError:
-        raise Texas42Error(
-            "--plot needs matplotlib, which is not installed: pip install 'texas42[plot]'"
-        ) from None
+    except ImportError as exc:
+        raise extra_error(exc, "--plot") from None
     matplotlib.use("Agg")
     return importlib.import_module("matplotlib.pyplot")
 

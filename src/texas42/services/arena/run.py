@@ -11,6 +11,8 @@ from __future__ import annotations
 import contextlib
 import importlib
 import itertools
+import os
+import re
 import signal
 import time
 from collections import deque
@@ -20,6 +22,7 @@ from typing import Any
 
 from texas42.core.errors import Texas42Error
 from texas42.core.rules import Rules
+from texas42.extras import extra_error
 from texas42.services.arena.match import MatchResult, MatchSpec, match_specs, run_match
 from texas42.services.arena.stats import (
     Decision,
@@ -31,7 +34,7 @@ from texas42.services.arena.stats import (
     mean_ci,
     wilson,
 )
-from texas42.services.protocol import make_bot
+from texas42.services.protocol import EngineBot, make_bot
 
 AHEAD = 4
 """Matches queued per worker beyond the ones running: enough to keep workers busy, few enough
@@ -51,10 +54,45 @@ def import_ray() -> Any:
     """The ray module, or a clear error naming the extra that brings it."""
     try:
         return importlib.import_module("ray")
-    except ImportError:
-        raise Texas42Error(
-            "--ray needs Ray, which is not installed: pip install 'texas42[dist]'"
-        ) from None
+    except ImportError as exc:
+        raise extra_error(exc, "--ray") from None
+
+
+_REFUSED_TOKEN = re.compile(r"authenticat|auth.?token", re.IGNORECASE)
+"""What Ray's errors say when the cluster refuses a missing or wrong token (``AuthenticationError:
+... Authentication token is missing or incorrect``, ``Unauthenticated``)."""
+
+
+def _why_ray_cannot_join(exc: BaseException) -> str:
+    """Ray's failure to join, in words that say what to do. Ray reports a refused token as a
+    ``ConnectionError`` that names only the address, raised from the error that says why; and
+    ``ray start --head`` turns token authentication on whenever ``~/.ray/auth_token`` exists (an
+    earlier ``ray.init()`` writes it), while a process joining by address sends the token only
+    with ``RAY_AUTH_MODE=token``."""
+    chain: list[BaseException] = []
+    cause: BaseException | None = exc
+    while cause is not None and cause not in chain:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    refused = any(
+        type(e).__name__ == "AuthenticationError" or _REFUSED_TOKEN.search(str(e)) for e in chain
+    )
+    if not refused:
+        return f"cannot join the cluster: {exc}"
+    where = "in ~/.ray/auth_token, in a file named by RAY_AUTH_TOKEN_PATH, or in RAY_AUTH_TOKEN"
+    mode = os.environ.get("RAY_AUTH_MODE")
+    if (mode or "").lower() != "token":
+        here = f"RAY_AUTH_MODE is {mode!r}" if mode else "RAY_AUTH_MODE is not set"
+        return (
+            "cannot join the cluster: it asks for a token (token authentication, which "
+            f"`ray start --head` turns on when ~/.ray/auth_token exists), and {here} here, so "
+            f"none was sent: set RAY_AUTH_MODE=token, with the cluster's token {where} "
+            "(`ray get-auth-token` on the head node prints it)"
+        )
+    return (
+        "cannot join the cluster: it refused this machine's token (RAY_AUTH_MODE=token): put the "
+        f"cluster's token {where} (`ray get-auth-token` on the head node prints it)"
+    )
 
 
 Results = Generator[MatchResult, None, None]
@@ -107,7 +145,7 @@ def _ray_map(specs: Sequence[MatchSpec], address: str) -> Results:
     try:
         ray.init(address=None if address == "local" else address, ignore_reinit_error=True)
     except Exception as exc:  # Ray raises several kinds when no cluster answers
-        raise Texas42Error(f"--ray {address}: cannot join the cluster: {exc}") from None
+        raise Texas42Error(f"--ray {address}: {_why_ray_cannot_join(exc)}") from None
     remote = ray.remote(run_match)
     window = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
     todo = iter(specs)
@@ -252,6 +290,23 @@ def check_bot(spec: str) -> None:
     make_bot(spec)
 
 
+def start_engines(bots: Sequence[tuple[str, str]]) -> None:
+    """Start each outside engine among the ``(label, spec)`` bots once, shake hands and set its
+    options, then quit it: an engine that cannot play (its program exits, never finishes the
+    handshake, lacks an option it is given) stops the run here with one error naming it, instead
+    of forfeiting every game."""
+    for label, spec in bots:
+        bot = make_bot(spec)
+        if not isinstance(bot, EngineBot):
+            continue
+        try:
+            bot.start()
+        except Texas42Error as exc:
+            raise Texas42Error(f"{label} cannot play, so no game was played: {exc}") from None
+        finally:
+            bot.close()
+
+
 def play_match(
     bot_a: str,
     bot_b: str,
@@ -276,6 +331,7 @@ def play_match(
     check_bot(bot_b)
     if pairs < 1:
         raise Texas42Error(f"a match needs at least one pair of games, not {pairs}")
+    start_engines([("bot A", bot_a), ("bot B", bot_b)])
     specs = match_specs(bot_a, bot_b, rules, pairs, seed, hands=hands, records=records)
     start = time.perf_counter()
     results: list[MatchResult] = []
@@ -369,6 +425,7 @@ def play_ladder(
         check_bot(bot)
     if pairs < 1:
         raise Texas42Error(f"a pairing needs at least one pair of games, not {pairs}")
+    start_engines([(bot, bot) for bot in bots])
     pairings = list(itertools.combinations(range(len(bots)), 2))
     specs = [
         spec for i, j in pairings for spec in match_specs(bots[i], bots[j], rules, pairs, seed)

@@ -279,8 +279,6 @@ def bradley_terry(
     lost every game still gets a finite rating. Standard errors come from the inverse Fisher
     information of the log-strengths with the first one held at 0.
     """
-    import numpy as np
-
     k = len(wins)
     if k < 2 or any(len(row) != k for row in wins):
         raise ValueError("a square table of results between at least two players")
@@ -309,16 +307,34 @@ def bradley_terry(
         if moved < tolerance or iterations >= 100_000:
             break
     strength = [math.log(x / p[0]) for x in p]
-    info = np.zeros((k, k))
+    info = [[0.0] * k for _ in range(k)]
     for i in range(k):
         for j in range(k):
             if i != j and games[i][j]:
                 v = games[i][j] * p[i] * p[j] / (p[i] + p[j]) ** 2
-                info[i, j] -= v
-                info[i, i] += v
-    cov = np.linalg.inv(info[1:, 1:])
-    stderr = [0.0, *(math.sqrt(float(cov[i, i])) for i in range(k - 1))]
+                info[i][j] -= v
+                info[i][i] += v
+    variances = _inverse_diagonal([row[1:] for row in info[1:]])
+    stderr = [0.0, *(math.sqrt(v) for v in variances)]
     return Ratings(tuple(strength), tuple(stderr), iterations)
+
+
+def _inverse_diagonal(matrix: list[list[float]]) -> list[float]:
+    """The diagonal of the inverse of an invertible matrix, by Gauss-Jordan elimination with
+    partial pivoting: a ladder's few bots need no numpy, so the arena runs on a plain install."""
+    n = len(matrix)
+    rows = [[*row, *(float(i == j) for j in range(n))] for i, row in enumerate(matrix)]
+    for col in range(n):
+        size = [abs(row[col]) for row in rows]
+        pivot = max(range(col, n), key=size.__getitem__)
+        rows[col], rows[pivot] = rows[pivot], rows[col]
+        lead = rows[col][col]
+        rows[col] = [x / lead for x in rows[col]]
+        for r in range(n):
+            factor = rows[r][col]
+            if r != col and factor:
+                rows[r] = [x - factor * y for x, y in zip(rows[r], rows[col])]
+    return [rows[i][n + i] for i in range(n)]
 
 
 def _check_connected(w: list[list[float]]) -> None:

@@ -22,7 +22,9 @@ from texas42.services.protocol.host import (
     EngineBot,
     EngineError,
     EngineOption,
+    EngineSpec,
     Info,
+    parse_engine_spec,
     parse_info,
     parse_option,
 )
@@ -30,11 +32,19 @@ from texas42.services.protocol.host import (
 
 def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
     """The bot a spec names, outside engines included: ``engine:CMD`` runs the command CMD as an
-    `EngineBot`; every other spec is one of the players' bots (`texas42.players.make_bot`)."""
-    head, sep, command = spec.strip().partition(":")
-    if sep and head.strip().lower() == "engine":
-        return EngineBot(command.strip(), name=name, seed=seed)
-    return make_builtin_bot(spec, seed, name)
+    `EngineBot`, ``engine[movetime=500,Threads=2]:CMD`` with a move time and options (see
+    `EngineSpec`); every other spec is one of the players' bots (`texas42.players.make_bot`)."""
+    engine = parse_engine_spec(spec)
+    if engine is None:
+        return make_builtin_bot(spec, seed, name)
+    return EngineBot(
+        engine.command,
+        name=name,
+        seed=seed,
+        time_limit=engine.move_time,
+        nodes=engine.nodes,
+        options=dict(engine.options),
+    )
 
 
 __all__ = [
@@ -44,8 +54,10 @@ __all__ = [
     "EngineBot",
     "EngineError",
     "EngineOption",
+    "EngineSpec",
     "Info",
     "make_bot",
+    "parse_engine_spec",
     "parse_info",
     "parse_option",
 ]

@@ -29,7 +29,7 @@ from texas42.core.rules import Rules
 from texas42.core.view import View
 from texas42.players import BOT_NAMES, LEVELS, Bot, make_bot, parse_spec
 from texas42.players.rules_bot import RulesBot
-from texas42.services.protocol.host import PROTOCOL_VERSION, read_action
+from texas42.services.protocol.host import PROTOCOL_VERSION, parse_engine_spec, read_action
 
 if TYPE_CHECKING:
     from texas42.core.contracts import Contract
@@ -72,7 +72,7 @@ class _Engine:
     """The engine's state between commands; see the module docstring."""
 
     def __init__(self, spec: str, stdout: TextIO, seed: int) -> None:
-        if spec.strip().lower().startswith("engine:"):
+        if parse_engine_spec(spec) is not None:
             raise Texas42Error("an engine serves one of texas42's own bots, not another engine")
         make_bot(spec)  # an unknown bot or option is refused before anything is read
         self.out = stdout

@@ -21,6 +21,7 @@ import concurrent.futures
 import contextlib
 import math
 import os
+import re
 import shlex
 import shutil
 import signal
@@ -44,6 +45,9 @@ from texas42.core.view import View
 
 PROTOCOL_VERSION = 1
 """The version of the protocol this host speaks (``protocolversion 1``)."""
+
+MOVE_TIME = 5.0
+"""Seconds an engine has for a decision unless told otherwise (``go movetime 5000``)."""
 
 MAX_LINE = 1 << 16
 """The longest line the host reads from an engine, in bytes."""
@@ -328,6 +332,66 @@ class Answer:
         return Info(**latest)
 
 
+@dataclass(frozen=True, slots=True)
+class EngineSpec:
+    """An outside engine as a bot spec names it: ``engine:CMD``, or with settings,
+    ``engine[movetime=500,nodes=2000,Threads=2]:CMD``.
+
+    ``move_time`` (seconds; ``movetime`` in the spec, in milliseconds) and ``nodes`` go with
+    every ``go``; every other setting is an engine option, sent as ``setoption`` after the
+    handshake and checked against the options the engine offers there.
+    """
+
+    command: str
+    move_time: float = MOVE_TIME
+    nodes: int | None = None
+    options: tuple[tuple[str, str], ...] = ()
+
+
+_ENGINE_SPEC = re.compile(r"engine\s*(?:\[(?P<settings>[^\]]*)\])?\s*:(?P<command>.*)", re.I | re.S)
+
+
+def parse_engine_spec(spec: str) -> EngineSpec | None:
+    """The engine a bot spec names, or None when it names none (``rules``, ``pimc:samples=8``);
+    Texas42Error for an engine spec that cannot be read. The command itself is checked when
+    the bot is made."""
+    text = spec.strip()
+    head = text[:7].lower()
+    if not (head.startswith("engine") and head[6:7] in ("", "[", ":", " ")):
+        return None
+    found = _ENGINE_SPEC.fullmatch(text)
+    if found is None:
+        raise Texas42Error(
+            f"engine spec {text!r}: write engine:CMD, or engine[movetime=MS,NAME=VALUE,...]:CMD"
+        )
+    settings: dict[str, tuple[str, str]] = {}
+    for item in (part.strip() for part in (found["settings"] or "").split(",")):
+        if not item:
+            continue
+        key, sep, value = (word.strip() for word in item.partition("="))
+        if not sep or not key:
+            raise Texas42Error(f"engine spec {text!r}: setting {item!r} is not NAME=VALUE")
+        if key.lower() in settings:
+            raise Texas42Error(f"engine spec {text!r}: {key} is set twice")
+        settings[key.lower()] = (key, value)
+    limits: dict[str, int] = {}
+    for key, unit in (("movetime", "milliseconds"), ("nodes", "a node count")):
+        if key in settings:
+            value = settings.pop(key)[1]
+            number = _whole(value)
+            if number is None or number < 1:
+                raise Texas42Error(
+                    f"engine spec {text!r}: {key} is {unit}, a whole number from 1, not {value!r}"
+                )
+            limits[key] = number
+    return EngineSpec(
+        found["command"].strip(),
+        limits["movetime"] / 1000 if "movetime" in limits else MOVE_TIME,
+        limits.get("nodes"),
+        tuple(settings.values()),
+    )
+
+
 def split_command(command: str | Sequence[str]) -> list[str]:
     """An engine command's argument list, checked: it names a program that can be run."""
     if isinstance(command, str):
@@ -363,7 +427,7 @@ class AsyncEngine:
         *,
         name: str | None = None,
         timeout: float = 10.0,
-        move_time: float = 5.0,
+        move_time: float = MOVE_TIME,
         grace: float = 1.0,
     ) -> None:
         if not (timeout > 0 and move_time > 0 and grace >= 0):
@@ -450,7 +514,10 @@ class AsyncEngine:
         if option is None:
             offered = ", ".join(o.name for o in self.options.values()) or "none"
             raise Texas42Error(f"engine {self.label} has no option {name!r} (it offers: {offered})")
-        text = option.check(value)
+        try:
+            text = option.check(value)
+        except Texas42Error as exc:
+            raise Texas42Error(f"engine {self.label}: {exc}") from None
         await self._guarded(self._command(f"setoption name {option.name} value {text}"))
 
     async def new_game(self, rules: Rules) -> None:
@@ -818,7 +885,7 @@ class EngineBot:
         *,
         name: str | None = None,
         seed: int | None = None,
-        time_limit: float = 5.0,
+        time_limit: float = MOVE_TIME,
         nodes: int | None = None,
         options: Mapping[str, str | int | bool] | None = None,
         timeout: float = 10.0,
