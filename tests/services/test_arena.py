@@ -646,9 +646,8 @@ def test_arena_command_stopped_by_ctrl_c_keeps_its_games_and_shows_them(tmp_path
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        preexec_fn=lambda: signal.signal(
-            signal.SIGINT, signal.SIG_DFL
-        ),  # a test runner may ignore it
+        # a test runner may ignore SIGINT; the arena under test must not
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
     )
     try:
         deadline = time.monotonic() + 30

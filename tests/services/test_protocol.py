@@ -355,9 +355,9 @@ def test_a_good_session_message_by_message(mock: Callable[..., list[str]], tmp_p
             await engine.set_option("STYLE", "Wild")
             await engine.set_option("Ponder", True)
             await engine.set_option("book file", "my book.txt")
-            with pytest.raises(Texas42Error, match="no option 'Hash'.*Seed, Style, Ponder"):
+            with pytest.raises(Texas42Error, match=r"no option 'Hash'.*Seed, Style, Ponder"):
                 await engine.set_option("Hash", 64)
-            with pytest.raises(Texas42Error, match="0..1000"):
+            with pytest.raises(Texas42Error, match=r"0\.\.1000"):
                 await engine.set_option("Seed", 1001)
             answer = await engine.go(view, nodes=500)
             second = await engine.choose(view, 0.5)
@@ -481,7 +481,7 @@ def test_engines_left_open_are_closed_when_the_host_exits(
 
 
 def test_a_command_that_cannot_run_is_refused_at_once(tmp_path: Path) -> None:
-    with pytest.raises(Texas42Error, match="no program './nobot' that can be run"):
+    with pytest.raises(Texas42Error, match=r"no program '\./nobot' that can be run"):
         EngineBot("./nobot --fast")
     with pytest.raises(Texas42Error, match="names a program"):
         make_bot("engine:  ")
@@ -690,7 +690,9 @@ def test_swapping_hidden_tiles_changes_nothing_the_engine_is_told(
             hand.apply(Pass())
         (tmp_path / "log").unlink(missing_ok=True)
 
-        async def ask(view: View = hand.view(seat)) -> None:
+        view = hand.view(seat)
+
+        async def ask(view: View = view) -> None:
             async with AsyncEngine(mock()) as engine:
                 await engine.choose(view)
 
@@ -756,8 +758,10 @@ HANDSHAKE = [
 def test_run_engine_handshake_and_readiness() -> None:
     assert serve("texas42\nisready\n\n   \nisready\n") == [*HANDSHAKE, "readyok", "readyok"]
     assert serve("texas42\n", "pimc:samples=4", seed=9)[2:5] == [
-        "option name Level type combo default pimc:samples=4 "
-        "var easy var medium var hard var expert var pimc:samples=4",
+        (
+            "option name Level type combo default pimc:samples=4 "
+            "var easy var medium var hard var expert var pimc:samples=4"
+        ),
         "option name Samples type spin default 0 min 0 max 10000",
         "option name Seed type spin default 9 min 0 max 9223372036854775807",
     ]

@@ -862,7 +862,7 @@ _live: weakref.WeakSet[EngineBot] = weakref.WeakSet()
 def _the_runner() -> _Runner:
     """The process's runner, made on first use (and again in a forked child, whose copy of the
     parent's has no thread)."""
-    global _runner
+    global _runner  # noqa: PLW0603 (one runner a process, made on first use under the lock)
     with _runner_lock:
         if _runner is None or _runner.pid != os.getpid():
             _runner = _Runner()
