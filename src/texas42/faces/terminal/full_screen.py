@@ -692,10 +692,7 @@ class TableApp(App[int]):
 
     CSS_PATH = "full_screen.tcss"
     TITLE = "Texas 42"
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]] | None] = [
-        (0, "-narrow"),
-        (100, "-wide"),
-    ]
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]  # noqa: RUF012 (textual declares it)
     BINDINGS: ClassVar[list[BindingType]] = [
         *(Binding(str(n), f"digit({n})", show=False) for n in range(10)),
         Binding("p", "pass_turn", "pass"),
