@@ -974,7 +974,7 @@ def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: Test
             assert after["last"] == {
                 "seat": 0,
                 "action": "discard",
-                "text": "North discards a tile",
+                "text": "Tess laid a tile face down",
             }
             assert after["game"]["hand"]["phase"] == "declare" and after["game"]["hand"][
                 "discards"

@@ -431,7 +431,7 @@ def _replay(record: Record) -> out.Replay:
     return out.Replay(
         record=record.to_dict(),
         layout=layout_payload(record.rules),
-        frames=replay_frames(list(report.hands), record.rules),
+        frames=replay_frames(list(report.hands), record.rules, record.players or ()),
     )
 
 

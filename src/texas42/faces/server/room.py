@@ -29,6 +29,7 @@ from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
+from texas42.core.words import action_said
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import (
     ActionEvent,
@@ -57,7 +58,7 @@ from texas42.faces.server.messages import (
     Sit,
     Start,
 )
-from texas42.faces.server.payload import describe_action, game_payload, layout_payload
+from texas42.faces.server.payload import game_payload, layout_payload, seat_labels
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
 from texas42.services.protocol import make_bot
@@ -201,6 +202,10 @@ class Room:
     @property
     def layout(self) -> Layout:
         return layout_of(self.rules)
+
+    def labels(self) -> list[str]:
+        """Each seat as the table's sentences name it (`seat_labels`)."""
+        return seat_labels(self.layout, [seat.name for seat in self.seats])
 
     def controls(self, seat: int | None) -> tuple[int, ...]:
         """The seats the person at ``seat`` plays: in two-hand their partner's too."""
@@ -520,7 +525,8 @@ class Room:
     def _last(self, seat: int, action: Action) -> out.Last:
         """The action everyone is told was taken: a discard is face down, so not its tile."""
         words = "discard" if isinstance(action, Discard) else action_words(action)
-        return out.Last(seat=seat, action=words, text=describe_action(seat, action, self.layout))
+        text = action_said(self.labels()[seat], action)
+        return out.Last(seat=seat, action=words, text=text)
 
     def _finished_game(self) -> FinishedGame:
         game = self._playing()
@@ -736,7 +742,9 @@ class Room:
             table=table or self.table_payload(),
             you=out.You(seat=seat, seats=list(self.controls(seat))),
             last=self.last,
-            game=game_payload(self.game, self.controls(seat)) if self.game is not None else None,
+            game=game_payload(self.game, self.controls(seat), self.labels())
+            if self.game is not None
+            else None,
         )
 
     def send_state(self, connection: Connection) -> None:
