@@ -364,7 +364,7 @@ def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
     east.page.wait_for_selector("[data-testid=game-over]")
     for watch in (north, east):
         text = watch.page.text_content("[data-testid=game-over]") or ""
-        assert re.search(r"(North-South|East-West) .* win", text), text
+        assert re.search(r"Game over after \d+ hands?: (North-South|East-West) win, 1 to 0", text)
     north.page.screenshot(path=str(ARTIFACTS / "game-over.png"), full_page=True)
 
     # the record downloads and the replay viewer steps through it

@@ -431,6 +431,7 @@ def _replay(record: Record) -> out.Replay:
     return out.Replay(
         record=record.to_dict(),
         layout=layout_payload(record.rules),
+        unit="marks" if record.rules.game == "marks" else "points",
         frames=replay_frames(list(report.hands), record.rules, record.players or ()),
     )
 

@@ -416,6 +416,7 @@ class Replay:
 
     record: dict[str, Any]
     layout: Layout
+    unit: Literal["marks", "points"]
     frames: list[Frame]
 
 

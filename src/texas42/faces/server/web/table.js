@@ -6,9 +6,9 @@ import { copyText, h, mount, setTitle, toast, typingInField } from "./dom.js";
 import { getJson, TableSocket } from "./net.js";
 import { forgetTable, playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
 import {
-  backsRow, callsList, compassOf, contractLine, lastCallOf, ovalSpot, phaseOf, piles, placeOf,
-  resultWords, rolesOf, scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture,
-  trickArea, trickPoints, trickRow,
+  backsRow, callsList, compassOf, lastCallOf, ovalSpot, phaseOf, piles, placeOf, resultWords,
+  rolesOf, scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture, trickArea,
+  trickRow,
 } from "./board.js";
 import { tileSvg } from "./tiles.js";
 
@@ -416,11 +416,7 @@ class TablePage {
       const empty = seats.filter((x) => !x || x.kind === "empty").length;
       return empty ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}` : "All seats filled: ready to start";
     }
-    if (table.status === "over") {
-      const outcome = game && game.outcome;
-      return outcome && Number.isInteger(outcome.winner)
-        ? `Game over: ${teamLabels(seats)[outcome.winner]} won` : "Game over";
-    }
+    if (table.status === "over") return (game && game.over_line) || "Game over";
     const hand = game && game.hand;
     if (!hand) return "";
     const phase = phaseOf(hand);
@@ -441,7 +437,7 @@ class TablePage {
       game ? h("span", { class: "hand-number", "data-testid": "hand-number" }, `Hand ${game.hand_number}`) : null,
       this.state.last && this.state.last.text
         ? h("span", { class: "last-action", "data-testid": "last-action" }, this.state.last.text) : null,
-      hand ? h("span", { class: "contract-line", "data-testid": "contract" }, contractLine(hand, table.seats)) : null);
+      hand ? h("span", { class: "contract-line", "data-testid": "contract" }, hand.contract_line || "") : null);
   }
 
   seatPanel(seat) {
@@ -536,9 +532,7 @@ class TablePage {
     if (trick.length || phase === "play" || phase === "done") {
       if (!trick.length && tricks.length) {
         const last = tricks[tricks.length - 1];
-        const pts = trickPoints(last);
-        const note = `${seatLabel(table.seats, last.winner)} took it${pts !== null ? ` (${pts})` : ""}`;
-        return trickArea(last.plays, bottom, table.seats, { won: last.winner, note });
+        return trickArea(last.plays, bottom, table.seats, { won: last.winner, note: last.taken || "" });
       }
       return trickArea(trick, bottom, table.seats);
     }
@@ -556,11 +550,11 @@ class TablePage {
     if (phase === "discard") {
       const widow = Array.isArray(hand.widow) ? hand.widow : [];
       return h("div", { class: "center-note center-stack", "data-testid": "widow" },
-        `${seatLabel(table.seats, hand.declarer)} takes the widow and lays a tile face down`,
+        hand.contract_line || "",
         widow.length ? h("span", { class: "widow-tiles" }, widow.map((t) => tilePicture(t, { cls: "small", label: `widow tile ${t}` }))) : null);
     }
     return h("div", { class: "center-note" },
-      phase === "auction" ? "Bidding" : phase === "declare" ? `${seatLabel(table.seats, hand.declarer ?? hand.bidder)} names trump` : "");
+      phase === "auction" ? "Bidding" : hand.contract_line || "");
   }
 
   inviteBox() {
@@ -637,7 +631,7 @@ class TablePage {
       this.panelHead("Last trick", () => { this.lastTrickOpen = false; this.render(); }),
       trick
         ? [trickRow(trick, seats, { withSeats: true }),
-          h("p", {}, `${seatLabel(seats, trick.winner)} won it${trickPoints(trick) !== null ? ` (${trickPoints(trick)} points)` : ""}.`)]
+          h("p", { "data-testid": "last-trick-taken" }, trick.taken || "")]
         : h("p", {}, "No trick has been played yet."));
   }
 
@@ -668,26 +662,23 @@ class TablePage {
 
   summaryPanel() {
     const { hand, number } = this.summary;
-    const seats = this.state.table.seats;
-    const words = resultWords(hand, seats, this.state.game);
+    const words = resultWords(hand);
     return h("div", { class: "panel summary", role: "dialog", "aria-label": `hand ${number} summary`, "data-testid": "summary" },
       this.panelHead(`Hand ${number}: ${words.headline}`, () => { this.summary = null; this.render(); }, "Continue",
         words.made === false ? "set" : words.made ? "made" : ""),
-      words.lines.map((line) => h("p", {}, line)),
+      words.lines.map((line) => h("p", { class: "result-line" }, line)),
       this.finalTrick(hand),
       this.reviewBlock(number));
   }
 
   resultLines(hand) {
-    const words = resultWords(hand, this.state.table.seats, this.state.game);
-    return [`Last hand: ${words.headline}.`, ...words.lines].map((l) => h("p", { class: "muted" }, l));
+    const words = resultWords(hand);
+    return [`Last hand: ${words.headline}`, ...words.lines].map((l) => h("p", { class: "muted" }, l));
   }
 
   gameOverPanel() {
     const { table, game } = this.state;
     const outcome = game.outcome || {};
-    const labels = teamLabels(table.seats);
-    const score = Array.isArray(outcome.score) ? outcome.score : game.score || [];
     const n = table.game_number || 1;
     const finalHand = game.hand && phaseOf(game.hand) === "done" ? game.hand : game.last_hand;
     const handNumber = finalHand && (finalHand.number ?? finalHand.hand_number) || game.hand_number;
@@ -695,10 +686,9 @@ class TablePage {
     const mine = this.you !== null && won !== null ? sideOf(table.seats, this.you) === won : null;
     const base = `/api/tables/${encodeURIComponent(table.id)}/games/${n}`;
     return h("div", { class: "panel game-over", role: "dialog", "aria-label": "game over", "data-testid": "game-over" },
-      this.panelHead(won !== null ? `${labels[won]} win${mine === true ? " — well played!" : ""}` : "Game over",
+      this.panelHead(mine === true ? "Game over — well played!" : "Game over",
         () => { this.overDismissed = table.game_number; this.render(); }),
-      h("p", { class: "final-score", "data-testid": "final-score" },
-        `${score.map((n, side) => `${labels[side].replace(/ \(.*\)$/, "")} ${n}`).join(" · ")} ${game.unit || "marks"}`),
+      h("p", { class: "final-score", "data-testid": "final-score" }, game.over_line || ""),
       finalHand && finalHand.result ? this.resultLines(finalHand) : null,
       this.reviewBlock(handNumber),
       h("div", { class: "panel-actions" },
