@@ -351,6 +351,12 @@ def test_hello_comes_first_and_only_once(client: TestClient) -> None:
     sock.hello()
     sock.send(type="hello")
     assert "already joined" in sock.until("error")["message"]
+    # a program need not wait for the welcome: what it sends behind its hello is taken after it
+    eager = Socket(client, table)
+    eager.send(type="hello")
+    eager.send(type="sit", seat=1, name="Bob")
+    assert eager.until("seated")["seat"] == 1
+    assert not [m for m in eager.log if m["type"] == "error"]
 
 
 def test_the_rate_limit_refuses_floods(tmp_path: Path) -> None:
