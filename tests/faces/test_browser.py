@@ -8,6 +8,7 @@ are skipped without them. The pip-geometry test needs neither. Screenshots go to
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -637,4 +638,107 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
     summary = page.text_content("[data-testid=summary]") or ""
     assert "Hand 1" in summary
     page.screenshot(path=str(ARTIFACTS / "table-moon.png"), full_page=True)
+    watch.close()
+
+
+# -- the words on the page are the server's ------------------------------------------------------
+
+
+class Player:
+    """A person at a seat by a plain WebSocket, no page: passes in the bidding, plays its first
+    legal tile, and keeps the newest state it was sent."""
+
+    def __init__(self, base: str, table: str, seat: int, name: str) -> None:
+        from websockets.sync.client import connect
+
+        self.open = contextlib.ExitStack()
+        self.ws = self.open.enter_context(
+            connect(base.replace("http://", "ws://") + f"/ws/{table}")
+        )
+        self.state: dict[str, Any] = {}
+        self.acted = -1
+        self.send(type="hello")
+        self.send(type="sit", seat=seat, name=name)
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def catch_up(self) -> dict[str, Any]:
+        """Read what has come; the newest state."""
+        while True:
+            try:
+                message = json.loads(self.ws.recv(timeout=0.02))
+            except TimeoutError:
+                return self.state
+            if message["type"] == "state":
+                self.state = message
+
+    def step(self) -> None:
+        state = self.catch_up()
+        game = state.get("game")
+        legal = [a["action"] for a in game["hand"]["legal"]] if game else []
+        if legal and state["seq"] != self.acted:
+            self.acted = state["seq"]
+            action = "pass" if "pass" in legal else legal[0]
+            self.send(type="act", action=action, seq=state["seq"])
+
+    def close(self) -> None:
+        self.open.close()
+
+
+@needs_browser
+def test_the_summary_of_a_nello_hand_is_the_servers_words(server: str, browser: Any) -> None:
+    """North bids a mark and plays Nel-O against three people who pass and play their first
+    legal tile; the summary shown is the server's, counting the tricks North took of those
+    played (the page once said the bidder took every trick played)."""
+    request = urllib.request.Request(
+        server + "/api/tables",
+        data=json.dumps({"rules": "standard,nello,nello_min_marks=1", "name": "Nel-O"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        table = json.loads(response.read())["id"]
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(f"{server}/t/{table}")
+    page.wait_for_selector("[data-testid=pregame]")
+    _sit(page, 0, "Ann")
+    others = [
+        Player(server, table, seat, name) for seat, name in ((1, "Bob"), (2, "Cat"), (3, "Dan"))
+    ]
+    page.wait_for_selector("[data-testid=start]:not([disabled])")
+    page.click("[data-testid=start]")
+    bid = "[data-testid=bidding-box] [data-action='bid 1m']"
+    nello = "[data-testid=trump-box] [data-action^='declare nello']"
+    deadline = time.monotonic() + 60
+    while not page.locator("[data-testid=summary]").count():
+        assert time.monotonic() < deadline, "the hand did not finish"
+        for player in others:
+            player.step()
+        what = page.evaluate(ACTIONABLE)
+        if what == "call":  # North's only calls: a mark, then Nel-O
+            before = _seq(page)
+            bidding = page.locator("[data-testid=bidding-box]").count()
+            page.click(bid if bidding else nello)
+            page.wait_for_function(
+                "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s",
+                arg=before,
+            )
+        elif not (what == "tile" and _act_once(page)):
+            time.sleep(0.05)
+    heading = page.text_content("[data-testid=summary] h2") or ""
+    lines = page.eval_on_selector_all(
+        "[data-testid=summary] .result-line", "lines => lines.map(l => l.textContent)"
+    )
+    ended = others[0].catch_up()["game"]["last_hand"]
+    assert ended["number"] == 1 and ended["contract"].startswith("nello")
+    assert heading == f"Hand 1: {ended['headline']}"
+    assert lines == ended["result_lines"]
+    took = sum(trick["winner"] in (0, 2) for trick in ended["tricks"])
+    tricks = f"{took} trick{'' if took == 1 else 's'}"
+    assert f"North-South took {tricks} of the {len(ended['tricks'])} played" in lines
+    assert "Cat sits out" in ended["contract_line"]
+    page.screenshot(path=str(ARTIFACTS / "summary-nello.png"), full_page=True)
+    for player in others:
+        player.close()
     watch.close()
