@@ -467,7 +467,7 @@ def test_a_table_with_the_house_preset(server: str, browser: Any) -> None:
 
 @needs_browser
 def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
-    """The app's own helpers, run in the browser: a review in words, the rules string."""
+    """The app's own helpers, run in the browser: a review's words, the rules string."""
     watch = Watch(browser)
     page = watch.page
     page.goto(server + "/")
@@ -476,23 +476,25 @@ def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
         "contract": "fives",
         "unit": "points",
         "plays": [
-            {"index": 1, "seat": 1, "tile": "5-5", "best": ["5-5"], "cost": 0},
-            {"index": 5, "seat": 0, "tile": "5-0", "best": ["6-4"], "cost": 10},
-            {"index": 9, "seat": 1, "tile": "3-3", "best": ["2-2", "1-1"], "cost": 1},
+            {
+                "index": 1,
+                "seat": 1,
+                "cost": 0,
+                "text": "Trick 1: Bob's 5-5 was as good as the best.",
+            },
+            {"index": 5, "seat": 0, "cost": 10, "text": "Trick 2: your 5-0 cost 10 points."},
+            {"index": 9, "seat": 1, "cost": 1, "text": "Trick 3: Bob's 3-3 cost 1 point."},
         ],
-        "bids": [{"seat": 0, "bid": "31", "contract": "fives", "make_share": 0.724}],
+        "bids": [{"seat": 0, "text": "Your bid 31 (fives) makes in 72% of the deals."}],
     }
-    seats = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
-    words = page.evaluate(
-        "([r, s]) => import('/static/table.js').then(m => m.reviewWords(r, s, 0))", [review, seats]
-    )
-    assert [m["text"] for m in words["mistakes"]] == [
-        "Trick 2: best play here was 6-4; your 5-0 cost 10 points.",
-        "Trick 3: best play here was 2-2 or 1-1; Bob's 3-3 cost 1 point.",
+    words = page.evaluate("r => import('/static/table.js').then(m => m.reviewWords(r))", review)
+    # the costly plays, in play order, and the bids, as the server said them
+    assert words["mistakes"] == [
+        {"seat": 0, "text": "Trick 2: your 5-0 cost 10 points."},
+        {"seat": 1, "text": "Trick 3: Bob's 3-3 cost 1 point."},
     ]
-    assert words["bids"][0]["text"] == (
-        "Your bid 31 (fives) makes in 72% of the deals you could have held."
-    )
+    assert words["bids"] == [{"seat": 0, "text": review["bids"][0]["text"]}]
+    assert words["reviewed"] == 3
     plays = page.evaluate(
         "a => import('/static/table.js').then(m => a.map(m.playedTile))",
         ["play 6-4", "6-4", "bid 31", "pass"],

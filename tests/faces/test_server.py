@@ -468,6 +468,18 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     assert set(review["mistakes"]) <= {p["index"] for p in review["plays"]}
     if m["game"]["last_hand"]["contract"] is not None:
         assert review["plays"], "North played in hand 1, so it has plays to review"
+    # each play and bid in words, North's as "your", its trick the one it was played to
+    tricks = m["game"]["last_hand"]["tricks"]
+    unit = "trick" if review["unit"] == "tricks" else "point"
+    for play in review["plays"]:
+        trick = next(
+            k for k, t in enumerate(tricks, 1) if {"seat": 0, "tile": play["tile"]} in t["plays"]
+        )
+        assert play["text"] == words.play_review_line(
+            "You", trick, play["tile"], play["best"], play["cost"], unit
+        )
+    for bid in review["bids"]:
+        assert bid["text"].startswith(f"Your bid {bid['bid']} ({bid['contract']}) makes in ")
 
 
 # -- the words the browser shows ---------------------------------------------------------------

@@ -253,6 +253,7 @@ class PlayReview:
     value_after: int
     best: list[Tile]
     cost: int
+    text: str
 
 
 @sent
@@ -264,6 +265,7 @@ class BidReview:
     make_share: float
     samples: int
     shares: dict[str, float]
+    text: str
 
 
 # -- messages over the WebSocket ------------------------------------------------------------

@@ -23,13 +23,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
+from texas42.core import words
 from texas42.core.actions import Action, Discard, action_words, parse_action_words
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of, seats_held
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
-from texas42.core.words import action_said
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import (
     ActionEvent,
@@ -506,13 +506,13 @@ class Room:
                     for seat, state in enumerate(self.seats)
                     if state.kind == "bot" and state.level is not None
                 }
-            case ActionEvent(game=number, seat=seat, action=words):
+            case ActionEvent(game=number, seat=seat, action=spelled):
                 game = self._playing()
                 if number != self.game_number:
                     raise Texas42Error(f"an action of game {number} in game {self.game_number}")
                 if seat != game.seat_to_act():
                     raise Texas42Error(f"seat {seat} acted out of turn")
-                action = self._parse_action(game, words)
+                action = self._parse_action(game, spelled)
                 game.apply(action)
                 self.seq += 1
                 self.last = self._last(seat, action)
@@ -524,9 +524,9 @@ class Room:
 
     def _last(self, seat: int, action: Action) -> out.Last:
         """The action everyone is told was taken: a discard is face down, so not its tile."""
-        words = "discard" if isinstance(action, Discard) else action_words(action)
-        text = action_said(self.labels()[seat], action)
-        return out.Last(seat=seat, action=words, text=text)
+        spelled = "discard" if isinstance(action, Discard) else action_words(action)
+        text = words.action_said(self.labels()[seat], action)
+        return out.Last(seat=seat, action=spelled, text=text)
 
     def _finished_game(self) -> FinishedGame:
         game = self._playing()
@@ -685,6 +685,8 @@ class Room:
         connection.busy = True
         hand = game.hands[index].copy()
         samples = self.settings.review_samples
+        names = ["You" if s in mine else label for s, label in enumerate(self.labels())]
+        trick_of = [k for k, trick in enumerate(hand.tricks, 1) for _ in trick.seats]
 
         async def work() -> None:
             from texas42.players.review import review_hand
@@ -694,6 +696,20 @@ class Room:
                     review_hand, hand, number, bid_samples=samples, rng=random.Random(number)
                 )
                 data = review.to_dict()
+                unit = "trick" if review.unit == "tricks" else "point"
+                for play in data["plays"]:
+                    play["text"] = words.play_review_line(
+                        names[play["seat"]],
+                        trick_of[play["index"] - 1],
+                        play["tile"],
+                        play["best"],
+                        play["cost"],
+                        unit,
+                    )
+                for bid in data["bids"]:
+                    bid["text"] = words.bid_review_line(
+                        names[bid["seat"]], bid["bid"], bid["contract"], bid["make_share"]
+                    )
                 if not over:
                     data["plays"] = [p for p in data["plays"] if p["seat"] in mine]
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]

@@ -30,31 +30,14 @@ export function playedTile(action) {
   return m ? m[1] : null;
 }
 
-/** Words for a play review: the plays that cost something, and how the bids stood up. */
-export function reviewWords(review, seats, you) {
+/** A play review's lines, as the server wrote them: the plays that cost something, in play order,
+    and how the bids stood up. */
+export function reviewWords(review) {
   const plays = Array.isArray(review.plays) ? review.plays : [];
-  const unit = review.unit === "tricks" ? "trick" : "point";
-  const perTrick = String(review.contract || "").startsWith("nello") ? 3 : 4;
-  const lines = [];
-  for (const p of plays) {
-    if (!(Number(p.cost) > 0)) continue;
-    const who = p.seat === you ? "your" : `${seatLabel(seats, p.seat)}'s`;
-    const best = Array.isArray(p.best) && p.best.length ? p.best.join(" or ") : "another tile";
-    const trick = Number.isInteger(p.index) ? `Trick ${Math.floor((p.index - 1) / perTrick) + 1}: ` : "";
-    lines.push({
-      seat: p.seat,
-      text: `${trick}best play here was ${best}; ${who} ${p.tile} cost ${p.cost} ${unit}${p.cost === 1 ? "" : "s"}.`,
-    });
-  }
-  const bids = (Array.isArray(review.bids) ? review.bids : []).map((b) => {
-    const who = b.seat === you ? "Your" : `${seatLabel(seats, b.seat)}'s`;
-    const share = Math.round(Number(b.make_share) * 100);
-    return {
-      seat: b.seat,
-      text: `${who} bid ${b.bid}${b.contract ? ` (${b.contract})` : ""} makes in ${share}% of the deals ${b.seat === you ? "you" : "they"} could have held.`,
-    };
-  });
-  return { mistakes: lines, bids, reviewed: plays.length };
+  const said = (x) => ({ seat: x.seat, text: String(x.text || "") });
+  const mistakes = plays.filter((p) => Number(p.cost) > 0).map(said);
+  const bids = (Array.isArray(review.bids) ? review.bids : []).map(said);
+  return { mistakes, bids, reviewed: plays.length };
 }
 
 export function showTable(root, tableId) {
@@ -641,7 +624,7 @@ class TablePage {
       return h("button", { type: "button", "data-testid": "review-button", "data-focus": "review",
         onclick: () => this.askReview(number) }, "Review this hand");
     }
-    const words = reviewWords(this.review, this.state.table.seats, this.you);
+    const words = reviewWords(this.review);
     return h("div", { class: "review", "data-testid": "review" },
       h("h3", {}, "Review (double dummy)"),
       words.mistakes.length
