@@ -453,6 +453,13 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     hints = me.until("hints")
     legal = {a["action"] for a in m["game"]["hand"]["legal"]}
     assert {h["action"] for h in hints["hints"]} == legal
+    fact = "|".join(
+        (r"\d+% to (make|set)", r"the bidders take [\d.]+ points on average")
+        + (r"-?[\d.]+ marks expected", "no estimate")
+    )
+    for hint in hints["hints"]:  # in words, those of core.words (its doctests pin them)
+        assert all(re.fullmatch(fact, f) for f in hint["text"].split(" · ")), hint["text"]
+        assert hint["chance"] is None or hint["text"].startswith(f"{round(hint['chance'] * 100)}")
     rng = random.Random(3)
     me.send(type="review", hand=1)
     assert "not finished" in me.until("error")["message"]

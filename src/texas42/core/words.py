@@ -392,3 +392,33 @@ def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str
         f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract}) makes in "
         f"{round(make_share * 100)}% of the deals {held_by} could have held."
     )
+
+
+def hint_facts(
+    view: View, chance: float | None, points: float | None, marks: float | None = None
+) -> str:
+    """What a bot expects of an action it hints at the seat of ``view``: the side's chance (to
+    set the bid when the seat defends it in play, else to make it), the bidders' expected points,
+    a call's expected marks.
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> hand = Hand.random(Rules(), 3, random.Random(1))
+    >>> hint_facts(hand.view(0), 0.64, None, 0.25)
+    '64% to make · 0.25 marks expected'
+    >>> hint_facts(hand.view(0), None, None)
+    'no estimate'
+    """
+    defending = (
+        view.phase == Phase.PLAY
+        and view.bidder is not None
+        and not view.layout.same_side(view.bidder, view.seat)
+    )
+    facts = []
+    if chance is not None:
+        facts.append(f"{round(chance * 100)}% {'to set' if defending else 'to make'}")
+    if points is not None:
+        facts.append(f"the bidders take {points:.1f} points on average")
+    if marks is not None:
+        facts.append(f"{marks:.2f} marks expected")
+    return " · ".join(facts) or "no estimate"

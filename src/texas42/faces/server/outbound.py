@@ -242,6 +242,7 @@ class Hint:
     chance: float | None
     points: float | None
     marks: float | None
+    text: str
 
 
 @sent

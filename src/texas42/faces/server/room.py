@@ -656,7 +656,14 @@ class Room:
             try:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
                 ranked = [
-                    out.read(out.Hint, {**h.to_dict(), "action": action_words(h.action)})
+                    out.read(
+                        out.Hint,
+                        {
+                            **h.to_dict(),
+                            "action": action_words(h.action),
+                            "text": words.hint_facts(view, h.chance, h.points, h.marks),
+                        },
+                    )
                     for h in found
                 ]
                 connection.post(out.Hints(seq=seq, hints=ranked))

@@ -772,23 +772,15 @@ class TablePage {
       mount(this.el.hints);
       return;
     }
-    const hand = this.hand;
-    const seats = this.state.table.seats;
-    const defending = hand && isSeat(hand.bidder) && this.you !== null && sideOf(seats, hand.bidder) !== sideOf(seats, this.you);
-    const goal = phaseOf(hand) === "play" && defending ? "to set" : "to make";
     mount(this.el.hints, h("div", { class: "hints", "data-testid": "hints" },
       h("h3", {}, "Hints (best first)"),
       h("ol", {}, this.hints.hints.map((hint, i) => {
-        const facts = [];
-        if (typeof hint.chance === "number") facts.push(`${Math.round(hint.chance * 100)}% ${goal}`);
-        if (typeof hint.points === "number") facts.push(`the bidders take ${hint.points.toFixed(1)} points on average`);
-        if (typeof hint.marks === "number") facts.push(`${hint.marks.toFixed(2)} marks expected`);
         const legal = this.legalFor(hint.action);
         return h("li", { class: i === 0 ? "best" : "" },
           h("button", { type: "button", class: "small hint-do", "data-hint": hint.action,
             disabled: this.myTurn() && legal ? null : true,
             onclick: () => legal && this.act(legal.action) }, legal ? legal.label || legal.action : hint.action),
-          h("span", { class: "hint-facts" }, facts.length ? facts.join(" · ") : "no estimate"));
+          h("span", { class: "hint-facts" }, String(hint.text || "")));
       })),
       this.closeButton(() => { this.hints = null; this.render(); }, "Hide")));
   }
