@@ -74,6 +74,28 @@ def test_web_app_loads_nothing_from_elsewhere() -> None:
     assert imports >= 15  # the modules' imports were all read
 
 
+def test_web_app_writes_no_sentence_of_the_game() -> None:
+    """The sentences about the game come from the server (texas42.core.words): the app keeps no
+    copy of them to drift, nor of the rules that count tricks or points."""
+    for path in WEB.glob("*.js"):
+        text = path.read_text()
+        for phrase in (
+            "made it",
+            "went set",
+            "sits out",
+            "took trick",
+            "Tricks: ",
+            "Scored: ",
+            "Game over after",
+            "to name trump",
+            "on average",
+            "could have held",
+            "best play here",
+            "tilePoints",
+        ):
+            assert phrase not in text, f"{path.name} writes {phrase!r}"
+
+
 # -- the server and the browser ------------------------------------------------------------------
 
 

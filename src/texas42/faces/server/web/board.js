@@ -93,7 +93,7 @@ export function phaseOf(hand) {
 
 const isSeat = (x) => Number.isInteger(x) && x >= 0 && x < 7;
 
-/** Short words for a seat's part in the hand (shaker, bid 31, partner, sits out), as sent. */
+/** The short words for a seat's part in the hand, as the server sent them (`Hand.roles`). */
 export function rolesOf(hand, seat) {
   const roles = hand && Array.isArray(hand.roles) ? hand.roles[seat] : null;
   return Array.isArray(roles) ? roles.map(String) : [];

@@ -639,7 +639,7 @@ class TablePage {
     if (!tricks.length) return null;
     const last = tricks[tricks.length - 1];
     return h("div", { class: "final-trick" },
-      h("span", { class: "muted" }, `Last trick, won by ${seatLabel(this.state.table.seats, last.winner)}:`),
+      h("span", { class: "muted" }, `Last trick: ${last.taken || ""}`),
       trickRow(last, this.state.table.seats, { withSeats: true }));
   }
 
