@@ -229,3 +229,18 @@ def test_a_result_in_progress() -> None:
         "Points: North-South 0, East-West 0",
         "Tricks: North-South 0, East-West 0",
     ]
+
+
+def test_a_review_speaks_to_you_and_of_the_others() -> None:
+    assert words.play_review_line("You", 4, "6-6", ["2-0"], 1, "trick") == (
+        "Trick 4: best play here was 2-0; your 6-6 cost 1 trick."
+    )
+    assert words.play_review_line("Ann (bot)", 1, "5-0", ["5-0"], 0) == (
+        "Trick 1: Ann (bot)'s 5-0 was as good as the best."
+    )
+    assert words.bid_review_line("you", "1m", "nello", 0.995) == (
+        "Your bid 1m (nello) makes in 100% of the deals you could have held."
+    )
+    assert words.bid_review_line("Bob", "30", "threes", 0.0) == (
+        "Bob's bid 30 (threes) makes in 0% of the deals they could have held."
+    )

@@ -8,6 +8,7 @@ are skipped without them. The pip-geometry test needs neither. Screenshots go to
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
@@ -71,6 +72,28 @@ def test_web_app_loads_nothing_from_elsewhere() -> None:
             assert (WEB / spec[2:]).exists(), f"{path.name} imports a missing {spec}"
             imports += 1
     assert imports >= 15  # the modules' imports were all read
+
+
+def test_web_app_writes_no_sentence_of_the_game() -> None:
+    """The sentences about the game come from the server (texas42.core.words): the app keeps no
+    copy of them to drift, nor of the rules that count tricks or points."""
+    for path in WEB.glob("*.js"):
+        text = path.read_text()
+        for phrase in (
+            "made it",
+            "went set",
+            "sits out",
+            "took trick",
+            "Tricks: ",
+            "Scored: ",
+            "Game over after",
+            "to name trump",
+            "on average",
+            "could have held",
+            "best play here",
+            "tilePoints",
+        ):
+            assert phrase not in text, f"{path.name} writes {phrase!r}"
 
 
 # -- the server and the browser ------------------------------------------------------------------
@@ -364,7 +387,7 @@ def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
     east.page.wait_for_selector("[data-testid=game-over]")
     for watch in (north, east):
         text = watch.page.text_content("[data-testid=game-over]") or ""
-        assert re.search(r"(North-South|East-West) .* win", text), text
+        assert re.search(r"Game over after \d+ hands?: (North-South|East-West) win, 1 to 0", text)
     north.page.screenshot(path=str(ARTIFACTS / "game-over.png"), full_page=True)
 
     # the record downloads and the replay viewer steps through it
@@ -466,7 +489,7 @@ def test_a_table_with_the_house_preset(server: str, browser: Any) -> None:
 
 @needs_browser
 def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
-    """The app's own helpers, run in the browser: a review in words, the rules string."""
+    """The app's own helpers, run in the browser: a review's words, the rules string."""
     watch = Watch(browser)
     page = watch.page
     page.goto(server + "/")
@@ -475,23 +498,25 @@ def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
         "contract": "fives",
         "unit": "points",
         "plays": [
-            {"index": 1, "seat": 1, "tile": "5-5", "best": ["5-5"], "cost": 0},
-            {"index": 5, "seat": 0, "tile": "5-0", "best": ["6-4"], "cost": 10},
-            {"index": 9, "seat": 1, "tile": "3-3", "best": ["2-2", "1-1"], "cost": 1},
+            {
+                "index": 1,
+                "seat": 1,
+                "cost": 0,
+                "text": "Trick 1: Bob's 5-5 was as good as the best.",
+            },
+            {"index": 5, "seat": 0, "cost": 10, "text": "Trick 2: your 5-0 cost 10 points."},
+            {"index": 9, "seat": 1, "cost": 1, "text": "Trick 3: Bob's 3-3 cost 1 point."},
         ],
-        "bids": [{"seat": 0, "bid": "31", "contract": "fives", "make_share": 0.724}],
+        "bids": [{"seat": 0, "text": "Your bid 31 (fives) makes in 72% of the deals."}],
     }
-    seats = [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cat"}, {"name": "Dan"}]
-    words = page.evaluate(
-        "([r, s]) => import('/static/table.js').then(m => m.reviewWords(r, s, 0))", [review, seats]
-    )
-    assert [m["text"] for m in words["mistakes"]] == [
-        "Trick 2: best play here was 6-4; your 5-0 cost 10 points.",
-        "Trick 3: best play here was 2-2 or 1-1; Bob's 3-3 cost 1 point.",
+    words = page.evaluate("r => import('/static/table.js').then(m => m.reviewWords(r))", review)
+    # the costly plays, in play order, and the bids, as the server said them
+    assert words["mistakes"] == [
+        {"seat": 0, "text": "Trick 2: your 5-0 cost 10 points."},
+        {"seat": 1, "text": "Trick 3: Bob's 3-3 cost 1 point."},
     ]
-    assert words["bids"][0]["text"] == (
-        "Your bid 31 (fives) makes in 72% of the deals you could have held."
-    )
+    assert words["bids"] == [{"seat": 0, "text": review["bids"][0]["text"]}]
+    assert words["reviewed"] == 3
     plays = page.evaluate(
         "a => import('/static/table.js').then(m => a.map(m.playedTile))",
         ["play 6-4", "6-4", "bid 31", "pass"],
@@ -637,4 +662,107 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
     summary = page.text_content("[data-testid=summary]") or ""
     assert "Hand 1" in summary
     page.screenshot(path=str(ARTIFACTS / "table-moon.png"), full_page=True)
+    watch.close()
+
+
+# -- the words on the page are the server's ------------------------------------------------------
+
+
+class Player:
+    """A person at a seat by a plain WebSocket, no page: passes in the bidding, plays its first
+    legal tile, and keeps the newest state it was sent."""
+
+    def __init__(self, base: str, table: str, seat: int, name: str) -> None:
+        from websockets.sync.client import connect
+
+        self.open = contextlib.ExitStack()
+        self.ws = self.open.enter_context(
+            connect(base.replace("http://", "ws://") + f"/ws/{table}")
+        )
+        self.state: dict[str, Any] = {}
+        self.acted = -1
+        self.send(type="hello")
+        self.send(type="sit", seat=seat, name=name)
+
+    def send(self, **message: Any) -> None:
+        self.ws.send(json.dumps(message))
+
+    def catch_up(self) -> dict[str, Any]:
+        """Read what has come; the newest state."""
+        while True:
+            try:
+                message = json.loads(self.ws.recv(timeout=0.02))
+            except TimeoutError:
+                return self.state
+            if message["type"] == "state":
+                self.state = message
+
+    def step(self) -> None:
+        state = self.catch_up()
+        game = state.get("game")
+        legal = [a["action"] for a in game["hand"]["legal"]] if game else []
+        if legal and state["seq"] != self.acted:
+            self.acted = state["seq"]
+            action = "pass" if "pass" in legal else legal[0]
+            self.send(type="act", action=action, seq=state["seq"])
+
+    def close(self) -> None:
+        self.open.close()
+
+
+@needs_browser
+def test_the_summary_of_a_nello_hand_is_the_servers_words(server: str, browser: Any) -> None:
+    """North bids a mark and plays Nel-O against three people who pass and play their first
+    legal tile; the summary shown is the server's, counting the tricks North took of those
+    played (the page once said the bidder took every trick played)."""
+    request = urllib.request.Request(
+        server + "/api/tables",
+        data=json.dumps({"rules": "standard,nello,nello_min_marks=1", "name": "Nel-O"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=5) as response:
+        table = json.loads(response.read())["id"]
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(f"{server}/t/{table}")
+    page.wait_for_selector("[data-testid=pregame]")
+    _sit(page, 0, "Ann")
+    others = [
+        Player(server, table, seat, name) for seat, name in ((1, "Bob"), (2, "Cat"), (3, "Dan"))
+    ]
+    page.wait_for_selector("[data-testid=start]:not([disabled])")
+    page.click("[data-testid=start]")
+    bid = "[data-testid=bidding-box] [data-action='bid 1m']"
+    nello = "[data-testid=trump-box] [data-action^='declare nello']"
+    deadline = time.monotonic() + 60
+    while not page.locator("[data-testid=summary]").count():
+        assert time.monotonic() < deadline, "the hand did not finish"
+        for player in others:
+            player.step()
+        what = page.evaluate(ACTIONABLE)
+        if what == "call":  # North's only calls: a mark, then Nel-O
+            before = _seq(page)
+            bidding = page.locator("[data-testid=bidding-box]").count()
+            page.click(bid if bidding else nello)
+            page.wait_for_function(
+                "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s",
+                arg=before,
+            )
+        elif not (what == "tile" and _act_once(page)):
+            time.sleep(0.05)
+    heading = page.text_content("[data-testid=summary] h2") or ""
+    lines = page.eval_on_selector_all(
+        "[data-testid=summary] .result-line", "lines => lines.map(l => l.textContent)"
+    )
+    ended = others[0].catch_up()["game"]["last_hand"]
+    assert ended["number"] == 1 and ended["contract"].startswith("nello")
+    assert heading == f"Hand 1: {ended['headline']}"
+    assert lines == ended["result_lines"]
+    took = sum(trick["winner"] in (0, 2) for trick in ended["tricks"])
+    tricks = f"{took} trick{'' if took == 1 else 's'}"
+    assert f"North-South took {tricks} of the {len(ended['tricks'])} played" in lines
+    assert "Cat sits out" in ended["contract_line"]
+    page.screenshot(path=str(ARTIFACTS / "summary-nello.png"), full_page=True)
+    for player in others:
+        player.close()
     watch.close()

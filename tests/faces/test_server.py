@@ -22,12 +22,15 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
-from texas42.core.actions import action_words
+from texas42.core import words
+from texas42.core.actions import ACTIONS, action_words, parse_action_words
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
+from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
+from texas42.core.view import view_of
 from texas42.faces.server import ServerSettings, create_app
 from texas42.faces.server.events import (
     ActionEvent,
@@ -38,7 +41,8 @@ from texas42.faces.server.events import (
     read_event,
 )
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES
-from texas42.faces.server.outbound import SERVER_MESSAGES, State
+from texas42.faces.server.outbound import SERVER_MESSAGES, Hand, State
+from texas42.faces.server.payload import game_payload, seat_labels
 from texas42.faces.server.room import Room, token_digest
 from texas42.faces.server.storage import (
     FinishedGame,
@@ -349,6 +353,12 @@ def test_hello_comes_first_and_only_once(client: TestClient) -> None:
     sock.hello()
     sock.send(type="hello")
     assert "already joined" in sock.until("error")["message"]
+    # a program need not wait for the welcome: what it sends behind its hello is taken after it
+    eager = Socket(client, table)
+    eager.send(type="hello")
+    eager.send(type="sit", seat=1, name="Bob")
+    assert eager.until("seated")["seat"] == 1
+    assert not [m for m in eager.log if m["type"] == "error"]
 
 
 def test_the_rate_limit_refuses_floods(tmp_path: Path) -> None:
@@ -445,6 +455,13 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     hints = me.until("hints")
     legal = {a["action"] for a in m["game"]["hand"]["legal"]}
     assert {h["action"] for h in hints["hints"]} == legal
+    fact = "|".join(
+        (r"\d+% to (make|set)", r"the bidders take [\d.]+ points on average")
+        + (r"-?[\d.]+ marks expected", "no estimate")
+    )
+    for hint in hints["hints"]:  # in words, those of core.words (its doctests pin them)
+        assert all(re.fullmatch(fact, f) for f in hint["text"].split(" · ")), hint["text"]
+        assert hint["chance"] is None or hint["text"].startswith(f"{round(hint['chance'] * 100)}")
     rng = random.Random(3)
     me.send(type="review", hand=1)
     assert "not finished" in me.until("error")["message"]
@@ -460,6 +477,110 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     assert set(review["mistakes"]) <= {p["index"] for p in review["plays"]}
     if m["game"]["last_hand"]["contract"] is not None:
         assert review["plays"], "North played in hand 1, so it has plays to review"
+    # each play and bid in words, North's as "your", its trick the one it was played to
+    tricks = m["game"]["last_hand"]["tricks"]
+    unit = "trick" if review["unit"] == "tricks" else "point"
+    for play in review["plays"]:
+        trick = next(
+            k for k, t in enumerate(tricks, 1) if {"seat": 0, "tile": play["tile"]} in t["plays"]
+        )
+        assert play["text"] == words.play_review_line(
+            "You", trick, play["tile"], play["best"], play["cost"], unit
+        )
+    for bid in review["bids"]:
+        assert bid["text"].startswith(f"Your bid {bid['bid']} ({bid['contract']}) makes in ")
+
+
+# -- the words the browser shows ---------------------------------------------------------------
+
+NELLO = Rules.parse("standard,nello,nello_min_marks=1")
+NAMES = ["Ann", "Bob", "Cat", "Dan"]
+
+
+def nello_game(seed: int) -> Game:
+    """A game whose first hand North bids 1m and plays as Nel-O, every seat playing its first
+    legal tile, until the hand is over."""
+    game = Game(NELLO, seed)
+    while not game.results:
+        legal = game.legal_actions()
+        turn = game.seat_to_act()
+        words = [action_words(a) for a in legal]
+        if "bid 1m" in words and turn == 0:
+            action = legal[words.index("bid 1m")]
+        elif "pass" in words:
+            action = legal[words.index("pass")]
+        else:
+            nello = [a for a, w in zip(legal, words) if w.startswith("declare nello")]
+            action = nello[0] if nello else legal[0]
+        game.apply(action)
+    return game
+
+
+def sentences_of(hand: Hand) -> list[str]:
+    """Every sentence a hand payload carries."""
+    said = [hand.contract_line, *hand.piles, *hand.result_lines, *(t.taken for t in hand.tricks)]
+    return [*said, *(role for roles in hand.roles for role in roles), hand.headline or ""]
+
+
+def test_the_payload_says_what_words_make_of_each_seats_view() -> None:
+    def took_of_played(game: Game) -> tuple[int, int]:
+        tricks = game.hands[0].tricks
+        return sum(game.layout.side_of[t.winner] == 0 for t in tricks), len(tricks)
+
+    seed = next(s for s in range(200) if 0 < (n := took_of_played(nello_game(s)))[0] < n[1])
+    game = nello_game(seed)
+    nello = game.hands[0]
+    result = nello.result
+    assert result is not None and nello.contract is not None and nello.contract.kind == "nello"
+    took, played = took_of_played(game)
+    expected_line = f"North-South took {words.plural(took, 'trick')} of the {played} played"
+    for seat in [*range(4), None]:
+        seats = () if seat is None else (seat,)
+        payload = game_payload(game, seats, NAMES)
+        view = game.view(0 if seat is None else seat)
+        ended = view_of(nello, 0 if seat is None else seat, game.start_score, 1)
+        hand, last = payload.hand, payload.last_hand
+        assert last is not None and last.number == 1
+        assert hand.contract_line == words.contract_line(view, NAMES)
+        assert hand.roles == [words.seat_roles(view, s, seats) for s in range(4)]
+        assert hand.piles == [words.pile_line(view, side) for side in range(2)]
+        assert last.contract_line == words.contract_line(ended, NAMES)
+        assert "nello" in last.contract_line and "Cat sits out" in last.contract_line
+        assert last.headline == words.hand_headline(ended, result)
+        assert last.result_lines == words.hand_result_lines(ended, result)
+        assert expected_line in last.result_lines
+        assert [t.taken for t in last.tricks] == [
+            words.trick_taken(NAMES[t.winner], k, t.points) for k, t in enumerate(nello.tricks, 1)
+        ]
+        assert last.roles[2][-1] == "sits out"
+        partners = [s for s in range(4) if "partner" in last.roles[s]]
+        assert partners == ([] if seat is None else [(seat + 2) % 4])
+    while not game.is_over():
+        game.apply(game.legal_actions()[0])
+    outcome = game.outcome()
+    assert outcome is not None
+    over = game_payload(game, (1,), NAMES)
+    assert over.over_line == words.game_over_line(NELLO, outcome)
+
+
+def test_the_news_of_an_action_and_the_replay_captions_are_said_by_words(
+    client: TestClient,
+) -> None:
+    table, me, _ = seat_with_bots(client)
+    m = me.next_turn()
+    me.act(m, random.Random(0))
+    after = me.until("state", lambda s: s["last"] is not None and s["last"]["seat"] == 0)
+    room = room_of(client, table)
+    assert room.labels() == ["Tess", "Medium bot (East)", "Medium bot (South)", "Medium bot (West)"]
+    action = parse_action_words(after["last"]["action"])
+    assert after["last"]["text"] == words.action_said("Tess", action)
+    example = Path(__file__).parents[2] / "examples" / "ex14-marks.json"
+    frames = client.post("/api/replay", content=example.read_bytes()).json()["frames"]
+    record = Record.from_json(example.read_text())
+    names = seat_labels(layout_of(record.rules), record.players or ())
+    first = check_record(record).hands[0]
+    call = first.calls[0]
+    assert frames[1]["caption"] == words.action_said(names[first.first_bidder], ACTIONS[call])
 
 
 # -- hidden information -------------------------------------------------------------------------
@@ -509,7 +630,7 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
     rng = random.Random(seed)
     everyone: list[tuple[Socket, int | None]] = [(s, k) for k, s in enumerate(players)]
     everyone.append((watcher, None))
-    checked = 0
+    checked = said = 0
     face_down = 0
     for seq in range(2000):
         for sock, seat in everyone:
@@ -528,6 +649,21 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
                     own = game.hand.hands[seat] if seat is not None else 0
                     assert hand.tiles == [TILE_NAMES[t] for t in tiles_of(own)]
                     assert hand.widow == [] and set(hand.illegal) <= set(hand.tiles)
+                    view = game.view(0 if seat is None else seat)
+                    assert hand.contract_line == words.contract_line(view, room.labels())
+                    mine = () if seat is None else (seat,)
+                    assert hand.roles == [words.seat_roles(view, s, mine) for s in range(4)]
+                    told = [*sentences_of(hand), typed.game.over_line or ""]
+                    if typed.last is not None:
+                        told.append(typed.last.text)
+                    for shown_hand in (hand, typed.game.last_hand):
+                        if shown_hand is None:
+                            continue
+                        told += sentences_of(shown_hand)
+                        if shown_hand.points is None:  # piles face down: no count is told
+                            assert not any("point" in said for said in sentences_of(shown_hand))
+                    assert set(TILE_WORD.findall(" ".join(told))) <= allowed, (seat, told)
+                    said += len(told)
                 assert not any(
                     t in text for t in tokens if t != (tokens[seat] if seat is not None else None)
                 )
@@ -543,6 +679,7 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
             type="act", action=rng.choice(state["game"]["hand"]["legal"])["action"], seq=seq
         )
     assert room.game is not None and room.game.is_over() and checked >= 5 * seq and seq > 40
+    assert said > 20 * seq, "every state told its sentences"
     if rules.startswith("house"):
         assert face_down, "the seed should reach a hand whose piles lie face down"
 
@@ -988,7 +1125,7 @@ def test_moon_bids_tricks_takes_the_widow_and_discards_before_trump(client: Test
             assert after["last"] == {
                 "seat": 0,
                 "action": "discard",
-                "text": "North discards a tile",
+                "text": "Tess laid a tile face down",
             }
             assert after["game"]["hand"]["phase"] == "declare" and after["game"]["hand"][
                 "discards"

@@ -349,3 +349,76 @@ def game_over_line(rules: Rules, outcome: Outcome, sides: Sequence[str] | None =
         high, low = score[outcome.winner], score[1 - outcome.winner]
         return f"Game over after {hands}: {won}, {high} to {low}"
     return f"Game over after {hands}: {won}; {score_line(rules, score, sides)}"
+
+
+def _possessive(who: str) -> str:
+    return "your" if who.lower() == "you" else f"{who}'s"
+
+
+def play_review_line(
+    who: str, trick: int, tile: str, best: Sequence[str], cost: int, unit: str = "point"
+) -> str:
+    """A play as the double-dummy review tells it: what the best play was and what this one
+    cost the player's side, in ``unit`` (``point``, or ``trick`` at Nel-O).
+
+    >>> play_review_line("You", 2, "5-0", ["6-4"], 10)
+    'Trick 2: best play here was 6-4; your 5-0 cost 10 points.'
+    >>> play_review_line("Bob", 3, "3-3", ["2-2", "1-1"], 1, "trick")
+    "Trick 3: best play here was 2-2 or 1-1; Bob's 3-3 cost 1 trick."
+    >>> play_review_line("Bob", 1, "5-5", ["5-5"], 0)
+    "Trick 1: Bob's 5-5 was as good as the best."
+    """
+    if cost <= 0:
+        return f"Trick {trick}: {_possessive(who)} {tile} was as good as the best."
+    best_play = " or ".join(best)
+    return (
+        f"Trick {trick}: best play here was {best_play}; "
+        f"{_possessive(who)} {tile} cost {plural(cost, unit)}."
+    )
+
+
+def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str:
+    """A bid as the review tells it: in what share of the deals its bidder could have held
+    (those that fit what they saw) ``contract`` makes it.
+
+    >>> bid_review_line("You", "31", "fives", 0.724)
+    'Your bid 31 (fives) makes in 72% of the deals you could have held.'
+    >>> bid_review_line("Bob", "2m", "sixes", 0.5)
+    "Bob's bid 2m (sixes) makes in 50% of the deals they could have held."
+    """
+    owner = _possessive(who)
+    held_by = "you" if who.lower() == "you" else "they"
+    return (
+        f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract}) makes in "
+        f"{round(make_share * 100)}% of the deals {held_by} could have held."
+    )
+
+
+def hint_facts(
+    view: View, chance: float | None, points: float | None, marks: float | None = None
+) -> str:
+    """What a bot expects of an action it hints at the seat of ``view``: the side's chance (to
+    set the bid when the seat defends it in play, else to make it), the bidders' expected points,
+    a call's expected marks.
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> hand = Hand.random(Rules(), 3, random.Random(1))
+    >>> hint_facts(hand.view(0), 0.64, None, 0.25)
+    '64% to make · 0.25 marks expected'
+    >>> hint_facts(hand.view(0), None, None)
+    'no estimate'
+    """
+    defending = (
+        view.phase == Phase.PLAY
+        and view.bidder is not None
+        and not view.layout.same_side(view.bidder, view.seat)
+    )
+    facts = []
+    if chance is not None:
+        facts.append(f"{round(chance * 100)}% {'to set' if defending else 'to make'}")
+    if points is not None:
+        facts.append(f"the bidders take {points:.1f} points on average")
+    if marks is not None:
+        facts.append(f"{marks:.2f} marks expected")
+    return " · ".join(facts) or "no estimate"

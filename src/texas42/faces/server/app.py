@@ -387,6 +387,9 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
 
 async def _listen(websocket: WebSocket, room: Room, connection: Connection) -> None:
+    # whether a hello has been read, not yet whether the room has taken it (``joined``): a
+    # message sent right behind the hello waits in the room's queue behind it, not refused
+    greeted = False
     while not connection.closed:
         try:
             frame = await websocket.receive()
@@ -405,9 +408,10 @@ async def _listen(websocket: WebSocket, room: Room, connection: Connection) -> N
         except BadMessage as exc:
             connection.error(str(exc), exc.code)
             continue
-        if not connection.joined and message.type != "hello":
+        if not greeted and message.type != "hello":
             connection.error("say hello first", "bad-message")
             continue
+        greeted = True
         await room.submit(connection, message)
 
 
@@ -431,7 +435,8 @@ def _replay(record: Record) -> out.Replay:
     return out.Replay(
         record=record.to_dict(),
         layout=layout_payload(record.rules),
-        frames=replay_frames(list(report.hands), record.rules),
+        unit="marks" if record.rules.game == "marks" else "points",
+        frames=replay_frames(list(report.hands), record.rules, record.players or ()),
     )
 
 

@@ -3,7 +3,9 @@
 Browsers read these shapes, ``docs/web.md`` describes them, and a test holds the doc to their
 schema (`texas42.faces.server.schema`). Messages over the WebSocket carry a ``type`` and are
 joined in `ServerMessage`; the classes without one are their parts, or HTTP bodies. Fields that
-name a seat are None where no seat is meant (no bidder yet, no partner). The payload functions
+name a seat are None where no seat is meant (no bidder yet, no partner). Fields of words (a
+hand's ``contract_line``, ``roles``, ``headline``...) are sentences `texas42.core.words` made from
+the recipient's own view; the browser shows them as they come. The payload functions
 (`texas42.faces.server.payload`, `Room`) build them; `encode` is the one place they become JSON.
 """
 
@@ -110,6 +112,8 @@ class Trick:
     winner: SeatNumber
     points: int | None
     plays: list[TilePlay]
+    taken: str
+    """Who took it and what it was worth, in words (`texas42.core.words.trick_taken`)."""
 
 
 @sent
@@ -168,6 +172,11 @@ class Hand:
     legal: list[Legal]
     illegal: dict[Tile, str]
     result: Result | None
+    contract_line: str
+    roles: list[list[str]]
+    piles: list[str]
+    headline: str | None
+    result_lines: list[str]
 
 
 @sent
@@ -206,6 +215,7 @@ class Game:
     held: list[Held]
     last_hand: LastHand | None
     outcome: Outcome | None
+    over_line: str | None
 
 
 @sent
@@ -232,6 +242,7 @@ class Hint:
     chance: float | None
     points: float | None
     marks: float | None
+    text: str
 
 
 @sent
@@ -243,6 +254,7 @@ class PlayReview:
     value_after: int
     best: list[Tile]
     cost: int
+    text: str
 
 
 @sent
@@ -254,6 +266,7 @@ class BidReview:
     make_share: float
     samples: int
     shares: dict[str, float]
+    text: str
 
 
 # -- messages over the WebSocket ------------------------------------------------------------
@@ -406,6 +419,7 @@ class Replay:
 
     record: dict[str, Any]
     layout: Layout
+    unit: Literal["marks", "points"]
     frames: list[Frame]
 
 

@@ -19,7 +19,17 @@ from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View, view_of
-from texas42.core.words import marks_tally
+from texas42.core.words import (
+    action_said,
+    contract_line,
+    game_over_line,
+    hand_headline,
+    hand_result_lines,
+    marks_tally,
+    pile_line,
+    seat_roles,
+    trick_taken,
+)
 from texas42.faces.server import outbound as out
 
 PHASES: tuple[out.PhaseWord, ...] = ("auction", "declare", "play", "done", "discard")
@@ -41,6 +51,22 @@ def layout_payload(rules: Rules) -> out.Layout:
         total=layout.total,
         see_partner=rules.see_partner,
     )
+
+
+def seat_labels(layout: Layout, players: Sequence[str] = ()) -> list[str]:
+    """Each seat as the sentences sent to browsers name it: its player's name, with the compass
+    where one name sits in two seats (two-hand), or the compass name of an empty seat."""
+    names = [p.strip() for p in players] + [""] * (layout.seats - len(players))
+    labels = []
+    for seat, compass in enumerate(layout.seat_names):
+        name = names[seat]
+        if not name:
+            labels.append(compass)
+        elif names.count(name) > 1:
+            labels.append(f"{name} ({compass})")
+        else:
+            labels.append(name)
+    return labels
 
 
 def _seat_or_none(seat: int | None) -> int | None:
@@ -86,14 +112,18 @@ def hand_payload(
     public: bool,
     result: HandResult | None = None,
     illegal: dict[str, str] | None = None,
+    names: Sequence[str] | None = None,
+    mine: Sequence[int] | None = None,
 ) -> out.Hand:
     """The hand as ``view`` shows it; ``public`` drops everything about the view's own seat
     (its tiles, its widow and discards, its legal actions, its tiles in face-down tricks) for a
     spectator or for another seat's hand. ``illegal`` gives why the seat's tiles it may not play
-    are refused (`illegal_reasons`)."""
+    are refused (`illegal_reasons`). Its sentences name the seats ``names`` (`seat_labels`) and
+    call partners the partners of ``mine`` (the view's seat unless given; nobody's if public)."""
     own_turn = not public and view.turn == view.seat
+    names = list(view.layout.seat_names) if names is None else names
     tricks = []
-    for trick in view.tricks:
+    for number, trick in enumerate(view.tricks, 1):
         plays = []
         for k, seat in enumerate(trick.seats):
             if trick.tiles is not None:
@@ -104,9 +134,16 @@ def hand_payload(
                 tile = None
             plays.append(out.TilePlay(seat=seat, tile=tile))
         tricks.append(
-            out.Trick(leader=trick.leader, winner=trick.winner, points=trick.points, plays=plays)
+            out.Trick(
+                leader=trick.leader,
+                winner=trick.winner,
+                points=trick.points,
+                plays=plays,
+                taken=trick_taken(names[trick.winner], number, trick.points),
+            )
         )
     seats = view.layout.seats
+    partners_of = () if public else mine
     return out.Hand(
         seat=None if public else view.seat,
         shaker=view.shaker,
@@ -138,6 +175,11 @@ def hand_payload(
         else [],
         illegal=illegal or {},
         result=result_payload(result) if result is not None and result.made is not None else None,
+        contract_line=contract_line(view, names),
+        roles=[seat_roles(view, s, partners_of) for s in range(seats)],
+        piles=[pile_line(view, side) for side in range(view.layout.sides)],
+        headline=hand_headline(view, result) if result is not None else None,
+        result_lines=hand_result_lines(view, result) if result is not None else [],
     )
 
 
@@ -171,10 +213,12 @@ def acting_seat(game: Game, seats: Sequence[int]) -> int | None:
     return turn if turn in seats else seats[0]
 
 
-def game_payload(game: Game, seats: Sequence[int] = ()) -> out.Game:
+def game_payload(
+    game: Game, seats: Sequence[int] = (), names: Sequence[str] | None = None
+) -> out.Game:
     """The game as the player of ``seats`` sees it (in two-hand a person plays a seat and its
     partner's), or as a spectator does (no seats). ``hand`` is shown from the seat to act among
-    them; ``held`` gives the tiles of each of them."""
+    them; ``held`` gives the tiles of each of them. Sentences name the seats ``names``."""
     seat = acting_seat(game, seats)
     public = seat is None
     looking = 0 if seat is None else seat
@@ -186,6 +230,8 @@ def game_payload(game: Game, seats: Sequence[int] = ()) -> out.Game:
         public=public,
         result=hand.result,
         illegal=None if seat is None else illegal_reasons(hand, seat),
+        names=names,
+        mine=seats,
     )
     held = [
         out.Held(seat=s, tiles=[TILE_NAMES[t] for t in tiles_of(game.view(s).hand)]) for s in seats
@@ -196,7 +242,11 @@ def game_payload(game: Game, seats: Sequence[int] = ()) -> out.Game:
         last = game.hands[finished - 1]
         assert last.result is not None
         ended = hand_payload(
-            _hand_view(game, finished - 1, looking), public=public, result=last.result
+            _hand_view(game, finished - 1, looking),
+            public=public,
+            result=last.result,
+            names=names,
+            mine=seats,
         )
         last_hand = out.LastHand(**out.fields_of(ended), number=game.first_hand + finished - 1)
     outcome = game.outcome()
@@ -216,13 +266,18 @@ def game_payload(game: Game, seats: Sequence[int] = ()) -> out.Game:
         outcome=out.Outcome(winner=outcome.winner, score=list(outcome.score), hands=outcome.hands)
         if outcome is not None
         else None,
+        over_line=game_over_line(rules, outcome) if outcome is not None else None,
     )
 
 
-def replay_frame(hand: Hand, score: tuple[int, ...], number: int, caption: str) -> out.Frame:
+def replay_frame(
+    hand: Hand, score: tuple[int, ...], number: int, caption: str, names: Sequence[str]
+) -> out.Frame:
     """A position of the replay of a finished game, every tile shown: the public hand plus
     what each seat still holds, the widow and the discards."""
-    public = hand_payload(view_of(hand, 0, score, number), public=True, result=hand.result)
+    public = hand_payload(
+        view_of(hand, 0, score, number), public=True, result=hand.result, names=names
+    )
     tricks = [
         out.Trick(
             leader=trick.leader,
@@ -231,8 +286,9 @@ def replay_frame(hand: Hand, score: tuple[int, ...], number: int, caption: str) 
             plays=[
                 out.TilePlay(seat=s, tile=TILE_NAMES[t]) for s, t in zip(trick.seats, trick.tiles)
             ],
+            taken=trick_taken(names[trick.winner], k, trick.points),
         )
-        for trick in hand.tricks
+        for k, trick in enumerate(hand.tricks, 1)
     ]
     shown = replace(
         public,
@@ -250,19 +306,20 @@ def replay_frame(hand: Hand, score: tuple[int, ...], number: int, caption: str) 
     )
 
 
-def replay_frames(hands: list[Hand], rules: Rules) -> list[out.Frame]:
-    """Every position of finished hands, each with a caption, played again from their deals."""
-    layout = layout_of(rules)
+def replay_frames(hands: list[Hand], rules: Rules, players: Sequence[str] = ()) -> list[out.Frame]:
+    """Every position of finished hands, each with a caption, played again from their deals;
+    the seats are named by their ``players``."""
+    names = seat_labels(layout_of(rules), players)
     frames = []
-    score = (0,) * layout.sides
+    score = (0,) * layout_of(rules).sides
     for number, played in enumerate(hands, 1):
         hand = Hand(rules, played.shaker, played.deal, played.widow)
-        shook = f"Hand {number}: {layout.seat_names[hand.shaker]} shook"
-        frames.append(replay_frame(hand, score, number, shook))
+        shook = f"Hand {number}: {names[hand.shaker]} shook"
+        frames.append(replay_frame(hand, score, number, shook, names))
         for seat, aid in _actions_of(played):
             hand.apply(aid)
-            caption = describe_action(seat, ACTIONS[aid], layout, public=False)
-            frames.append(replay_frame(hand, score, number, caption))
+            caption = action_said(names[seat], ACTIONS[aid], own=True)
+            frames.append(replay_frame(hand, score, number, caption, names))
         if hand.result is None:
             break
         score = tuple(a + b for a, b in zip(score, hand.result.score))
@@ -280,18 +337,3 @@ def _actions_of(hand: Hand) -> list[tuple[int, int]]:
             actions.append((declarer, Declare(hand.contract).id))
     actions.extend(zip(hand.play_seats, hand.plays))
     return actions
-
-
-def describe_action(seat: int, action: Action, layout: Layout, *, public: bool = True) -> str:
-    """``West bids 30``: the caption of an action at the table. A discard is face down, so
-    its ``public`` caption does not name the tile."""
-    who = layout.seat_names[seat]
-    if isinstance(action, Play):
-        return f"{who} plays {action.notation}"
-    if isinstance(action, Discard):
-        return f"{who} discards a tile" if public else f"{who} discards {action.notation}"
-    if isinstance(action, Declare):
-        return f"{who} names {action.notation}"
-    if isinstance(action, Bid):
-        return f"{who} bids {action_label(action).lower()}"
-    return f"{who} passes"

@@ -23,6 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
+from texas42.core import words
 from texas42.core.actions import Action, Discard, action_words, parse_action_words
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
@@ -57,7 +58,7 @@ from texas42.faces.server.messages import (
     Sit,
     Start,
 )
-from texas42.faces.server.payload import describe_action, game_payload, layout_payload
+from texas42.faces.server.payload import game_payload, layout_payload, seat_labels
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
 from texas42.services.protocol import make_bot
@@ -201,6 +202,10 @@ class Room:
     @property
     def layout(self) -> Layout:
         return layout_of(self.rules)
+
+    def labels(self) -> list[str]:
+        """Each seat as the table's sentences name it (`seat_labels`)."""
+        return seat_labels(self.layout, [seat.name for seat in self.seats])
 
     def controls(self, seat: int | None) -> tuple[int, ...]:
         """The seats the person at ``seat`` plays: in two-hand their partner's too."""
@@ -501,13 +506,13 @@ class Room:
                     for seat, state in enumerate(self.seats)
                     if state.kind == "bot" and state.level is not None
                 }
-            case ActionEvent(game=number, seat=seat, action=words):
+            case ActionEvent(game=number, seat=seat, action=spelled):
                 game = self._playing()
                 if number != self.game_number:
                     raise Texas42Error(f"an action of game {number} in game {self.game_number}")
                 if seat != game.seat_to_act():
                     raise Texas42Error(f"seat {seat} acted out of turn")
-                action = self._parse_action(game, words)
+                action = self._parse_action(game, spelled)
                 game.apply(action)
                 self.seq += 1
                 self.last = self._last(seat, action)
@@ -519,8 +524,9 @@ class Room:
 
     def _last(self, seat: int, action: Action) -> out.Last:
         """The action everyone is told was taken: a discard is face down, so not its tile."""
-        words = "discard" if isinstance(action, Discard) else action_words(action)
-        return out.Last(seat=seat, action=words, text=describe_action(seat, action, self.layout))
+        spelled = "discard" if isinstance(action, Discard) else action_words(action)
+        text = words.action_said(self.labels()[seat], action)
+        return out.Last(seat=seat, action=spelled, text=text)
 
     def _finished_game(self) -> FinishedGame:
         game = self._playing()
@@ -650,7 +656,14 @@ class Room:
             try:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
                 ranked = [
-                    out.read(out.Hint, {**h.to_dict(), "action": action_words(h.action)})
+                    out.read(
+                        out.Hint,
+                        {
+                            **h.to_dict(),
+                            "action": action_words(h.action),
+                            "text": words.hint_facts(view, h.chance, h.points, h.marks),
+                        },
+                    )
                     for h in found
                 ]
                 connection.post(out.Hints(seq=seq, hints=ranked))
@@ -679,6 +692,8 @@ class Room:
         connection.busy = True
         hand = game.hands[index].copy()
         samples = self.settings.review_samples
+        names = ["You" if s in mine else label for s, label in enumerate(self.labels())]
+        trick_of = [k for k, trick in enumerate(hand.tricks, 1) for _ in trick.seats]
 
         async def work() -> None:
             from texas42.players.review import review_hand
@@ -688,6 +703,20 @@ class Room:
                     review_hand, hand, number, bid_samples=samples, rng=random.Random(number)
                 )
                 data = review.to_dict()
+                unit = "trick" if review.unit == "tricks" else "point"
+                for play in data["plays"]:
+                    play["text"] = words.play_review_line(
+                        names[play["seat"]],
+                        trick_of[play["index"] - 1],
+                        play["tile"],
+                        play["best"],
+                        play["cost"],
+                        unit,
+                    )
+                for bid in data["bids"]:
+                    bid["text"] = words.bid_review_line(
+                        names[bid["seat"]], bid["bid"], bid["contract"], bid["make_share"]
+                    )
                 if not over:
                     data["plays"] = [p for p in data["plays"] if p["seat"] in mine]
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
@@ -736,7 +765,9 @@ class Room:
             table=table or self.table_payload(),
             you=out.You(seat=seat, seats=list(self.controls(seat))),
             last=self.last,
-            game=game_payload(self.game, self.controls(seat)) if self.game is not None else None,
+            game=game_payload(self.game, self.controls(seat), self.labels())
+            if self.game is not None
+            else None,
         )
 
     def send_state(self, connection: Connection) -> None:

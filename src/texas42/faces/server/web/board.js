@@ -1,9 +1,11 @@
 /* Pieces of the table shared by the live table and the replay viewer: seats around the felt, the
-   trick in the middle, the trick piles, the calls, the score pad and words for a hand's result.
-   Every function reads plain state objects (the server's JSON) and returns DOM elements. */
+   trick in the middle, the trick piles, the calls, the score pad and a hand's result.
+   Every function reads plain state objects (the server's JSON) and returns DOM elements. The
+   sentences about the game come made in that JSON (texas42.core.words, from the recipient's own
+   view): they are shown as text, and nothing here writes one or works out a rule or a score. */
 
 import { h } from "./dom.js";
-import { backSvg, tallySvg, tileSvg, tilePoints } from "./tiles.js";
+import { backSvg, tallySvg, tileSvg } from "./tiles.js";
 
 /* Four seats as in src/texas42/core/hand.py: 0..3 clockwise, sides 0 (seats 0, 2) and 1 (seats 1, 3).
    Other tables (3 to 7 seats) name their seats and sides in the server's seat list: each seat
@@ -91,17 +93,10 @@ export function phaseOf(hand) {
 
 const isSeat = (x) => Number.isInteger(x) && x >= 0 && x < 7;
 
-/** Short words for what a seat is doing in the hand: shaker, bid 31, declarer, sits out. */
+/** The short words for a seat's part in the hand, as the server sent them (`Hand.roles`). */
 export function rolesOf(hand, seat) {
-  if (!hand) return [];
-  const roles = [];
-  if (hand.shaker === seat) roles.push("shaker");
-  if (hand.bidder === seat && hand.bid !== null && hand.bid !== undefined && phaseOf(hand) !== "auction") {
-    roles.push(`bid ${hand.bid}`);
-  }
-  if (hand.declarer === seat && hand.contract && hand.declarer !== hand.bidder) roles.push("declarer");
-  if (hand.out_seat === seat) roles.push("sits out");
-  return roles;
+  const roles = hand && Array.isArray(hand.roles) ? hand.roles[seat] : null;
+  return Array.isArray(roles) ? roles.map(String) : [];
 }
 
 /** The last call a seat made in the auction, if the auction is still on. */
@@ -112,25 +107,6 @@ export function lastCallOf(hand, seat) {
     if (c && c.seat === seat) return String(c.call);
   }
   return null;
-}
-
-/** "Bid 31 by East · fives (trump: fives)" — the contract line over the felt. */
-export function contractLine(hand, seats) {
-  if (!hand) return "";
-  const phase = phaseOf(hand);
-  if (phase === "auction") {
-    const calls = Array.isArray(hand.calls) ? hand.calls : [];
-    if (!calls.length) return "Bidding: no calls yet";
-    return "Bidding";
-  }
-  if (!isSeat(hand.bidder)) {
-    return phase === "done" ? "Everyone passed: the hand is reshaken" : "";
-  }
-  let line = `${seatLabel(seats, hand.bidder)} bid ${hand.bid}`;
-  if (!hand.contract) return `${line} · ${phase === "discard" ? "taking the widow" : "choosing trump"}`;
-  line += ` · ${hand.contract}`;
-  if (hand.trump && String(hand.trump) !== String(hand.contract)) line += ` (${hand.trump})`;
-  return line;
 }
 
 /** The auction as a list: seat name and call, in order. */
@@ -214,25 +190,12 @@ export function trickRow(trick, seats, { withSeats = false } = {}) {
       withSeats ? h("span", { class: "trick-row-seat" }, seatLabel(seats, p.seat)) : null)));
 }
 
-/** Points in a trick as far as its tiles are known (one per trick plus the count). */
-export function trickPoints(trick) {
-  if (Number.isInteger(trick.points)) return trick.points;
-  const plays = Array.isArray(trick.plays) ? trick.plays : [];
-  if (plays.some((p) => !p.tile)) return null;
-  return 1 + plays.reduce((sum, p) => sum + tilePoints(p.tile), 0);
-}
-
 /** Each side's trick pile in the order won; face-down tricks show backs. */
 export function piles(hand, seats, labels) {
   const tricks = hand && Array.isArray(hand.tricks) ? hand.tricks : [];
-  const won = hand && Array.isArray(hand.tricks_won) ? hand.tricks_won : [];
-  const points = hand && Array.isArray(hand.points) ? hand.points : null;
   return h("div", { class: "piles", "data-testid": "piles" }, sideList(seats).map((team) => {
     const mine = tricks.filter((t) => isSeat(t.winner) && sideOf(seats, t.winner) === team);
-    const count = Number.isInteger(won[team]) ? won[team] : mine.length;
-    let summary = `${count} trick${count === 1 ? "" : "s"}`;
-    if (points) summary += ` · ${points[team]} point${points[team] === 1 ? "" : "s"}`;
-    else if (count && hand.piles_face_down) summary += " · face down";
+    const summary = hand && Array.isArray(hand.piles) ? String(hand.piles[team] ?? "") : "";
     return h("section", { class: `pile team-${team}`, "data-testid": `pile-${team}` },
       h("h3", {}, labels[team], h("span", { class: "pile-count" }, summary)),
       h("div", { class: "pile-tricks" },
@@ -291,39 +254,10 @@ export function scorePad(game, seats, you = null) {
       : h("p", { class: "pad-empty muted" }, "No hands scored yet."));
 }
 
-/** A hand's result in words: bid, contract, made or set, points and what it scored. */
-export function resultWords(hand, seats, game) {
-  const result = (hand && hand.result) || {};
-  const labels = teamLabels(seats);
-  const unit = game && game.unit === "points" ? "points" : "marks";
-  const bidder = isSeat(result.bidder) ? result.bidder : hand && hand.bidder;
-  const lines = [];
-  if (!isSeat(bidder)) {
-    lines.push("Everyone passed: the hand was reshaken, nobody scored.");
-    return { headline: "Reshaken", lines };
-  }
-  const bid = result.bid ?? (hand && hand.bid);
-  const contract = result.contract ?? (hand && hand.contract);
-  const team = sideOf(seats, bidder);
-  const sides = sideList(seats);
-  const each = (values) => sides.map((t) => `${sideName(seats, t)} ${values[t]}`).join(", ");
-  const made = result.made;
-  lines.push(`${seatLabel(seats, bidder)} bid ${bid}${contract ? `, ${contract}` : ""}.`);
-  const points = Array.isArray(result.points) ? result.points : hand && hand.points;
-  if (Array.isArray(points)) lines.push(`Points taken: ${each(points)}.`);
-  const tricksWon = hand && Array.isArray(hand.tricks_won) ? hand.tricks_won : null;
-  if (String(contract || "").startsWith("nello") && Number.isInteger(result.tricks)) {
-    lines.push(`The bidder took ${result.tricks} trick${result.tricks === 1 ? "" : "s"}.`);
-  } else if (tricksWon) {
-    lines.push(`Tricks: ${each(tricksWon)}.`);
-  }
-  const gained = Array.isArray(result.score) ? result.score : null;
-  if (gained) {
-    const parts = sides.filter((t) => numberOr(gained[t]) !== 0)
-      .map((t) => `${labels[t]} ${gained[t] > 0 ? "+" : "−"}${Math.abs(gained[t])} ${unit === "marks" && Math.abs(gained[t]) === 1 ? "mark" : unit}`);
-    if (parts.length) lines.push(`Scored: ${parts.join(", ")}.`);
-  }
-  const who = sideName(seats, team);
-  const headline = made === true ? `${who} made it` : made === false ? `${who} went set` : "Hand over";
-  return { headline, lines, made };
+/** A finished hand's result as the server put it: a headline, its lines, and whether the bid
+    was made (true, false, or null when nobody bid). */
+export function resultWords(hand) {
+  const made = hand && hand.result ? hand.result.made : null;
+  const lines = hand && Array.isArray(hand.result_lines) ? hand.result_lines.map(String) : [];
+  return { headline: hand && hand.headline ? String(hand.headline) : "Hand over", lines, made };
 }

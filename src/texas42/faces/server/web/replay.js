@@ -3,20 +3,13 @@
 import { h, mount, setTitle, typingInField } from "./dom.js";
 import { getJson } from "./net.js";
 import {
-  SEAT_NAMES, callsList, compassOf, contractLine, ovalSpot, phaseOf, piles, placeOf, rolesOf,
-  scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture, trickArea, trickPoints,
+  SEAT_NAMES, callsList, compassOf, ovalSpot, phaseOf, piles, placeOf, rolesOf, scorePad,
+  seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture, trickArea,
 } from "./board.js";
 
 /** South at the bottom and North at the top of four seats, as on a diagram; North at the foot of
     the other tables. */
 const bottomOf = (n) => (n === 4 ? 2 : 0);
-
-function unitOf(record) {
-  const rules = record && record.rules;
-  const preset = rules && typeof rules === "object" ? rules.preset : rules;
-  const game = rules && typeof rules === "object" && rules.game ? rules.game : preset === "moon" ? "moon" : "marks";
-  return game === "points" || game === "moon" ? "points" : "marks";
-}
 
 /** The score after each finished hand up to frame i: the score as each new hand begins. */
 function historyUpTo(frames, i) {
@@ -60,14 +53,15 @@ export async function showReplay(root, tableId, gameNumber) {
     mount(root, h("section", { class: "card narrow" }, h("h2", {}, "This game has no frames to show")));
     return;
   }
-  const viewer = new ReplayViewer(root, replay.record || {}, replay.layout || {}, frames, tableId ? `Table ${tableId}, game ${gameNumber}` : "Imported record");
+  const viewer = new ReplayViewer(root, replay.record || {}, replay.layout || {}, replay.unit, frames, tableId ? `Table ${tableId}, game ${gameNumber}` : "Imported record");
   viewer.start();
 }
 
 class ReplayViewer {
-  constructor(root, record, layout, frames, title) {
+  constructor(root, record, layout, unit, frames, title) {
     this.root = root;
     this.record = record;
+    this.unit = unit === "points" ? "points" : "marks";
     this.frames = frames;
     this.title = title;
     this.i = 0;
@@ -144,9 +138,7 @@ class ReplayViewer {
     let center;
     if (!trick.length && tricks.length) {
       const last = tricks[tricks.length - 1];
-      const pts = trickPoints(last);
-      center = trickArea(last.plays, this.bottom, this.seats,
-        { won: last.winner, note: `${seatLabel(this.seats, last.winner)} took it${pts !== null ? ` (${pts})` : ""}` });
+      center = trickArea(last.plays, this.bottom, this.seats, { won: last.winner, note: last.taken || "" });
     } else {
       center = trickArea(trick, this.bottom, this.seats);
     }
@@ -155,7 +147,7 @@ class ReplayViewer {
       seatList(this.seats).map((seat) => this.seatPanel(seat, frame)),
       h("div", { class: "felt-center" },
         h("div", { class: "center-stack" },
-          h("div", { class: "center-note" }, `Hand ${frame.hand_number ?? ""} · ${contractLine(hand, this.seats)}`),
+          h("div", { class: "center-note" }, `Hand ${frame.hand_number ?? ""} · ${hand.contract_line || ""}`),
           center)));
     const slider = h("input", { type: "range", min: 1, max: n, value: this.i + 1, "aria-label": "frame",
       "data-testid": "replay-slider", oninput: () => this.go(Number(slider.value) - 1) });
@@ -168,7 +160,7 @@ class ReplayViewer {
       button("next frame", "Next ›", this.i + 1, "replay-next"),
       button("last frame", "Last »", n - 1, "replay-last"),
       slider);
-    const game = { score: frame.score || [], unit: unitOf(this.record), history: historyUpTo(this.frames, this.i) };
+    const game = { score: frame.score || [], unit: this.unit, history: historyUpTo(this.frames, this.i) };
     mount(this.el.side,
       scorePad(game, this.seats, null),
       h("section", { class: "card side-card" }, h("h2", {}, "Bidding"), callsList(hand, this.seats, "replay-calls")),

@@ -6,9 +6,9 @@ import { copyText, h, mount, setTitle, toast, typingInField } from "./dom.js";
 import { getJson, TableSocket } from "./net.js";
 import { forgetTable, playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
 import {
-  backsRow, callsList, compassOf, contractLine, lastCallOf, ovalSpot, phaseOf, piles, placeOf,
-  resultWords, rolesOf, scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture,
-  trickArea, trickPoints, trickRow,
+  backsRow, callsList, compassOf, lastCallOf, ovalSpot, phaseOf, piles, placeOf, resultWords,
+  rolesOf, scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture, trickArea,
+  trickRow,
 } from "./board.js";
 import { tileSvg } from "./tiles.js";
 
@@ -30,31 +30,14 @@ export function playedTile(action) {
   return m ? m[1] : null;
 }
 
-/** Words for a play review: the plays that cost something, and how the bids stood up. */
-export function reviewWords(review, seats, you) {
+/** A play review's lines, as the server wrote them: the plays that cost something, in play order,
+    and how the bids stood up. */
+export function reviewWords(review) {
   const plays = Array.isArray(review.plays) ? review.plays : [];
-  const unit = review.unit === "tricks" ? "trick" : "point";
-  const perTrick = String(review.contract || "").startsWith("nello") ? 3 : 4;
-  const lines = [];
-  for (const p of plays) {
-    if (!(Number(p.cost) > 0)) continue;
-    const who = p.seat === you ? "your" : `${seatLabel(seats, p.seat)}'s`;
-    const best = Array.isArray(p.best) && p.best.length ? p.best.join(" or ") : "another tile";
-    const trick = Number.isInteger(p.index) ? `Trick ${Math.floor((p.index - 1) / perTrick) + 1}: ` : "";
-    lines.push({
-      seat: p.seat,
-      text: `${trick}best play here was ${best}; ${who} ${p.tile} cost ${p.cost} ${unit}${p.cost === 1 ? "" : "s"}.`,
-    });
-  }
-  const bids = (Array.isArray(review.bids) ? review.bids : []).map((b) => {
-    const who = b.seat === you ? "Your" : `${seatLabel(seats, b.seat)}'s`;
-    const share = Math.round(Number(b.make_share) * 100);
-    return {
-      seat: b.seat,
-      text: `${who} bid ${b.bid}${b.contract ? ` (${b.contract})` : ""} makes in ${share}% of the deals ${b.seat === you ? "you" : "they"} could have held.`,
-    };
-  });
-  return { mistakes: lines, bids, reviewed: plays.length };
+  const said = (x) => ({ seat: x.seat, text: String(x.text || "") });
+  const mistakes = plays.filter((p) => Number(p.cost) > 0).map(said);
+  const bids = (Array.isArray(review.bids) ? review.bids : []).map(said);
+  return { mistakes, bids, reviewed: plays.length };
 }
 
 export function showTable(root, tableId) {
@@ -416,11 +399,7 @@ class TablePage {
       const empty = seats.filter((x) => !x || x.kind === "empty").length;
       return empty ? `Waiting for ${empty} more player${empty === 1 ? "" : "s"}` : "All seats filled: ready to start";
     }
-    if (table.status === "over") {
-      const outcome = game && game.outcome;
-      return outcome && Number.isInteger(outcome.winner)
-        ? `Game over: ${teamLabels(seats)[outcome.winner]} won` : "Game over";
-    }
+    if (table.status === "over") return (game && game.over_line) || "Game over";
     const hand = game && game.hand;
     if (!hand) return "";
     const phase = phaseOf(hand);
@@ -441,7 +420,7 @@ class TablePage {
       game ? h("span", { class: "hand-number", "data-testid": "hand-number" }, `Hand ${game.hand_number}`) : null,
       this.state.last && this.state.last.text
         ? h("span", { class: "last-action", "data-testid": "last-action" }, this.state.last.text) : null,
-      hand ? h("span", { class: "contract-line", "data-testid": "contract" }, contractLine(hand, table.seats)) : null);
+      hand ? h("span", { class: "contract-line", "data-testid": "contract" }, hand.contract_line || "") : null);
   }
 
   seatPanel(seat) {
@@ -536,9 +515,7 @@ class TablePage {
     if (trick.length || phase === "play" || phase === "done") {
       if (!trick.length && tricks.length) {
         const last = tricks[tricks.length - 1];
-        const pts = trickPoints(last);
-        const note = `${seatLabel(table.seats, last.winner)} took it${pts !== null ? ` (${pts})` : ""}`;
-        return trickArea(last.plays, bottom, table.seats, { won: last.winner, note });
+        return trickArea(last.plays, bottom, table.seats, { won: last.winner, note: last.taken || "" });
       }
       return trickArea(trick, bottom, table.seats);
     }
@@ -556,11 +533,11 @@ class TablePage {
     if (phase === "discard") {
       const widow = Array.isArray(hand.widow) ? hand.widow : [];
       return h("div", { class: "center-note center-stack", "data-testid": "widow" },
-        `${seatLabel(table.seats, hand.declarer)} takes the widow and lays a tile face down`,
+        hand.contract_line || "",
         widow.length ? h("span", { class: "widow-tiles" }, widow.map((t) => tilePicture(t, { cls: "small", label: `widow tile ${t}` }))) : null);
     }
     return h("div", { class: "center-note" },
-      phase === "auction" ? "Bidding" : phase === "declare" ? `${seatLabel(table.seats, hand.declarer ?? hand.bidder)} names trump` : "");
+      phase === "auction" ? "Bidding" : hand.contract_line || "");
   }
 
   inviteBox() {
@@ -637,7 +614,7 @@ class TablePage {
       this.panelHead("Last trick", () => { this.lastTrickOpen = false; this.render(); }),
       trick
         ? [trickRow(trick, seats, { withSeats: true }),
-          h("p", {}, `${seatLabel(seats, trick.winner)} won it${trickPoints(trick) !== null ? ` (${trickPoints(trick)} points)` : ""}.`)]
+          h("p", { "data-testid": "last-trick-taken" }, trick.taken || "")]
         : h("p", {}, "No trick has been played yet."));
   }
 
@@ -647,7 +624,7 @@ class TablePage {
       return h("button", { type: "button", "data-testid": "review-button", "data-focus": "review",
         onclick: () => this.askReview(number) }, "Review this hand");
     }
-    const words = reviewWords(this.review, this.state.table.seats, this.you);
+    const words = reviewWords(this.review);
     return h("div", { class: "review", "data-testid": "review" },
       h("h3", {}, "Review (double dummy)"),
       words.mistakes.length
@@ -662,32 +639,29 @@ class TablePage {
     if (!tricks.length) return null;
     const last = tricks[tricks.length - 1];
     return h("div", { class: "final-trick" },
-      h("span", { class: "muted" }, `Last trick, won by ${seatLabel(this.state.table.seats, last.winner)}:`),
+      h("span", { class: "muted" }, `Last trick: ${last.taken || ""}`),
       trickRow(last, this.state.table.seats, { withSeats: true }));
   }
 
   summaryPanel() {
     const { hand, number } = this.summary;
-    const seats = this.state.table.seats;
-    const words = resultWords(hand, seats, this.state.game);
+    const words = resultWords(hand);
     return h("div", { class: "panel summary", role: "dialog", "aria-label": `hand ${number} summary`, "data-testid": "summary" },
       this.panelHead(`Hand ${number}: ${words.headline}`, () => { this.summary = null; this.render(); }, "Continue",
         words.made === false ? "set" : words.made ? "made" : ""),
-      words.lines.map((line) => h("p", {}, line)),
+      words.lines.map((line) => h("p", { class: "result-line" }, line)),
       this.finalTrick(hand),
       this.reviewBlock(number));
   }
 
   resultLines(hand) {
-    const words = resultWords(hand, this.state.table.seats, this.state.game);
-    return [`Last hand: ${words.headline}.`, ...words.lines].map((l) => h("p", { class: "muted" }, l));
+    const words = resultWords(hand);
+    return [`Last hand: ${words.headline}`, ...words.lines].map((l) => h("p", { class: "muted" }, l));
   }
 
   gameOverPanel() {
     const { table, game } = this.state;
     const outcome = game.outcome || {};
-    const labels = teamLabels(table.seats);
-    const score = Array.isArray(outcome.score) ? outcome.score : game.score || [];
     const n = table.game_number || 1;
     const finalHand = game.hand && phaseOf(game.hand) === "done" ? game.hand : game.last_hand;
     const handNumber = finalHand && (finalHand.number ?? finalHand.hand_number) || game.hand_number;
@@ -695,10 +669,9 @@ class TablePage {
     const mine = this.you !== null && won !== null ? sideOf(table.seats, this.you) === won : null;
     const base = `/api/tables/${encodeURIComponent(table.id)}/games/${n}`;
     return h("div", { class: "panel game-over", role: "dialog", "aria-label": "game over", "data-testid": "game-over" },
-      this.panelHead(won !== null ? `${labels[won]} win${mine === true ? " — well played!" : ""}` : "Game over",
+      this.panelHead(mine === true ? "Game over — well played!" : "Game over",
         () => { this.overDismissed = table.game_number; this.render(); }),
-      h("p", { class: "final-score", "data-testid": "final-score" },
-        `${score.map((n, side) => `${labels[side].replace(/ \(.*\)$/, "")} ${n}`).join(" · ")} ${game.unit || "marks"}`),
+      h("p", { class: "final-score", "data-testid": "final-score" }, game.over_line || ""),
       finalHand && finalHand.result ? this.resultLines(finalHand) : null,
       this.reviewBlock(handNumber),
       h("div", { class: "panel-actions" },
@@ -799,23 +772,15 @@ class TablePage {
       mount(this.el.hints);
       return;
     }
-    const hand = this.hand;
-    const seats = this.state.table.seats;
-    const defending = hand && isSeat(hand.bidder) && this.you !== null && sideOf(seats, hand.bidder) !== sideOf(seats, this.you);
-    const goal = phaseOf(hand) === "play" && defending ? "to set" : "to make";
     mount(this.el.hints, h("div", { class: "hints", "data-testid": "hints" },
       h("h3", {}, "Hints (best first)"),
       h("ol", {}, this.hints.hints.map((hint, i) => {
-        const facts = [];
-        if (typeof hint.chance === "number") facts.push(`${Math.round(hint.chance * 100)}% ${goal}`);
-        if (typeof hint.points === "number") facts.push(`the bidders take ${hint.points.toFixed(1)} points on average`);
-        if (typeof hint.marks === "number") facts.push(`${hint.marks.toFixed(2)} marks expected`);
         const legal = this.legalFor(hint.action);
         return h("li", { class: i === 0 ? "best" : "" },
           h("button", { type: "button", class: "small hint-do", "data-hint": hint.action,
             disabled: this.myTurn() && legal ? null : true,
             onclick: () => legal && this.act(legal.action) }, legal ? legal.label || legal.action : hint.action),
-          h("span", { class: "hint-facts" }, facts.length ? facts.join(" · ") : "no estimate"));
+          h("span", { class: "hint-facts" }, String(hint.text || "")));
       })),
       this.closeButton(() => { this.hints = null; this.render(); }, "Hide")));
   }

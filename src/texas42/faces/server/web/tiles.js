@@ -32,16 +32,6 @@ export function parseTile(name) {
   return a >= b ? [a, b] : [b, a];
 }
 
-/** The count a tile carries: 10 for 5-5 and 6-4, 5 for 5-0, 4-1 and 3-2. */
-export function tilePoints(name) {
-  const t = parseTile(name);
-  if (!t) return 0;
-  const pips = t[0] + t[1];
-  if (pips === 10) return 10;
-  if (pips === 5) return 5;
-  return 0;
-}
-
 function frame(vertical) {
   const w = vertical ? UNIT : 2 * UNIT;
   const hgt = vertical ? 2 * UNIT : UNIT;
