@@ -6,6 +6,8 @@ import doctest
 import random
 from collections.abc import Sequence
 
+import pytest
+
 from texas42.core import words
 from texas42.core.actions import Bid, Discard, Pass, Play
 from texas42.core.game import Game, Outcome
@@ -243,4 +245,59 @@ def test_a_review_speaks_to_you_and_of_the_others() -> None:
     )
     assert words.bid_review_line("Bob", "30", "threes", 0.0) == (
         "Bob's bid 30 (threes) makes in 0% of the deals they could have held."
+    )
+
+
+def test_a_review_with_nothing_to_blame_says_so() -> None:
+    assert (
+        words.no_costly_plays(7) == "No costly plays: every play reviewed was as good as the best."
+    )
+    assert words.no_costly_plays(7, "Bob") == (
+        "No costly plays: every play of Bob's was as good as the best."
+    )
+    assert words.no_costly_plays(0) == "No plays to review."
+    assert words.no_costly_plays(0, "You") == "You had no plays to review."
+
+
+def test_a_bid_review_gives_every_contracts_share() -> None:
+    assert (
+        words.bid_shares_line({"sixes": 1.0}, 1)
+        == "Each contract over the 1 deal drawn: sixes 100%."
+    )
+    assert words.bid_shares_line({"fives": 0.125, "doubles": 0.0}, 8) == (
+        "Each contract over the 8 deals drawn: fives 12%, doubles 0%."
+    )
+
+
+def test_the_tricks_of_a_review_follow_the_tiles_each_trick_held() -> None:
+    """Ex 14 played out: four tiles a trick, so play 7 is in trick 2 and play 24 in trick 6; at
+    Nel-O one seat sits out and a trick holds three."""
+    hand = Hand(Rules(), 3, [parse_hand(h) for h in EX14_DEAL])
+    for call in ("34", "pass", "pass", "pass", "sixes"):
+        hand.apply(hand.parse_action(call))
+    assert words.trick_of_play(hand.view(0), 1) == 1
+    for tile in ("6-6", "6-3", "6-1", "6-0", "6-5"):
+        hand.apply(hand.parse_action(tile))
+    assert [words.trick_of_play(hand.view(2), play) for play in (4, 5, 6, 7)] == [1, 2, 2, 2]
+    nello = Hand(Rules.parse("standard,nello,nello_min_marks=1"), 3, hand.deal)
+    for call in ("1m", "pass", "pass", "pass", "nello"):
+        nello.apply(nello.parse_action(call))
+    while nello.result is None:
+        nello.apply(nello.legal_actions()[0])
+    view = nello.view(1)
+    last = len(view.tricks)
+    assert [words.trick_of_play(view, play) for play in (3, 4, 3 * last)] == [1, 2, last]
+
+
+def test_best_play_is_told_of_the_bidders_side() -> None:
+    hand = Hand(Rules(), 3, [parse_hand(h) for h in EX14_DEAL])
+    with pytest.raises(ValueError, match="this hand has none"):
+        words.best_play_line(hand.view(1), 0)
+    for call in ("34", "pass", "pass", "pass", "sixes"):
+        hand.apply(hand.parse_action(call))
+    assert words.best_play_line(hand.view(1), 42, sides=["Them", "Us"]) == (
+        "With best play throughout, Them would end with 42 points."
+    )
+    assert words.best_play_line(hand.view(1), 30, taken=12) == (
+        "With best play from here, North-South would end with 30 points (12 taken, 18 to come)."
     )

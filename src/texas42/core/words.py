@@ -43,7 +43,7 @@ Scored: North-South +1 mark
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
@@ -392,6 +392,85 @@ def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str
         f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract}) makes in "
         f"{round(make_share * 100)}% of the deals {held_by} could have held."
     )
+
+
+def trick_of_play(view: View, play: int) -> int:
+    """The number of the trick in which the hand's ``play``-th tile (from 1) was played, as a
+    review names it: each trick holds a tile from each seat that played it (one fewer at Nel-O).
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> nello = Rules.parse("standard,nello,nello_min_marks=1")
+    >>> hand = Hand.random(nello, 3, random.Random(1))
+    >>> for call in ("1m", "pass", "pass", "pass", "nello"):
+    ...     hand.apply(hand.parse_action(call))
+    >>> for _ in range(4):
+    ...     hand.apply(hand.legal_actions()[0])
+    >>> [trick_of_play(hand.view(0), play) for play in (1, 3, 4)]
+    [1, 1, 2]
+    """
+    played = 0
+    for number, trick in enumerate(view.tricks, 1):
+        played += len(trick.seats)
+        if play <= played:
+            return number
+    return len(view.tricks) + 1
+
+
+def no_costly_plays(plays: int, who: str | None = None) -> str:
+    """What a review says when none of the ``plays`` it looked at cost anything: of ``who``'s
+    plays, or of everyone's.
+
+    >>> no_costly_plays(5)
+    'No costly plays: every play reviewed was as good as the best.'
+    >>> no_costly_plays(3, "You"), no_costly_plays(0, "You")
+    ('No costly plays: every play of yours was as good as the best.', 'You had no plays to review.')
+    """
+    if not plays:
+        return f"{who} had no plays to review." if who else "No plays to review."
+    whose = "reviewed" if who is None else "of yours" if who.lower() == "you" else f"of {who}'s"
+    return f"No costly plays: every play {whose} was as good as the best."
+
+
+def bid_shares_line(shares: Mapping[str, float], samples: int) -> str:
+    """How often each contract a bidder could have named makes, over the deals a bid review
+    drew.
+
+    >>> bid_shares_line({"sixes": 0.72, "fives": 0.1}, 64)
+    'Each contract over the 64 deals drawn: sixes 72%, fives 10%.'
+    """
+    each = ", ".join(f"{name} {round(share * 100)}%" for name, share in shares.items())
+    return f"Each contract over the {plural(samples, 'deal')} drawn: {each}."
+
+
+def best_play_line(
+    view: View,
+    total: int,
+    unit: str = "point",
+    taken: int | None = None,
+    sides: Sequence[str] | None = None,
+) -> str:
+    """What the bidders end the hand with if every seat plays its best (double dummy), in
+    ``unit`` (``point``, or ``trick`` at Nel-O): from the start of play, or from a position in
+    which they have ``taken`` some already.
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> hand = Hand.random(Rules(), 3, random.Random(1))
+    >>> for call in ("34", "pass", "pass", "pass", "sixes"):
+    ...     hand.apply(hand.parse_action(call))
+    >>> best_play_line(hand.view(0), 42)
+    'With best play throughout, North-South would end with 42 points.'
+    >>> best_play_line(hand.view(0), 1, "trick", taken=1)
+    'With best play from here, North-South would end with 1 trick (1 taken, 0 to come).'
+    """
+    if view.bidder is None:
+        raise ValueError("best play is for the bidders, and this hand has none")
+    side = _side_names(view.rules, sides)[view.layout.side_of[view.bidder]]
+    end = f"{side} would end with {plural(total, unit)}"
+    if taken is None:
+        return f"With best play throughout, {end}."
+    return f"With best play from here, {end} ({taken} taken, {total - taken} to come)."
 
 
 def hint_facts(
