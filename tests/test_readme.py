@@ -94,7 +94,7 @@ def test_readme_check_output_is_real(clock_path: str) -> None:
 def test_readme_analyze_and_solve_output_is_real(clock_path: str) -> None:
     text = README.read_text()
     done = texas42(["analyze", "examples/ex14-marks.json"], clock_path)
-    shown = "\n".join(done.stdout.splitlines()[:8])
+    shown = "\n".join(done.stdout.splitlines()[:9])
     assert f"$ texas42 analyze examples/ex14-marks.json\n{shown}\n...\n" in text
     command = next(line for line in text.splitlines() if line.startswith("$ texas42 solve "))
     position = command.removeprefix("$ texas42 solve ").strip('"')

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 import sys
 import types
@@ -21,7 +22,7 @@ from texas42.core.actions import Declare, Discard
 from texas42.core.errors import RulesError
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record, record_from_game
-from texas42.core.tiles import parse_hand
+from texas42.core.tiles import parse_hand, tile_name
 from texas42.faces.cli import app, main
 from texas42.players import RulesBot
 
@@ -550,3 +551,175 @@ def test_check_prints_the_sentences_of_core_words(tmp_path: Path) -> None:
     winner = words.winner_words(report.record.rules, report.winner)
     expected.append(f"game: {words.score_line(report.record.rules, report.score)}; {winner}")
     assert printed == expected
+
+
+# -- analyze, solve and hint say what they found in the words of core.words ------------------
+
+SOLVE_POSITION = (
+    "standard 0-0 1 3 66.65.64.62.55.33.10/63.54.44.42.31.20.00/61.53.52.43.32.22.11/"
+    "60.51.50.41.40.30.21 0:34.pass.pass.pass sixes 66.63.61.60.65 1"
+)
+HINT_POSITION = SOLVE_POSITION.removesuffix(" 1") + ".00 2"
+"""Ex 14 after trick 1 (solve: East to play to it; hint: South, after East's 0-0)."""
+
+
+def analyze_lines(path: Path, samples: int) -> list[str]:
+    """What ``analyze`` prints of a record, but for the table of plays: made here from the
+    review and the record's hands with `texas42.core.words` alone."""
+    from texas42.players.review import review_record
+
+    report = check_record(Record.from_json(path.read_text()))
+    lines = []
+    for hand, review in zip(report.hands, review_record(report.record, bid_samples=samples).hands):
+        view = hand.view(0)
+        lines.append(f"hand {review.number}: {words.contract_line(view)}")
+        for bid in review.bids:
+            seat = view.layout.seat_names[bid.seat]
+            lines.append(f"  {words.bid_review_line(seat, bid.bid, bid.contract, bid.make_share)}")
+            lines.append(f"    {words.bid_shares_line(bid.shares, bid.samples)}")
+        if not review.plays:
+            continue
+        unit = "trick" if review.unit == "tricks" else "point"
+        lines.append(f"  {words.best_play_line(view, review.plays[0].value_before, unit)}")
+        if review.mistakes:
+            lines.append("  mistakes, biggest first:")
+        else:
+            lines.append(f"  {words.no_costly_plays(len(review.plays))}")
+        for p in review.mistakes:
+            line = words.play_review_line(
+                view.layout.seat_names[p.seat],
+                words.trick_of_play(view, p.index),
+                tile_name(p.tile),
+                [tile_name(t) for t in p.best],
+                p.cost,
+                unit,
+            )
+            lines.append(f"    {line}")
+        lines.append("  plays (value after each, for the bidders):")
+    return lines
+
+
+@pytest.mark.parametrize("name", ["ex14-marks", "ex15-nello"])
+def test_analyze_says_the_review_in_the_words_of_core_words(name: str) -> None:
+    path = EXAMPLES / f"{name}.json"
+    printed = CliRunner().invoke(app, ["analyze", str(path), "--samples", "4"]).stdout
+    rows = [line for line in printed.splitlines() if re.match(r" {4}[ \d]\d ", line)]
+    lines = [line for line in printed.splitlines() if line not in rows]
+    assert lines == analyze_lines(path, 4)
+    assert len(rows) == len(Record.from_json(path.read_text()).hands[0].play)
+
+
+def test_analyze_text_and_json() -> None:
+    """Ex 14: South's 1-1 (play 7, in trick 2) and West's 4-1 (play 24, trick 6) each cost
+    North-South 6 points; the rows of plays give every play's value before and after."""
+    path = str(EXAMPLES / "ex14-marks.json")
+    result = CliRunner().invoke(app, ["analyze", path, "--samples", "0"])
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[:6] == [
+        "hand 1: North bid 34 · sixes (sixes are trump)",
+        "  With best play throughout, North-South would end with 42 points.",
+        "  mistakes, biggest first:",
+        (
+            "    Trick 2: best play here was 5-3 or 5-2 or 4-3 or 3-2 or 2-2; "
+            "South's 1-1 cost 6 points."
+        ),
+        "    Trick 6: best play here was 5-0; West's 4-1 cost 6 points.",
+        "  plays (value after each, for the bidders):",
+    ]
+    assert lines[6:8] == ["     1 North 6-6  42 -> 42", "     2 East  6-3  42 -> 42"]
+    assert len(lines) == 6 + len(EX14_PLAY)
+    result = CliRunner().invoke(app, ["analyze", path, "--samples", "0", "--json"])
+    play = json.loads(result.stdout)["hands"][0]["plays"][0]
+    assert play["tile"] == "6-6"
+    assert set(play) == {"index", "seat", "tile", "value_before", "value_after", "best", "cost"}
+
+
+def test_analyze_names_the_players_a_record_names(tmp_path: Path) -> None:
+    path = write(tmp_path, dict(record(EX14_HAND), players=["Ann", "Bob", "Cat", "Dan"]))
+    lines = CliRunner().invoke(app, ["analyze", path, "--samples", "2"]).stdout.splitlines()
+    assert lines[0] == "hand 1: North (Ann) bid 34 · sixes (sixes are trump)"
+    assert lines[1].startswith("  North (Ann)'s bid 34 (sixes) makes in ")
+    assert lines[2].startswith("    Each contract over the 2 deals drawn: sixes ")
+    assert "South (Cat)'s 1-1 cost 6 points." in lines[5]
+
+
+def test_analyze_reports_record_errors() -> None:
+    path = str(EXAMPLES / "ex14-too-long.json")
+    result = CliRunner().invoke(app, ["analyze", path])
+    assert result.exit_code == 1
+    assert "play 25" in result.stderr
+    result = CliRunner().invoke(app, ["analyze", path, "--json"])
+    assert result.exit_code == 1
+    assert json.loads(result.stdout)["error"]["index"] == 25
+    result = CliRunner().invoke(app, ["analyze", "/no/such/file.json"])
+    assert result.exit_code == 2
+
+
+def test_solve_says_the_contract_and_best_play_in_the_words_of_core_words() -> None:
+    from texas42.core.notation import parse_hand_position
+    from texas42.players.review import solve_position
+
+    hand = parse_hand_position(SOLVE_POSITION)[0]
+    solution = solve_position(hand)
+    result = CliRunner().invoke(app, ["solve", SOLVE_POSITION])
+    assert result.exit_code == 0
+    view = hand.view(solution.turn)
+    assert result.stdout.splitlines() == [
+        f"contract: {words.contract_line(view)}",
+        "to play: East",
+        words.best_play_line(view, solution.value, taken=solution.taken),
+        *(f"  {tile}  42  best" for tile in ("5-4", "4-4", "4-2", "3-1", "2-0", "0-0")),
+    ]
+    assert result.stdout.splitlines()[2] == (
+        "With best play from here, North-South would end with 42 points (1 taken, 41 to come)."
+    )
+    result = CliRunner().invoke(app, ["solve", SOLVE_POSITION, "--json"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == solution.to_dict()
+
+
+def test_solve_refuses_bad_positions_with_a_reason() -> None:
+    result = CliRunner().invoke(app, ["solve", "standard 0-0 1 3 not a position"])
+    assert result.exit_code == 2
+    assert "texas42 solve:" in result.stderr
+    no_contract = SOLVE_POSITION.replace(" sixes 66.63.61.60.65 1", " - - 1").replace(
+        ".pass.pass.pass", ""
+    )
+    result = CliRunner().invoke(app, ["solve", no_contract])
+    assert result.exit_code == 2
+    assert "contract" in result.stderr
+
+
+def test_hint_says_each_action_in_the_words_of_core_words() -> None:
+    """South, partner of the bidder, hears the chance to make; the same hints come from the full
+    position and from South's seat view."""
+    from texas42.core.notation import parse_hand_position
+    from texas42.players.hints import hints
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["hint", HINT_POSITION, "--samples", "6"])
+    assert result.exit_code == 0, result.stderr
+    hand, score, number = parse_hand_position(HINT_POSITION)
+    view = hand.view(2, score, number)
+    found = hints(view, samples=6, seed=0)
+    assert result.stdout.splitlines() == [
+        "South to act; best first:",
+        *(
+            f"  {h.action.notation:<10} {words.hint_facts(view, h.chance, h.points, h.marks)}"
+            for h in found
+        ),
+    ]
+    assert "% to make · the bidders take " in result.stdout and found[-1].action.notation == "1-1"
+    args = ["--samples", "6", "--json"]
+    as_json = json.loads(runner.invoke(app, ["hint", HINT_POSITION, *args]).stdout)
+    from_view = json.loads(runner.invoke(app, ["hint", view.position(), *args]).stdout)
+    assert as_json == from_view and as_json["seat"] == 2
+    for bad, reason in (
+        ([HINT_POSITION, "--seat", "1"], "not its turn"),
+        ([HINT_POSITION, "--seat", "7"], "a seat is 0..3"),
+        ([view.position(), "--seat", "1"], "seat 2's"),
+        (["junk"], "9 space-separated fields"),
+    ):
+        result = runner.invoke(app, ["hint", *bad])
+        assert result.exit_code == 2 and reason in result.stderr, (bad, result.stderr)

@@ -76,41 +76,6 @@ def test_no_hint_when_it_is_not_the_seats_turn() -> None:
         hints(hand.view(2))
 
 
-POSITION = (
-    "standard 0-0 1 3 66.65.64.62.55.33.10/63.54.44.42.31.20.00/61.53.52.43.32.22.11/"
-    "60.51.50.41.40.30.21 0:34.pass.pass.pass sixes 66.63.61.60.65.00 2"
-)
-
-
-def test_hint_cli_full_and_seat_view_positions() -> None:
-    import json
-
-    from typer.testing import CliRunner
-
-    from texas42.core.notation import parse_hand_position
-    from texas42.faces.cli import app
-
-    runner = CliRunner()
-    result = runner.invoke(app, ["hint", POSITION, "--samples", "6"])
-    assert result.exit_code == 0, result.stderr
-    lines = result.stdout.splitlines()
-    assert lines[0] == "South to act; best first:"
-    assert len(lines) == 7 and "make" in lines[1] and "North-South expect" in lines[1]
-    assert lines[-1].split()[0] == "1-1"
-    as_json = json.loads(runner.invoke(app, ["hint", POSITION, "--samples", "6", "--json"]).stdout)
-    view = parse_hand_position(POSITION)[0].view(2).position()
-    from_view = json.loads(runner.invoke(app, ["hint", view, "--samples", "6", "--json"]).stdout)
-    assert as_json == from_view and as_json["seat"] == 2
-    for bad, words in (
-        ([POSITION, "--seat", "1"], "not its turn"),
-        ([POSITION, "--seat", "7"], "a seat is 0..3"),
-        ([view, "--seat", "1"], "seat 2's"),
-        (["junk"], "9 space-separated fields"),
-    ):
-        result = runner.invoke(app, ["hint", *bad])
-        assert result.exit_code == 2 and words in result.stderr, (bad, result.stderr)
-
-
 def test_a_defenders_chance_is_the_chance_to_set() -> None:
     """East defends North's 34 in sixes: its hint gives the share of deals in which the bid is
     set, the complement of the bot's own chance that it is made."""

@@ -23,11 +23,17 @@ from texas42.core.rules import OPTION_NAMES, Rules
 from texas42.core.tiles import hand_name, tile_name
 from texas42.core.words import (
     auction_line,
+    best_play_line,
+    bid_review_line,
+    bid_shares_line,
     contract_line,
     hand_headline,
     hand_result_lines,
-    plural,
+    hint_facts,
+    no_costly_plays,
+    play_review_line,
     score_line,
+    trick_of_play,
     winner_words,
 )
 from texas42.extras import extra_error
@@ -412,50 +418,35 @@ def analyze(
     """
     from texas42.players.review import review_record
 
-    loaded = _replayed(record, as_json).record
-    review = review_record(loaded, bid_samples=samples, seed=seed)
+    report = _replayed(record, as_json)
+    review = review_record(report.record, bid_samples=samples, seed=seed)
     if as_json:
         print(json.dumps(review.to_dict()))
         return
-    players = loaded.players
-    layout = layout_of(loaded.rules)
-    for hand in review.hands:
-        print(f"hand {hand.number}:", end=" ")
-        if hand.bidder is None:
-            print("everyone passed: reshaken")
+    layout = layout_of(report.record.rules)
+    names = _names(layout, report.record.players)
+    for hand, reviewed in zip(report.hands, review.hands):
+        view = hand.view(0)
+        print(f"hand {reviewed.number}: {contract_line(view, names)}")
+        for bid in reviewed.bids:
+            print(f"  {bid_review_line(names[bid.seat], bid.bid, bid.contract, bid.make_share)}")
+            print(f"    {bid_shares_line(bid.shares, bid.samples)}")
+        if not reviewed.plays:
             continue
-        bidder = _seat(layout, hand.bidder, players)
-        if hand.contract is None:
-            print(f"{bidder} bid {hand.bid}; no contract named")
-        else:
-            print(f"{bidder} bid {hand.bid} and named {hand.contract}")
-        for bid in hand.bids:
-            share = f"{bid.make_share:.0%}"
-            others = ", ".join(f"{name} {s:.0%}" for name, s in bid.shares.items())
-            print(
-                f"  bid {bid.bid} by {_seat(layout, bid.seat, players)}: made double dummy in {share} of "
-                f"{bid.samples} deals it could face ({others})"
-            )
-        if not hand.plays:
-            continue
-        team = layout.side_names[layout.side_of[hand.bidder]]
-        first = hand.plays[0]
-        print(
-            f"  best play from the start: {team} end with {plural(first.value_before, hand.unit[:-1])}"
-        )
-        mistakes = hand.mistakes
+        unit = reviewed.unit.removesuffix("s")
+        print(f"  {best_play_line(view, reviewed.plays[0].value_before, unit)}")
+        mistakes = reviewed.mistakes
         if mistakes:
             print("  mistakes, biggest first:")
         else:
-            print("  no mistakes: every play kept its side's best total")
+            print(f"  {no_costly_plays(len(reviewed.plays))}")
         for p in mistakes:
-            best = " ".join(tile_name(t) for t in p.best)
-            print(
-                f"    play {p.index:>2} {_seat(layout, p.seat, players)} {tile_name(p.tile)} cost "
-                f"{plural(p.cost, hand.unit[:-1])} (best: {best})"
-            )
+            trick = trick_of_play(view, p.index)
+            best = [tile_name(t) for t in p.best]
+            line = play_review_line(names[p.seat], trick, tile_name(p.tile), best, p.cost, unit)
+            print(f"    {line}")
         print("  plays (value after each, for the bidders):")
-        for p in hand.plays:
+        for p in reviewed.plays:
             note = f"  -{p.cost}" if p.cost else ""
             print(
                 f"    {p.index:>2} {layout.seat_names[p.seat]:<5} {tile_name(p.tile)}  "
@@ -480,14 +471,11 @@ def solve(
     if as_json:
         print(json.dumps(solution.to_dict()))
         return
-    layout = hand.layout
-    team = layout.side_names[layout.side_of[solution.bidder]]
-    print(f"contract: {solution.contract}, bid by {layout.seat_names[solution.bidder]}")
-    print(f"to play: {layout.seat_names[solution.turn]}")
-    print(
-        f"value: {team} end with {plural(solution.value, solution.unit[:-1])} "
-        f"({solution.taken} taken, {solution.value - solution.taken} to come)"
-    )
+    view = hand.view(solution.turn)
+    unit = solution.unit.removesuffix("s")
+    print(f"contract: {contract_line(view)}")
+    print(f"to play: {hand.layout.seat_names[solution.turn]}")
+    print(best_play_line(view, solution.value, unit, taken=solution.taken))
     for move in solution.moves:
         mark = "  best" if move.best else f"  -{abs(solution.value - move.value)}"
         print(f"  {tile_name(move.tile)}  {move.value:>2}{mark}")
@@ -751,24 +739,9 @@ def hint(
     if as_json:
         print(json.dumps({"seat": view.seat, "hints": [h.to_dict() for h in found]}))
         return
-    layout = view.layout
-    defending = view.bidder is not None and not layout.same_side(view.bidder, view.seat)
-    goal = "set" if defending and view.phase == 2 else "make"
-    print(f"{layout.seat_names[view.seat]} to act; best first:")
+    print(f"{view.layout.seat_names[view.seat]} to act; best first:")
     for h in found:
-        parts = [f"  {h.action.notation:<10}"]
-        if h.chance is not None:
-            parts.append(f"{goal} {h.chance:.0%}")
-        if h.points is not None:
-            team = (
-                layout.side_names[layout.side_of[view.bidder]]
-                if view.bidder is not None
-                else "bidders"
-            )
-            parts.append(f"{team} expect {h.points:.1f} points")
-        if h.marks is not None:
-            parts.append(f"{h.marks:+.2f} marks expected")
-        print("  ".join(parts))
+        print(f"  {h.action.notation:<10} {hint_facts(view, h.chance, h.points, h.marks)}")
 
 
 @app.command("rules")
