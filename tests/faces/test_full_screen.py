@@ -15,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import RichLog
+from textual.widgets import RichLog, Static
 from typer.testing import CliRunner
 
+from helpers import EX14_DEAL
+from texas42.core import words
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play
 from texas42.core.hand import Hand, Phase
 from texas42.core.layout import layout_of
@@ -249,7 +251,8 @@ def test_a_whole_hand_by_keys_scores_and_reviews() -> None:
             await pilot.press("r")
             review = app.screen.query_one(".review")
             await wait_for_workers(pilot, app, "review")
-            expected = review_lines(review_hand(hand, 1, bid_samples=4, rng=random.Random(1)), SEAT)
+            reviewed = review_hand(hand, 1, bid_samples=4, rng=random.Random(1))
+            expected = review_in_words(reviewed, view, SEAT)
             assert str(review.render()) == "\n".join(["Review (double dummy)", *expected])
             assert_no_hidden_tiles(app)
 
@@ -280,6 +283,12 @@ def test_hint_and_last_trick_keys() -> None:
             assert "Hints (best first)" in text
             for action in view.legal:
                 assert f"play {action.notation}" in text
+            found = app._hints
+            assert found is not None
+            rows = [row.query_one(Static).render() for row in app.query(".hint-row")]
+            assert [str(row) for row in rows] == [
+                words.hint_facts(view, h.chance, h.points, h.marks) for h in found
+            ]
             await pilot.press("l")
             assert isinstance(app.screen, Panel)
             text = assert_no_hidden_tiles(app)
@@ -498,7 +507,37 @@ def test_the_hand_is_numbered_highest_first_and_trumps_first_once_named() -> Non
     ]
 
 
+def review_in_words(review: HandReview, view: View, seat: int) -> list[str]:
+    """What the review panel must say of ``seat``'s plays and bids, made with
+    `texas42.core.words` alone."""
+    unit = "trick" if review.unit == "tricks" else "point"
+    plays = [p for p in review.plays if p.seat == seat]
+    costly = [
+        words.play_review_line(
+            "You",
+            words.trick_of_play(view, p.index),
+            tile_name(p.tile),
+            [tile_name(t) for t in p.best],
+            p.cost,
+            unit,
+        )
+        for p in plays
+        if p.cost
+    ]
+    bids = [
+        words.bid_review_line("You", b.bid, b.contract, b.make_share)
+        for b in review.bids
+        if b.seat == seat
+    ]
+    return (costly or [words.no_costly_plays(len(plays), "You")]) + bids
+
+
 def test_the_review_numbers_tricks_and_keeps_to_the_players_own_plays() -> None:
+    """Plays 4 to 6 of Ex 14: the 4th closes trick 1, the 5th and 6th are in trick 2."""
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    for call in ("34", "pass", "pass", "pass", "sixes", "6-6", "6-3", "6-1", "6-0", "6-5", "0-0"):
+        hand.apply(hand.parse_action(call))
+    view = hand.view(1)
     review = HandReview(
         1,
         1,
@@ -511,14 +550,17 @@ def test_the_review_numbers_tricks_and_keeps_to_the_players_own_plays() -> None:
             PlayReview(6, 2, tile(3, 0), 19, 30, (tile(3, 0),), 0),
         ),
     )
-    assert review_lines(review, 1) == [
+    assert review_lines(review, view, (1,)) == [
         "Trick 1: best play here was 6-6; your 5-5 cost 10 points.",
         "Trick 2: best play here was 2-1 or 1-0; your 4-1 cost 1 point.",
     ]
-    assert review_lines(review, 2) == [
+    assert review_lines(review, view, (2,)) == [
         "No costly plays: every play of yours was as good as the best."
     ]
-    assert review_lines(review, 0) == ["You had no plays to review."]
+    assert review_lines(review, view, (0,)) == ["You had no plays to review."]
+    assert review_lines(review, view, (1, 3)) == review_lines(review, view, (1,))
+    for seat in range(4):
+        assert review_lines(review, view, (seat,)) == review_in_words(review, view, seat)
 
 
 # -- every table size -----------------------------------------------------------------------------

@@ -43,15 +43,20 @@ from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
 from texas42.core.view import TrickView, View
 from texas42.core.words import (
     action_said,
+    bid_review_line,
     contract_line,
     game_over_line,
     hand_headline,
     hand_result_lines,
+    hint_facts,
     marks_tally,
+    no_costly_plays,
     pile_line,
+    play_review_line,
     plural,
     score_line,
     seat_roles,
+    trick_of_play,
     trick_taken,
     winner_words,
 )
@@ -450,53 +455,31 @@ def trick_text(trick: TrickView, seating: Seating) -> Text:
     return text.append(f"{seating.who(trick.winner)} won it ({_taken(trick)}).")
 
 
-def hint_words(hint: Hint, view: View) -> str:
-    """What the bot expects of a hinted action, as the web table says it."""
-    defending = (
-        view.phase == Phase.PLAY
-        and view.bidder is not None
-        and (not view.layout.same_side(view.bidder, view.seat))
-    )
-    facts = []
-    if hint.chance is not None:
-        facts.append(f"{round(hint.chance * 100)}% {'to set' if defending else 'to make'}")
-    if hint.points is not None:
-        facts.append(f"the bidders take {hint.points:.1f} points on average")
-    if hint.marks is not None:
-        facts.append(f"{hint.marks:.2f} marks expected")
-    return " · ".join(facts) or "no estimate"
-
-
-def review_lines(review: HandReview, mine: int | tuple[int, ...], seats: int = 4) -> list[str]:
+def review_lines(review: HandReview, view: View, mine: Sequence[int]) -> list[str]:
     """The review of the person's own plays and bids (``mine``: their seat, or seats at
-    two-hand) at a table of ``seats``: what each costly play gave up."""
+    two-hand), in the words of `texas42.core.words`; ``view`` is their view of that hand, which
+    numbers the tricks."""
     unit = "trick" if review.unit == "tricks" else "point"
-    own = (mine,) if isinstance(mine, int) else mine
-    per_trick = seats - 1 if (review.contract or "").startswith("nello") else seats
-    plays = [p for p in review.plays if p.seat in own]
-    lines = []
-    for play in plays:
-        if play.cost > 0:
-            best = " or ".join(tile_name(t) for t in play.best)
-            trick = (play.index - 1) // per_trick + 1
-            cost = plural(play.cost, unit)
-            lines.append(
-                f"Trick {trick}: best play here was {best}; "
-                f"your {tile_name(play.tile)} cost {cost}."
-            )
-    if not lines:
-        lines.append(
-            "No costly plays: every play of yours was as good as the best."
-            if plays
-            else "You had no plays to review."
+    plays = [p for p in review.plays if p.seat in mine]
+    lines = [
+        play_review_line(
+            "You",
+            trick_of_play(view, play.index),
+            tile_name(play.tile),
+            [tile_name(t) for t in play.best],
+            play.cost,
+            unit,
         )
-    for bid in review.bids:
-        if bid.seat in own:
-            share = round(bid.make_share * 100)
-            lines.append(
-                f"Your bid {bid.bid} ({bid.contract}) makes in "
-                f"{share}% of the deals you could have held."
-            )
+        for play in plays
+        if play.cost > 0
+    ]
+    if not lines:
+        lines.append(no_costly_plays(len(plays), "You"))
+    lines += [
+        bid_review_line("You", bid.bid, bid.contract, bid.make_share)
+        for bid in review.bids
+        if bid.seat in mine
+    ]
     return lines
 
 
@@ -988,7 +971,9 @@ class TableApp(App[int]):
         for hint in self._hints:
             box.mount(
                 Horizontal(
-                    HintButton(hint.action), Static(hint_words(hint, view)), classes="hint-row"
+                    HintButton(hint.action),
+                    Static(hint_facts(view, hint.chance, hint.points, hint.marks)),
+                    classes="hint-row",
                 )
             )
 
@@ -1320,7 +1305,7 @@ class TableApp(App[int]):
             return
         self._reviewing.discard(number)
         text = Text("Review (double dummy)\n", style="bold")
-        lines = review_lines(review, self.mine, self.layout.seats)
+        lines = review_lines(review, self.finished_view(number)[0], self.mine)
         text.append("\n".join(lines), style="")
         self._reviews[number] = text
         self._show_review(number)
