@@ -10,7 +10,8 @@ import pytest
 from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, S, W
 from texas42 import Game, Hand, IllegalActionError, NotationError, Play, Rules
 from texas42.core.actions import parse_call
-from texas42.core.game import draw_for_shaker
+from texas42.core.deal import draw_for_shaker
+from texas42.core.notation import hand_position
 from texas42.core.tiles import PIPS
 
 
@@ -253,7 +254,7 @@ def test_from_position_of_a_finished_hand_starts_the_next() -> None:
     game = ex14_game()
     bid_and_play(game, "34 pass pass pass", "sixes", " ".join(EX14_PLAYS.split()[:23]))
     game.apply(Play("4-1"))
-    first = game.hands[0].position()
+    first = hand_position(game.hands[0])
     again = Game.from_position(first, seed=1)
     assert again.score == (1, 0) and again.hand.shaker == N and again.hand_number == 2
 

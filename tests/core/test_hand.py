@@ -32,6 +32,7 @@ from texas42 import (
     Phase,
     Play,
 )
+from texas42.core.notation import hand_position
 from texas42.core.tiles import COUNT_TILES, hand_name, parse_tile
 
 POINTS = STANDARD.replace(game="points")
@@ -316,15 +317,15 @@ def test_undo_walks_back_through_play_declaration_and_auction() -> None:
     hand = ex14()
     start = Hand(STANDARD, W, EX14_DEAL)
     play(hand, ex14_tricks(6))
-    finished = hand.position()
+    finished = hand_position(hand)
     hand.undo()
     assert hand.phase == Phase.PLAY and hand.result is None and len(hand.tricks) == 5
     assert hand.points == (30, 0) and hand.trick == [parse_tile(t) for t in ("6-2", "4-2", "2-2")]
     play(hand, "4-1")
-    assert hand.position() == finished
+    assert hand_position(hand) == finished
     while hand.action_count:
         hand.undo()
-    assert hand.position() == start.position()
+    assert hand_position(hand) == hand_position(start)
     assert hand.legal_mask() == start.legal_mask()
     with pytest.raises(IllegalActionError, match="nothing to undo"):
         hand.undo()
@@ -340,13 +341,13 @@ def test_copy_is_independent() -> None:
     assert len(clone.tricks) == 1 and clone.hands[N] != hand.hands[N]
     clone.undo()
     clone.undo()
-    assert clone.position() == hand.position()
+    assert hand_position(clone) == hand_position(hand)
 
 
 def test_illegal_action_changes_nothing() -> None:
     hand = ex14()
     play(hand, "6-6")
-    before, mask = hand.position(), hand.legal_mask()
+    before, mask = hand_position(hand), hand.legal_mask()
     for action in (
         Play("6-6"),
         Play("5-4"),
@@ -359,7 +360,7 @@ def test_illegal_action_changes_nothing() -> None:
     ):
         with pytest.raises(IllegalActionError):
             hand.apply(action)
-        assert hand.position() == before and hand.legal_mask() == mask
+        assert hand_position(hand) == before and hand.legal_mask() == mask
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,12 @@ import pytest
 from texas42 import Hand, Phase
 from texas42.core.actions import ACTIONS, PASS_ID, Bid, Discard, parse_call
 from texas42.core.errors import NotationError, RulesError
-from texas42.core.notation import hand_position, parse_hand_position, parse_view_position
+from texas42.core.notation import (
+    hand_position,
+    parse_hand_position,
+    parse_view_position,
+    view_position,
+)
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_CODES, tiles_of
 
@@ -59,7 +64,7 @@ def test_a_set_mark_bid_in_moon_loses_the_hands_total_not_42_a_mark() -> None:
 
 def test_a_seat_view_refuses_a_widow_of_tiles_out_of_play() -> None:
     hand = _moon_after_first_trick_starts()
-    text = hand.view(1).position()
+    text = view_position(hand.view(1))
     widow = TILE_CODES[tiles_of(hand.widow)[0]]
     with pytest.raises(NotationError):
         parse_view_position(text.replace("+" + widow, "+60"))
@@ -67,7 +72,7 @@ def test_a_seat_view_refuses_a_widow_of_tiles_out_of_play() -> None:
 
 def test_a_seat_view_refuses_a_play_of_a_tile_out_of_play() -> None:
     hand = _moon_after_first_trick_starts()
-    words = hand.view(0).position().split()
+    words = view_position(hand.view(0)).split()
     lead = words[7].split(".")[0]
     words[7] = f"{lead}.60"  # 6-0 is not in Moon's set
     with pytest.raises(NotationError):
@@ -78,7 +83,7 @@ def test_the_bid_winners_view_refuses_another_seat_playing_the_widow_tile_it_hol
     hand = _moon_after_first_trick_starts()
     kept = hand.widow & hand.hands[1]
     assert kept, "seed keeps the widow tile"
-    words = hand.view(1).position().split()
+    words = view_position(hand.view(1)).split()
     lead = words[7].split(".")[0]
     words[7] = f"{lead}.{TILE_CODES[tiles_of(kept)[0]]}"
     with pytest.raises(NotationError):

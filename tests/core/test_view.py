@@ -7,7 +7,7 @@ import pytest
 from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, S, W, play
 from texas42 import Declare, Hand, NotationError, Phase
 from texas42.core.contracts import TRUMP
-from texas42.core.notation import parse_view_position
+from texas42.core.notation import parse_view_position, view_position
 from texas42.core.tiles import parse_tile
 
 
@@ -46,7 +46,7 @@ def test_hide_tricks(hide_tricks, bid, face_down) -> None:
         assert view.tricks_won == (1, 0)
         # the trick being played lies face up either way
         assert view.trick == ((N, parse_tile("6-5")), (E, parse_tile("0-0")))
-        text = view.position()
+        text = view_position(view)
         if face_down:
             assert (trick.tiles, trick.points, view.points) == (None, None, None)
             own = ["66", "63", "61", "60"][seat]
@@ -65,7 +65,7 @@ def test_face_down_piles_show_only_own_tiles() -> None:
     hand = ex14("2m", tricks=3)
     view = hand.view(E)
     assert [t.mine for t in view.tricks] == [parse_tile(t) for t in ("6-3", "0-0", "5-4")]
-    assert view.position().split()[7] == "x0:63.x0:00.x0:54"
+    assert view_position(view).split()[7] == "x0:63.x0:00.x0:54"
     assert view.voids == (0, 0, 0, 0)  # nothing is inferred from tricks nobody can see
     assert view.tiles_left == (4, 4, 4, 4)
 
@@ -94,7 +94,7 @@ def test_view_during_the_auction_shows_only_own_tiles() -> None:
     view = hand.view(S)
     assert view.phase == Phase.AUCTION and view.turn == E and view.legal == ()
     assert view.hand == EX14_DEAL[S] and view.contract is None and view.events == ()
-    assert view.position().split()[4] == "?/?/61.53.52.43.32.22.11/?"
+    assert view_position(view).split()[4] == "?/?/61.53.52.43.32.22.11/?"
     east = hand.view(E)
     assert list(east.legal) == hand.legal_actions()
 
@@ -110,14 +110,14 @@ def test_nello_view_partner_sits_out() -> None:
     assert view.out_seat == W and view.tiles_left == (5, 6, 6, 7)
     assert view.tricks[0].seats == (E, S, N)
     assert view.points == (1, 0)  # a 1-mark Nel-O keeps piles face up under two-marks
-    assert parse_view_position(view.position()) == view
+    assert parse_view_position(view_position(view)) == view
 
 
 def test_finished_hand_view() -> None:
     hand = ex14("34", tricks=6)
     view = hand.view(S)
     assert view.turn is None and view.phase == Phase.DONE and view.legal == ()
-    assert view.position().split()[8] == "end"
+    assert view_position(view).split()[8] == "end"
 
 
 def test_bad_seat() -> None:
@@ -139,9 +139,9 @@ def test_by_lead_trump_survives_face_down_piles() -> None:
         str(view.contract) == "sixes"
         and view.trump == hand.trump_description() == "sixes are trump"
     )
-    assert view.position().split()[6:8] == ["sixes", "x0:63.55"]
+    assert view_position(view).split()[6:8] == ["sixes", "x0:63.55"]
     assert list(view.legal) == hand.legal_actions()
-    assert parse_view_position(view.position()) == view
+    assert parse_view_position(view_position(view)) == view
 
 
 def test_face_down_first_trick_cannot_leave_a_by_lead_trump_unknown() -> None:

@@ -23,7 +23,7 @@ from helpers import EX14_DEAL, EX14_PLAYS, contract_hand, play
 from texas42 import Hand, Phase, Rules
 from texas42.core.contracts import SUIT_NAMES
 from texas42.core.errors import RulesError
-from texas42.core.notation import parse_hand_position
+from texas42.core.notation import hand_position, parse_hand_position
 from texas42.core.tiles import HI, tile_name, tiles_of
 from texas42.search.solver import PlayPosition, Solver
 
@@ -135,7 +135,7 @@ def table_cases() -> tuple[tuple[str, int], ...]:
         tricks_left = 3 if Rules.parse(text).seats == 3 else 2
         for seed in range(14):
             hand = random_table_position(text, seed, tricks_left)
-            found.append((hand.position(), brute_force(hand)))
+            found.append((hand_position(hand), brute_force(hand)))
     return tuple(found)
 
 
@@ -145,10 +145,10 @@ def cases() -> tuple[tuple[str, int], ...]:
     found = []
     for seed in range(96):
         hand = random_position(seed, 3 if seed % 8 else 4)
-        found.append((hand.position(), brute_force(hand)))
+        found.append((hand_position(hand), brute_force(hand)))
     for seed in range(96, 112):
         hand = random_position(seed, 2)
-        found.append((hand.position(), brute_force(hand)))
+        found.append((hand_position(hand), brute_force(hand)))
     return tuple(found)
 
 

@@ -11,6 +11,7 @@ Every rule question during play is a table lookup, exactly per ``rules.md`` sect
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -226,3 +227,21 @@ def tables_for(contract: Contract, rules: Rules, first_lead: int | None = None) 
     else:
         treatment = contract.treatment_under(rules)
     return play_tables(kind, trump, treatment)
+
+
+def legal_plays(
+    rules: Rules, tables: PlayTables | None, hand: int, trick: Sequence[int], first_trick: bool
+) -> int:
+    """The mask of tiles a seat holding ``hand`` may play to ``trick`` (tiles so far)."""
+    if tables is None:
+        return hand
+    if tables.sevens:
+        for closest in SEVENS_DISTANCE_MASKS:
+            if hand & closest:
+                return hand & closest
+    if not trick:
+        if rules.first_lead_trump and first_trick and hand & tables.trump_mask:
+            return hand & tables.trump_mask
+        return hand
+    following = hand & tables.follow[tables.led[trick[0]]]
+    return following or hand

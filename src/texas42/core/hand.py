@@ -7,73 +7,57 @@ position and cached, so ``legal_actions``, ``is_legal`` and ``apply`` are lookup
 
 from __future__ import annotations
 
-import enum
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from texas42.core.actions import (
     ACTIONS,
     DECLARE_BASE,
     DISCARD_BASE,
-    FOUR_SEAT_ACTIONS,
     HIGH_POINT_BIDS,
-    MARK_BID_BASE,
     MOON_ID,
     NUM_ACTIONS,
     PASS_ID,
     PLUNGE_ID,
-    POINT_BID_BASE,
     SPLASH_ID,
     Action,
     Bid,
     Declare,
     parse_call,
 )
-from texas42.core.contracts import (
-    SEVENS_DISTANCE_MASKS,
-    SUIT_WORDS,
-    Contract,
-    PlayTables,
-    tables_for,
+from texas42.core.auction import (
+    call_value,
+    legal_calls,
+    legal_declarations,
+    special_bid_marks,
+    why_call_illegal,
+    why_declaration_illegal,
+)
+from texas42.core.contracts import SUIT_WORDS, Contract, PlayTables, legal_plays, tables_for
+from texas42.core.deal import (
+    check_deal,
+    check_shaker,
+    check_widow,
+    deal_from_order,
+    widow_from_order,
 )
 from texas42.core.errors import IllegalActionError, NotationError
-from texas42.core.layout import Layout, layout_of
-from texas42.core.rules import MAX_MARKS, Rules
-from texas42.core.tiles import (
-    DOUBLES,
-    TILE_NAMES,
-    count_points,
-    hand_name,
-    iter_tiles,
-    parse_tile,
-    tile,
-)
-from texas42.core.view import View, view_of
+from texas42.core.layout import layout_of
+from texas42.core.progress import Phase
+from texas42.core.rules import FOUR_SEATS, Rules, piles_face_down
+from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, count_points, iter_tiles, parse_tile
+from texas42.core.view import Event, HiddenTrick, View, build_view
+
+__all__ = ["Hand", "HandResult", "Phase", "Trick"]
+"""`Phase` lives in `texas42.core.progress`; callers read it from here as the hand's phases."""
 
 SEATS = 4
 """Seats of the default table; every other size reads its `Layout`."""
 SEAT_NAMES = ("North", "East", "South", "West")
 TEAM_NAMES = ("North-South", "East-West")
 TRICKS_PER_HAND = 7
-FOUR_SEATS = layout_of(Rules())
-ONE_ZERO = tile(1, 0)
-DOUBLE_SIX = tile(6, 6)
-
-_PLAY_BITS = (1 << 28) - 1
-_SUIT_BITS = sum(1 << (DECLARE_BASE + pip) for pip in range(7))
-_DECLARE_IDS = {str(a): a.id for a in ACTIONS[DECLARE_BASE:FOUR_SEAT_ACTIONS]}
-
-
-class Phase(enum.IntEnum):
-    AUCTION = 0
-    DECLARE = 1
-    PLAY = 2
-    DONE = 3
-    DISCARD = 4
-    """The bid winner has taken the widow and lays tiles face down (Moon); before DECLARE."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,106 +96,6 @@ class HandResult:
 def partner(seat: int) -> int:
     """The partner at the four-seat table (other tables: `Layout.partner`)."""
     return (seat + 2) % SEATS
-
-
-def draw_sequence(shaker: int, draw_order: str, layout: Layout = FOUR_SEATS) -> tuple[int, ...]:
-    """The seats in the order they draw their hands (``opponents-first``: every other side
-    clockwise from the shaker's left, then the shaker's partners, the shaker last)."""
-    return _draw_sequence(shaker, draw_order, layout.side_of)
-
-
-@lru_cache(maxsize=256)
-def _draw_sequence(shaker: int, draw_order: str, side_of: tuple[int, ...]) -> tuple[int, ...]:
-    """Cached by the table's sides: every hand dealt asks for one of a few sequences."""
-    n = len(side_of)
-    around = [(shaker + k) % n for k in range(1, n + 1)]
-    if draw_order != "opponents-first":
-        return tuple(around)
-    theirs = [s for s in around if side_of[s] != side_of[shaker]]
-    ours = [s for s in around if side_of[s] == side_of[shaker] and s != shaker]
-    return (*theirs, *ours, shaker)
-
-
-def deal_from_order(
-    order: Sequence[int], shaker: int, draw_order: str, layout: Layout = FOUR_SEATS
-) -> tuple[int, ...]:
-    """Hand out the shuffled tiles the way the rules say the seats draw them.
-
-    Only the hands: the tiles after them in ``order`` are the widow, then the tiles set aside
-    (`widow_from_order`).
-    """
-    hands = [0] * layout.seats
-    size = layout.hand_size
-    if draw_order == "deal":
-        for i, t in enumerate(order[: layout.dealt]):
-            hands[(shaker + 1 + i) % layout.seats] |= 1 << t
-        return tuple(hands)
-    for k, seat in enumerate(draw_sequence(shaker, draw_order, layout)):
-        for t in order[k * size : (k + 1) * size]:
-            hands[seat] |= 1 << t
-    return tuple(hands)
-
-
-def widow_from_order(order: Sequence[int], layout: Layout) -> int:
-    """The widow: the tiles drawn right after the hands."""
-    mask = 0
-    for t in order[layout.dealt : layout.dealt + layout.widow]:
-        mask |= 1 << t
-    return mask
-
-
-def check_shaker(shaker: object, layout: Layout = FOUR_SEATS) -> None:
-    if not (
-        isinstance(shaker, int) and not isinstance(shaker, bool) and 0 <= shaker < layout.seats
-    ):
-        raise NotationError(f"the shaker is a seat 0..{layout.seats - 1}, not {shaker!r}")
-
-
-def check_deal(deal: Sequence[int], layout: Layout = FOUR_SEATS) -> tuple[int, ...]:
-    """The deal as a tuple of one mask per seat, each a full hand of tiles in play, no tile
-    twice; or a clear error."""
-    names = layout.seat_names
-    if len(deal) != layout.seats:
-        raise NotationError(f"a deal has {layout.seats} hands, not {len(deal)}")
-    seen = 0
-    for seat, mask in enumerate(deal):
-        if not isinstance(mask, int) or isinstance(mask, bool) or mask < 0 or mask & ~layout.tiles:
-            if isinstance(mask, int) and mask > 0 and not mask >> 28:
-                raise NotationError(
-                    f"{names[seat]} holds {hand_name(mask & ~layout.tiles)}, "
-                    "which these rules take out of the set"
-                )
-            raise NotationError(f"{names[seat]}'s hand is not a set of tiles")
-        if mask.bit_count() != layout.hand_size:
-            raise NotationError(
-                f"{names[seat]} holds {mask.bit_count()} tiles, not {layout.hand_size}"
-            )
-        twice = seen & mask
-        if twice:
-            raise NotationError(f"{hand_name(twice)} dealt twice (again to {names[seat]})")
-        seen |= mask
-    return tuple(deal)
-
-
-def check_widow(widow: int | None, deal: Sequence[int], layout: Layout) -> int:
-    """The widow's mask: as given, or what is left when nothing is set aside; or a clear error."""
-    if widow is None and not layout.widow:
-        return 0
-    dealt = 0
-    for mask in deal:
-        dealt |= mask
-    if widow is None:
-        if layout.widow and layout.set_aside:
-            raise NotationError(f"these rules need the {layout.widow}-tile widow given")
-        return layout.tiles & ~dealt if layout.widow else 0
-    if not isinstance(widow, int) or isinstance(widow, bool) or widow < 0 or widow & ~layout.tiles:
-        raise NotationError("the widow is not a set of tiles in play")
-    if widow.bit_count() != layout.widow:
-        size = f"{layout.widow} tile{'s' * (layout.widow != 1)}"
-        raise NotationError(f"the widow has {size} under these rules, not {widow.bit_count()}")
-    if widow & dealt:
-        raise NotationError(f"{hand_name(widow & dealt)} is both dealt and in the widow")
-    return widow
 
 
 class Hand:
@@ -488,14 +372,39 @@ class Hand:
         return clone
 
     def view(self, seat: int, score: tuple[int, ...] | None = None, hand_number: int = 1) -> View:
-        """What one seat may know of this hand (see `texas42.core.view`)."""
-        return view_of(self, seat, score or (0,) * self.layout.sides, hand_number)
-
-    def position(self, score: tuple[int, ...] | None = None, hand_number: int = 1) -> str:
-        """The full one-line position string (`texas42.core.notation`)."""
-        from texas42.core.notation import hand_position
-
-        return hand_position(self, score or (0,) * self.layout.sides, hand_number)
+        """What one seat may know of this hand (see `texas42.core.view`): only the public events
+        and the seat's own tiles go into it."""
+        seats = self.layout.seats
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
+            raise NotationError(f"a seat is 0..{seats - 1}, not {seat!r}")
+        events: list[Event] = []
+        contract = self.contract
+        if self.tricks_hidden:
+            for trick in self.tricks:
+                own = trick.tiles[trick.seats.index(seat)] if seat in trick.seats else None
+                events.append(HiddenTrick(trick.winner, own))
+            if contract is not None and contract.kind == "by-lead" and self.tricks:
+                # everyone saw the first lead name trump before its trick went face down
+                contract = Contract("suit", HI[self.plays[0]])
+        else:
+            for trick in self.tricks:
+                events.extend(trick.tiles)
+        events.extend(self.trick)
+        return build_view(
+            self.rules,
+            seat,
+            hand_number,
+            score or (0,) * self.layout.sides,
+            self.shaker,
+            self.first_bidder,
+            self.deal[seat],
+            self.calls,
+            contract,
+            events,
+            self.seat_to_act(),
+            self.widow if seat == self.declarer else 0,
+            [t if seat == self.declarer else None for t in self.discards],
+        )
 
     def parse_action(self, text: str) -> Action:
         """Read an action as the phase expects it: a call, a contract or a tile."""
@@ -731,10 +640,12 @@ class Hand:
         if aid < DECLARE_BASE or aid in HIGH_POINT_BIDS.values() or aid == MOON_ID:
             if self.phase != Phase.AUCTION:
                 return "the auction is over"
-            return self._why_call_illegal(aid, who)
+            return why_call_illegal(
+                self.rules, aid, who, self.high_id, self.high_value, self.hands[self.turn]
+            )
         if self.phase != Phase.DECLARE:
             return "the contract is named after the auction, by the declarer"
-        return self._why_declaration_illegal(aid)
+        return why_declaration_illegal(self.rules, aid, self.high_id, self.bid_marks)
 
     def _why_discard_illegal(self, t: int, who: str) -> str:
         if self.phase != Phase.DISCARD:
@@ -762,74 +673,6 @@ class Hand:
         suit = SUIT_WORDS[tables.led[self.trick[0]]]
         return f"{who} must follow {suit}: {options}"
 
-    def _why_call_illegal(self, aid: int, who: str) -> str:
-        rules = self.rules
-        total = self.layout.total
-        if aid == PASS_ID:
-            return f"everyone else passed, so {who}, the last to call, must bid"
-        bid = ACTIONS[aid]
-        assert isinstance(bid, Bid)
-        high = ACTIONS[self.high_id].notation if self.high_id >= 0 else None
-        tricks = rules.bids == "tricks"
-        if bid.special == "moon" or tricks:
-            if not tricks:
-                return "shooting the moon is a Moon bid; bid points or marks here"
-            if bid.marks or bid.special not in (None, "moon") or bid.points > total:
-                return f"bids are {rules.min_bid} to {total} tricks, or moon"
-            if bid.points < rules.min_bid:
-                return f"bids start at {rules.min_bid}"
-            return f"a bid must beat {high}"
-        if bid.special is not None:
-            name = bid.special
-            on = rules.plunge if name == "plunge" else rules.splash
-            if not on:
-                return f"{name} is not played under these rules"
-            needed = 4 if name == "plunge" else 3
-            if (self.hands[self.turn] & DOUBLES).bit_count() < needed:
-                return f"{name} needs at least {needed} doubles in hand"
-            if name == "plunge" and rules.plunge_needs_66:
-                if not self.hands[self.turn] >> DOUBLE_SIX & 1:
-                    return "plunge needs the 6-6 under these rules"
-            return f"{name} may be called only before anyone has bid (the bid is {high})"
-        if bid.marks == 0:
-            if bid.points < rules.min_bid:
-                return f"bids start at {rules.min_bid}"
-            if bid.points >= total:
-                return f"a hand holds {total} points: bid {total - 1} at most, or 1m"
-            return f"a bid must beat {high}"
-        if self.high_value >= total * bid.marks:
-            return f"a bid must beat {high}"
-        if bid.marks > rules.max_bid_marks:
-            return f"bids go up to {rules.max_bid_marks}m under these rules"
-        top = max(rules.max_opening_marks, self.high_value // total + rules.mark_raise)
-        if self.high_value < total:
-            return f"an opening mark bid may be at most {top}m"
-        return f"after {high} the bid may go up to {top}m"
-
-    def _why_declaration_illegal(self, aid: int) -> str:
-        rules = self.rules
-        declaration = ACTIONS[aid]
-        assert isinstance(declaration, Declare)
-        kind = declaration.contract.kind
-        special = self.high_id in (PLUNGE_ID, SPLASH_ID)
-        if kind == "doubles":
-            return "doubles cannot be trump under these rules"
-        if kind == "by-lead":
-            return "trump must be named under these rules"
-        if kind == "follow-me" and not rules.follow_me:
-            return "follow-me is not played under these rules"
-        if kind in ("nello", "sevens"):
-            on = rules.nello if kind == "nello" else rules.sevens
-            least = rules.nello_min_marks if kind == "nello" else rules.sevens_min_marks
-            name = "Nel-O" if kind == "nello" else "Sevens"
-            if not on:
-                return f"{name} is not played under these rules"
-            if special:
-                return f"{name} cannot be called after a plunge or splash"
-            if self.bid_marks < least:
-                return f"{name} needs a bid of at least {least}m"
-        return f"the declarer may not choose how doubles play: {declaration} is not allowed"
-
 
 def _action_id(action: object) -> int:
     if isinstance(action, Action):
@@ -837,150 +680,3 @@ def _action_id(action: object) -> int:
     if isinstance(action, int) and not isinstance(action, bool):
         return action
     raise IllegalActionError(f"not an action: {action!r}")
-
-
-# -- the rules of what may be done, shared by the hand and the seat views ----------------------
-
-
-def piles_face_down(rules: Rules, bid_marks: int) -> bool:
-    """Whether won tricks lie face down: for bids of 2 marks or more, or any mark bid."""
-    if rules.hide_tricks == "never" or not bid_marks:
-        return False
-    return bid_marks >= (2 if rules.hide_tricks == "two-marks" else 1)
-
-
-def special_bid_marks(rules: Rules, aid: int, high_value: int) -> int:
-    """What a plunge or splash is worth: its marks, or one more than the bid it jumps."""
-    base = rules.plunge_marks if aid == PLUNGE_ID else rules.splash_marks
-    if rules.plunge_timing == "jump":
-        return min(MAX_MARKS, max(base, high_value // layout_of(rules).total + 1))
-    return base
-
-
-def call_value(rules: Rules, aid: int, high_value: int) -> tuple[int, int]:
-    """A bid's marks (0 for a point bid) and the value a later bid must beat.
-
-    A mark is every point of the hand's total; shooting the moon takes every trick (one "mark")
-    and stands above a bid of all seven.
-    """
-    if POINT_BID_BASE <= aid < MARK_BID_BASE + 1:
-        return 0, aid - POINT_BID_BASE
-    total = rules.layout.total
-    if aid in (PLUNGE_ID, SPLASH_ID):
-        marks = special_bid_marks(rules, aid, high_value)
-    elif aid == MOON_ID:
-        return 1, total + 1
-    elif MARK_BID_BASE < aid < PLUNGE_ID:
-        marks = aid - MARK_BID_BASE
-    else:
-        bid = ACTIONS[aid]
-        assert isinstance(bid, Bid)
-        return 0, bid.points
-    return marks, total * marks
-
-
-def _point_bid_ids(low: int, high: int) -> int:
-    """The mask of point-bid ids for bids ``low`` to ``high``."""
-    mask = 0
-    if low <= min(high, 41):
-        mask = ((1 << (min(high, 41) - low + 1)) - 1) << (POINT_BID_BASE + low)
-    if high >= 42:
-        for points, aid in HIGH_POINT_BIDS.items():
-            if low <= points <= high:
-                mask |= 1 << aid
-    return mask
-
-
-def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, hand: int) -> int:
-    """The mask of legal calls for a seat holding ``hand`` after ``n_calls`` calls."""
-    mask = 0
-    layout = rules.layout
-    total = layout.total
-    forced = rules.all_pass == "forced" and n_calls == layout.seats - 1 and high_seat < 0
-    if not forced:
-        mask |= 1 << PASS_ID
-    low = max(rules.min_bid, high_value + 1 if high_seat >= 0 else 0)
-    if rules.bids == "tricks":
-        return mask | _point_bid_ids(low, total) | 1 << MOON_ID
-    if total <= 42:
-        if low < total:
-            mask |= ((1 << (total - low)) - 1) << (POINT_BID_BASE + low)
-    elif high_value < total:
-        mask |= _point_bid_ids(low, total - 1)
-    high_marks = high_value // total
-    top = min(rules.max_bid_marks, max(rules.max_opening_marks, high_marks + rules.mark_raise))
-    for marks in range(high_marks + 1, top + 1):
-        mask |= 1 << (MARK_BID_BASE + marks)
-    if rules.plunge or rules.splash:
-        doubles = (hand & DOUBLES).bit_count()
-        for aid, on, needed in ((PLUNGE_ID, rules.plunge, 4), (SPLASH_ID, rules.splash, 3)):
-            if not on or doubles < needed:
-                continue
-            if aid == PLUNGE_ID and rules.plunge_needs_66 and not hand >> DOUBLE_SIX & 1:
-                continue
-            if rules.plunge_timing == "first-bid" and high_seat >= 0:
-                continue
-            if total * special_bid_marks(rules, aid, high_value) > high_value:
-                mask |= 1 << aid
-    return mask
-
-
-def legal_declarations(rules: Rules, high_id: int, bid_marks: int) -> int:
-    """The mask of contracts the declarer may name after the winning call ``high_id``."""
-    mask = _SUIT_BITS
-    special = high_id in (PLUNGE_ID, SPLASH_ID)
-    if rules.doubles_trump:
-        mask |= 1 << _DECLARE_IDS["doubles"]
-    for kind, on, default in (
-        ("follow-me", rules.follow_me, rules.follow_me_doubles),
-        (
-            "nello",
-            rules.nello and not special and bid_marks >= rules.nello_min_marks,
-            rules.nello_doubles,
-        ),
-    ):
-        if not on:
-            continue
-        mask |= 1 << _DECLARE_IDS[kind] | 1 << _DECLARE_IDS[f"{kind}:{default}"]
-        if rules.doubles_choice:
-            for name, aid in _DECLARE_IDS.items():
-                if name.startswith(kind + ":"):
-                    mask |= 1 << aid
-    if rules.sevens and not special and bid_marks >= rules.sevens_min_marks:
-        mask |= 1 << _DECLARE_IDS["sevens"]
-    if rules.undeclared_trump == "first-lead":
-        mask |= 1 << _DECLARE_IDS["by-lead"]
-    return mask
-
-
-def plain_contracts(rules: Rules, high_id: int, bid_marks: int) -> list[Contract]:
-    """The contracts the winner of ``high_id`` may name, each once under the rules' default
-    doubles treatment: the seven suits, doubles, follow-me, Nel-O and Sevens (by-lead aside)."""
-    mask = legal_declarations(rules, high_id, bid_marks)
-    kinds = ("suit", "doubles", "follow-me", "nello", "sevens")
-    return [
-        a.contract
-        for a in ACTIONS[DECLARE_BASE:FOUR_SEAT_ACTIONS]
-        if mask >> a.id & 1
-        and isinstance(a, Declare)
-        and a.contract.kind in kinds
-        and a.contract.treatment is None
-    ]
-
-
-def legal_plays(
-    rules: Rules, tables: PlayTables | None, hand: int, trick: Sequence[int], first_trick: bool
-) -> int:
-    """The mask of tiles a seat holding ``hand`` may play to ``trick`` (tiles so far)."""
-    if tables is None:
-        return hand
-    if tables.sevens:
-        for closest in SEVENS_DISTANCE_MASKS:
-            if hand & closest:
-                return hand & closest
-    if not trick:
-        if rules.first_lead_trump and first_trick and hand & tables.trump_mask:
-            return hand & tables.trump_mask
-        return hand
-    following = hand & tables.follow[tables.led[trick[0]]]
-    return following or hand

@@ -45,6 +45,12 @@ def tile(hi: int, lo: int) -> int:
     return hi * (hi + 1) // 2 + lo
 
 
+ONE_ZERO = tile(1, 0)
+"""Its holder bids first under ``first_bidder=holder-1-0``."""
+DOUBLE_SIX = tile(6, 6)
+"""Plunge needs it in hand under ``plunge_needs_66``."""
+
+
 def is_double(t: int) -> bool:
     return HI[t] == LO[t]
 

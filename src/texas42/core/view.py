@@ -2,8 +2,9 @@
 
 A `View` is built from public events only (the calls, the contract, the tiles played face up, the
 winners of tricks whose piles lie face down) plus the seat's own dealt tiles, by `build_view`.
-`Hand.view` and the seat-view position string both go through it, so a view can only contain what
-those inputs carry: changing tiles hidden from the seat cannot change it. A ``by-lead`` contract
+`Hand.view` and the seat-view position string (`texas42.core.notation`) both go through it, so a
+view can only contain what those inputs carry: changing tiles hidden from the seat cannot change
+it. A ``by-lead`` contract
 whose first trick lies face down shows as the suit its first lead named, as every seat saw.
 """
 
@@ -11,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from texas42.core.actions import (
     ACTIONS,
@@ -23,14 +23,13 @@ from texas42.core.actions import (
     Action,
     Declare,
 )
-from texas42.core.contracts import Contract, PlayTables, tables_for
+from texas42.core.auction import call_value, legal_calls, legal_declarations
+from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for
 from texas42.core.errors import NotationError
 from texas42.core.layout import Layout, layout_of
-from texas42.core.rules import Rules
-from texas42.core.tiles import DOUBLES, HI, TILE_NAMES, mask_of
-
-if TYPE_CHECKING:
-    from texas42.core.hand import Hand
+from texas42.core.progress import Phase
+from texas42.core.rules import Rules, piles_face_down
+from texas42.core.tiles import DOUBLES, TILE_NAMES, mask_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +94,7 @@ class View:
 
     @property
     def piles_face_down(self) -> bool:
-        return _hidden(self)
+        return self.contract is not None and piles_face_down(self.rules, self.bid_marks)
 
     @property
     def layout(self) -> Layout:
@@ -105,18 +104,6 @@ class View:
     def discarded(self) -> int:
         """The mask of the discards this seat saw (its own)."""
         return mask_of([t for t in self.discards if t is not None])
-
-    def position(self) -> str:
-        """The seat-view position string (see `texas42.core.notation`)."""
-        from texas42.core.notation import view_position
-
-        return view_position(self)
-
-
-def _hidden(view: View) -> bool:
-    from texas42.core.hand import piles_face_down
-
-    return view.contract is not None and piles_face_down(view.rules, view.bid_marks)
 
 
 def build_view(
@@ -139,15 +126,6 @@ def build_view(
     ``widow`` is the widow as this seat saw it (only the seat that took it sees it) and
     ``discards`` the tiles laid down after taking it, None for each one this seat did not see.
     """
-    from texas42.core.hand import (
-        Phase,
-        call_value,
-        legal_calls,
-        legal_declarations,
-        legal_plays,
-        piles_face_down,
-    )
-
     layout = layout_of(rules)
     seats = layout.seats
     if len(score) != layout.sides:
@@ -368,39 +346,4 @@ def build_view(
         tricks_won=tuple(won),
         voids=tuple(voids),
         legal=legal,
-    )
-
-
-def view_of(hand: Hand, seat: int, score: tuple[int, ...], hand_number: int = 1) -> View:
-    """The view of a hand in progress (or just over) from one seat."""
-    seats = hand.layout.seats
-    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
-        raise NotationError(f"a seat is 0..{seats - 1}, not {seat!r}")
-    events: list[Event] = []
-    contract = hand.contract
-    if hand.tricks_hidden:
-        for trick in hand.tricks:
-            own = trick.tiles[trick.seats.index(seat)] if seat in trick.seats else None
-            events.append(HiddenTrick(trick.winner, own))
-        if contract is not None and contract.kind == "by-lead" and hand.tricks:
-            # everyone saw the first lead name trump before its trick went face down
-            contract = Contract("suit", HI[hand.plays[0]])
-    else:
-        for trick in hand.tricks:
-            events.extend(trick.tiles)
-    events.extend(hand.trick)
-    return build_view(
-        hand.rules,
-        seat,
-        hand_number,
-        score,
-        hand.shaker,
-        hand.first_bidder,
-        hand.deal[seat],
-        hand.calls,
-        contract,
-        events,
-        hand.seat_to_act(),
-        hand.widow if seat == hand.declarer else 0,
-        [t if seat == hand.declarer else None for t in hand.discards],
     )

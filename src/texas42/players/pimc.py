@@ -52,10 +52,12 @@ from texas42.core.actions import (
     Pass,
     Play,
 )
+from texas42.core.auction import plain_contracts, special_bid_marks
 from texas42.core.contracts import Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError, Texas42Error
-from texas42.core.hand import Hand, Phase, plain_contracts, special_bid_marks
+from texas42.core.hand import Hand, Phase
 from texas42.core.layout import layout_of
+from texas42.core.notation import view_position
 from texas42.core.rules import Rules
 from texas42.core.tiles import iter_tiles, tiles_of
 from texas42.core.view import View, build_view
@@ -204,7 +206,7 @@ class PimcBot:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
         if len(view.legal) == 1:
             return view.legal[0]
-        rng = random.Random(f"{self.seed}:{view.position()}")
+        rng = random.Random(f"{self.seed}:{view_position(view)}")
         if view.phase == Phase.PLAY:
             return self._play(view, rng)
         if view.phase == Phase.AUCTION:

@@ -17,7 +17,7 @@ from texas42.core.hand import Hand, HandResult, Phase
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
-from texas42.core.view import View, view_of
+from texas42.core.view import View
 from texas42.core.words import marks_tally
 
 PHASES = ("auction", "declare", "play", "done", "discard")
@@ -148,7 +148,7 @@ def _hand_view(game: Game, index: int, seat: int) -> View:
     hand = game.hands[index]
     history = game.score_history()
     before = history[index - 1] if index > 0 else game.start_score
-    return view_of(hand, seat, before, game.first_hand + index)
+    return hand.view(seat, before, game.first_hand + index)
 
 
 def acting_seat(game: Game, seats: Sequence[int]) -> int | None:
@@ -210,7 +210,7 @@ def game_payload(game: Game, seats: Sequence[int] = ()) -> dict[str, Any]:
 def full_hand_payload(hand: Hand, score: tuple[int, ...], number: int) -> dict[str, Any]:
     """A hand with every tile shown, for the replay of a finished game: the public hand plus
     what each seat still holds, the widow and the discards."""
-    public = hand_payload(view_of(hand, 0, score, number), public=True, result=hand.result)
+    public = hand_payload(hand.view(0, score, number), public=True, result=hand.result)
     public["tricks"] = [
         {
             "leader": trick.leader,

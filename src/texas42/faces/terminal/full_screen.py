@@ -36,9 +36,9 @@ from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult, Phase
-from texas42.core.layout import Layout, layout_of, seats_held
+from texas42.core.layout import Layout, layout_of
 from texas42.core.record import record_from_game
-from texas42.core.rules import Rules
+from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
 from texas42.core.view import TrickView, View
 from texas42.core.words import marks_tally, score_line

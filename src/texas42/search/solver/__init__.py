@@ -29,10 +29,11 @@ from texas42.core.contracts import (
     SUIT_COUNT,
     Contract,
     PlayTables,
+    legal_plays,
     tables_for,
 )
 from texas42.core.errors import RulesError
-from texas42.core.hand import Hand, Phase, legal_plays
+from texas42.core.hand import Hand, Phase
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of

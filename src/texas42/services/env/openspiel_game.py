@@ -23,7 +23,9 @@ import pyspiel  # type: ignore[import-not-found]
 
 from texas42.core.actions import ACTIONS
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
-from texas42.core.hand import SEAT_NAMES, SEATS, Hand, deal_from_order
+from texas42.core.deal import deal_from_order
+from texas42.core.hand import SEAT_NAMES, SEATS, Hand
+from texas42.core.notation import hand_position, view_position
 from texas42.core.rules import MAX_MARKS, Rules
 from texas42.core.tiles import TILE_COUNT, TILE_NAMES, TOTAL_POINTS, hand_name
 from texas42.services.env.aec import choose_option, read_rules
@@ -191,7 +193,7 @@ class Texas42State(pyspiel.State):  # type: ignore[misc]
         hand = self.hand
         if hand is None:
             return f"dealing: {len(self.order)} of {TILE_COUNT} tiles drawn, score {self.score}"
-        return hand.position(*self.view_score())
+        return hand_position(hand, *self.view_score())
 
 
 class Texas42Observer:
@@ -221,7 +223,7 @@ class Texas42Observer:
         hand = state.hand
         if hand is None:
             return f"dealing, drawn {hand_name(state.drawn_by(player)) or '-'} @{player}"
-        return hand.view(player, *state.view_score()).position()
+        return view_position(hand.view(player, *state.view_score()))
 
 
 def _history(state: Texas42State, player: int) -> str:
