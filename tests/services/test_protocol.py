@@ -38,8 +38,9 @@ from texas42.core.actions import (
     parse_action_words,
 )
 from texas42.core.errors import NotationError, Texas42Error
-from texas42.core.hand import SEATS, Phase
+from texas42.core.hand import Phase
 from texas42.core.notation import parse_view_position, view_position
+from texas42.core.rules import FOUR_SEATS
 from texas42.core.tiles import TILE_CODES, tiles_of
 from texas42.core.view import HiddenTrick, View
 from texas42.players import Bot
@@ -672,7 +673,7 @@ def test_swapping_hidden_tiles_changes_nothing_the_engine_is_told(
 ) -> None:
     seat = 2
     deal = list(Hand.random(STANDARD, 0, __import__("random").Random(4)).deal)
-    others = [s for s in range(SEATS) if s != seat]
+    others = [s for s in range(FOUR_SEATS.seats) if s != seat]
     swapped = list(deal)
     a, b = tiles_of(deal[others[0]])[0], tiles_of(deal[others[1]])[0]
     swapped[others[0]] = deal[others[0]] ^ (1 << a) | (1 << b)
@@ -842,7 +843,7 @@ def test_run_engine_position_legal_and_go() -> None:
     game = Game(STANDARD, 1)
     seat = game.seat_to_act()
     assert seat is not None
-    other = view_position(game.view((seat + 1) % SEATS))
+    other = view_position(game.view((seat + 1) % FOUR_SEATS.seats))
     assert serve(f"position {other}\nlegal {legal}\ngo\n") == [
         "info string error: legal: not the legal actions of the position, which is the one played",
         "info string error: go: there is no position with this seat to act (send position first)",
@@ -953,7 +954,9 @@ def test_run_engine_expert_reports_its_numbers_in_the_information_set_endgame() 
 
 def test_our_engine_over_pipes_plays_exactly_like_the_bot() -> None:
     seed = 6
-    plain, plain_actions = play_game([make_bot("rules", seed) for _ in range(SEATS)], seed)
+    plain, plain_actions = play_game(
+        [make_bot("rules", seed) for _ in range(FOUR_SEATS.seats)], seed
+    )
     with EngineBot(OUR_ENGINE + ["rules"]) as north, EngineBot(OUR_ENGINE + ["rules"]) as south:
         bots: list[Bot] = [north, make_bot("rules"), south, make_bot("rules")]
         game, actions = play_game(bots, seed)
@@ -964,9 +967,11 @@ def test_our_engine_over_pipes_plays_exactly_like_the_bot() -> None:
 
 def test_our_engine_over_pipes_passes_the_seed() -> None:
     seed = 2
-    _plain, plain_actions = play_game([make_bot("random", 40 + s) for s in range(SEATS)], seed)
+    _plain, plain_actions = play_game(
+        [make_bot("random", 40 + s) for s in range(FOUR_SEATS.seats)], seed
+    )
     with EngineBot(OUR_ENGINE + ["random"], seed=40) as north:
-        bots = [north, *(make_bot("random", 40 + s) for s in range(1, SEATS))]
+        bots = [north, *(make_bot("random", 40 + s) for s in range(1, FOUR_SEATS.seats))]
         _game, actions = play_game(bots, seed)
     assert actions == plain_actions
 

@@ -31,7 +31,6 @@ from texas42.core.auction import (
     call_value,
     legal_calls,
     legal_declarations,
-    special_bid_marks,
     why_call_illegal,
     why_declaration_illegal,
 )
@@ -52,12 +51,6 @@ from texas42.core.view import Event, HiddenTrick, View, build_view
 
 __all__ = ["Hand", "HandResult", "Phase", "Trick"]
 """`Phase` lives in `texas42.core.progress`; callers read it from here as the hand's phases."""
-
-SEATS = 4
-"""Seats of the default table; every other size reads its `Layout`."""
-SEAT_NAMES = ("North", "East", "South", "West")
-TEAM_NAMES = ("North-South", "East-West")
-TRICKS_PER_HAND = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,11 +84,6 @@ class HandResult:
     @property
     def reshaken(self) -> bool:
         return self.bidder is None and self.made is not None
-
-
-def partner(seat: int) -> int:
-    """The partner at the four-seat table (other tables: `Layout.partner`)."""
-    return (seat + 2) % SEATS
 
 
 class Hand:
@@ -451,9 +439,6 @@ class Hand:
         self.discards.append(t)
         if len(self.discards) == self.layout.widow:
             self.phase = Phase.DECLARE
-
-    def _special_marks(self, aid: int) -> int:
-        return special_bid_marks(self.rules, aid, self.high_value)
 
     def _legal_calls(self) -> int:
         return legal_calls(

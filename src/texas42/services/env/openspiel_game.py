@@ -24,12 +24,12 @@ import pyspiel  # type: ignore[import-not-found]
 from texas42.core.actions import ACTIONS
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
 from texas42.core.deal import deal_from_order
-from texas42.core.hand import SEAT_NAMES, SEATS, Hand
+from texas42.core.hand import Hand
 from texas42.core.notation import hand_position, view_position
 from texas42.core.rules import MAX_MARKS, Rules
 from texas42.core.tiles import TILE_COUNT, TILE_NAMES, TOTAL_POINTS, hand_name
 from texas42.services.env.aec import choose_option, read_rules
-from texas42.services.env.observation import OBSERVATION_SIZE, observe
+from texas42.services.env.observation import OBSERVATION_SIZE, SEAT_NAMES, SEATS, observe
 
 _HAND_LENGTH = TILE_COUNT + SEATS + 1 + TILE_COUNT
 """The most actions a hand takes: the draws, the calls, the contract and the plays."""
