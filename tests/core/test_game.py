@@ -49,7 +49,9 @@ def test_high_draw_highest_pip_total_shakes_ties_draw_again() -> None:
 
 
 def test_draw_for_shaker_is_seeded() -> None:
-    assert draw_for_shaker(random.Random(9)) == draw_for_shaker(random.Random(9))
+    assert draw_for_shaker(random.Random(9), STANDARD.layout) == draw_for_shaker(
+        random.Random(9), STANDARD.layout
+    )
 
 
 def test_random_first_shaker() -> None:

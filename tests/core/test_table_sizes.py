@@ -212,7 +212,7 @@ def test_six_hand_partners_sit_opposite() -> None:
     assert [pairs.partner(s) for s in range(6)] == [3, 4, 5, 0, 1, 2]
     assert pairs.side_names == ("North-South", "Northeast-Southwest", "Southeast-Northwest")
     threes = layout_of(Rules.parse("six-hand,teams=threes"))
-    assert threes.side_seats(0) == (0, 2, 4) and threes.partner(0) == -1
+    assert threes.side_seats(0) == (0, 2, 4) and threes.partner(0) is None
 
 
 @pytest.mark.parametrize(
@@ -243,7 +243,7 @@ def test_every_tile_and_point_is_accounted_for(name) -> None:
     game = sensible_game(rules, 5)
     for hand in game.hands:
         places = [*hand.hands, mask_of(hand.plays), mask_of(hand.discards), hand.set_aside]
-        if hand.declarer < 0:
+        if hand.declarer is None:
             places.append(hand.widow)
         assert sum(m.bit_count() for m in places) == layout.tiles.bit_count()
         if hand.result and hand.result.bidder is not None and len(hand.tricks) == layout.tricks:

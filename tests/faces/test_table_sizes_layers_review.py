@@ -111,7 +111,7 @@ def test_the_line_game_prints_no_tile_the_human_could_not_see(
             allowed |= {TILE_NAMES[t] for t in hand.plays}
             if hand.declarer == seat:
                 allowed |= {TILE_NAMES[t] for t in tiles_of(hand.widow)}
-        widows_taken_by_bots += report.hands[k].declarer not in (seat, -1) and bool(
+        widows_taken_by_bots += report.hands[k].declarer not in (seat, None) and bool(
             report.hands[k].widow
         )
         for line in sections[i + 1].splitlines():

@@ -197,7 +197,7 @@ def test_every_table_and_a_nello_out_seat_are_covered() -> None:
     hands = [parse_hand_position(text)[0] for text, _ in table_cases()]
     assert {h.rules.seats for h in hands} == {3, 5, 6, 7}
     assert any(h.layout.widow and h.discards for h in hands)
-    assert any(h.out_seat >= 0 and h.layout.seats == 6 for h in hands)
+    assert any(h.out_seat is not None and h.layout.seats == 6 for h in hands)
     assert any(h.trick for h in hands) and any(not h.trick for h in hands)
     assert len({total for _, total in table_cases()}) > 5
 

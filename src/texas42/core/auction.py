@@ -71,15 +71,18 @@ def _point_bid_ids(low: int, high: int) -> int:
     return mask
 
 
-def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, hand: int) -> int:
-    """The mask of legal calls for a seat holding ``hand`` after ``n_calls`` calls."""
+def legal_calls(
+    rules: Rules, n_calls: int, high_seat: int | None, high_value: int, hand: int
+) -> int:
+    """The mask of legal calls for a seat holding ``hand`` after ``n_calls`` calls, the high
+    bid (worth ``high_value``) made by ``high_seat``, or by nobody yet."""
     mask = 0
     layout = rules.layout
     total = layout.total
-    forced = rules.all_pass == "forced" and n_calls == layout.seats - 1 and high_seat < 0
+    forced = rules.all_pass == "forced" and n_calls == layout.seats - 1 and high_seat is None
     if not forced:
         mask |= 1 << PASS_ID
-    low = max(rules.min_bid, high_value + 1 if high_seat >= 0 else 0)
+    low = max(rules.min_bid, high_value + 1 if high_seat is not None else 0)
     if rules.bids == "tricks":
         return mask | _point_bid_ids(low, total) | 1 << MOON_ID
     if total <= 42:
@@ -98,7 +101,7 @@ def legal_calls(rules: Rules, n_calls: int, high_seat: int, high_value: int, han
                 continue
             if aid == PLUNGE_ID and rules.plunge_needs_66 and not hand >> DOUBLE_SIX & 1:
                 continue
-            if rules.plunge_timing == "first-bid" and high_seat >= 0:
+            if rules.plunge_timing == "first-bid" and high_seat is not None:
                 continue
             if total * special_bid_marks(rules, aid, high_value) > high_value:
                 mask |= 1 << aid
@@ -149,7 +152,7 @@ def plain_contracts(rules: Rules, high_id: int, bid_marks: int) -> list[Contract
 
 
 def why_call_illegal(
-    rules: Rules, aid: int, who: str, high_id: int, high_value: int, hand: int
+    rules: Rules, aid: int, who: str, high_id: int | None, high_value: int, hand: int
 ) -> str:
     """Why ``who``, holding ``hand``, may not make the call ``aid`` now: a player's words."""
     total = rules.layout.total
@@ -157,7 +160,7 @@ def why_call_illegal(
         return f"everyone else passed, so {who}, the last to call, must bid"
     bid = ACTIONS[aid]
     assert isinstance(bid, Bid)
-    high = ACTIONS[high_id].notation if high_id >= 0 else None
+    high = None if high_id is None else ACTIONS[high_id].notation
     tricks = rules.bids == "tricks"
     if bid.special == "moon" or tricks:
         if not tricks:

@@ -14,21 +14,26 @@ from functools import lru_cache
 
 from texas42.core.errors import NotationError
 from texas42.core.layout import Layout
-from texas42.core.rules import FOUR_SEATS
 from texas42.core.tiles import ALL_TILES, PIPS, TILE_COUNT, hand_name, tiles_of
 
 
+def unshuffled(tiles: int) -> list[int]:
+    """The tiles in play in the order a shuffle starts from: 0..27 for the whole set, as every
+    seeded game has always drawn, else highest first."""
+    return list(range(TILE_COUNT)) if tiles == ALL_TILES else tiles_of(tiles)
+
+
 def draw_for_shaker(
-    rng: random.Random, seat_count: int = 4, tiles: int = ALL_TILES
+    rng: random.Random, layout: Layout
 ) -> tuple[int, list[tuple[tuple[int, int], ...]]]:
     """Each seat draws a tile of the set in play; the highest pip total shakes first, and tied
     seats draw again.
 
     Returns the first shaker and every round of the draw as (seat, tile) pairs.
     """
-    seats = list(range(seat_count))
+    seats = list(range(layout.seats))
     rounds: list[tuple[tuple[int, int], ...]] = []
-    in_play = range(TILE_COUNT) if tiles == ALL_TILES else tiles_of(tiles)
+    in_play = unshuffled(layout.tiles)
     while True:
         drawn = rng.sample(in_play, len(seats))
         rounds.append(tuple(zip(seats, drawn)))
@@ -38,7 +43,7 @@ def draw_for_shaker(
             return seats[0], rounds
 
 
-def draw_sequence(shaker: int, draw_order: str, layout: Layout = FOUR_SEATS) -> tuple[int, ...]:
+def draw_sequence(shaker: int, draw_order: str, layout: Layout) -> tuple[int, ...]:
     """The seats in the order they draw their hands (``opponents-first``: every other side
     clockwise from the shaker's left, then the shaker's partners, the shaker last)."""
     return _draw_sequence(shaker, draw_order, layout.side_of)
@@ -57,7 +62,7 @@ def _draw_sequence(shaker: int, draw_order: str, side_of: tuple[int, ...]) -> tu
 
 
 def deal_from_order(
-    order: Sequence[int], shaker: int, draw_order: str, layout: Layout = FOUR_SEATS
+    order: Sequence[int], shaker: int, draw_order: str, layout: Layout
 ) -> tuple[int, ...]:
     """Hand out the shuffled tiles the way the rules say the seats draw them.
 
@@ -84,14 +89,14 @@ def widow_from_order(order: Sequence[int], layout: Layout) -> int:
     return mask
 
 
-def check_shaker(shaker: object, layout: Layout = FOUR_SEATS) -> None:
+def check_shaker(shaker: object, layout: Layout) -> None:
     if not (
         isinstance(shaker, int) and not isinstance(shaker, bool) and 0 <= shaker < layout.seats
     ):
         raise NotationError(f"the shaker is a seat 0..{layout.seats - 1}, not {shaker!r}")
 
 
-def check_deal(deal: Sequence[int], layout: Layout = FOUR_SEATS) -> tuple[int, ...]:
+def check_deal(deal: Sequence[int], layout: Layout) -> tuple[int, ...]:
     """The deal as a tuple of one mask per seat, each a full hand of tiles in play, no tile
     twice; or a clear error."""
     names = layout.seat_names

@@ -53,7 +53,7 @@ class Game:
             if self.rules.first_shaker == "random":
                 first_shaker = self.rng.randrange(seats)
             else:
-                first_shaker, self.draw_rounds = draw_for_shaker(self.rng, seats, self.layout.tiles)
+                first_shaker, self.draw_rounds = draw_for_shaker(self.rng, self.layout)
         if score is None:
             score = (0,) * self.layout.sides
         if len(score) != self.layout.sides:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 from texas42.core.actions import (
     ACTIONS,
@@ -40,12 +40,13 @@ from texas42.core.deal import (
     check_shaker,
     check_widow,
     deal_from_order,
+    unshuffled,
     widow_from_order,
 )
 from texas42.core.errors import IllegalActionError, NotationError
 from texas42.core.layout import layout_of
 from texas42.core.progress import Phase
-from texas42.core.rules import FOUR_SEATS, Rules, piles_face_down
+from texas42.core.rules import Rules, piles_face_down
 from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, count_points, iter_tiles, parse_tile
 from texas42.core.view import Event, HiddenTrick, View, build_view
 
@@ -84,6 +85,34 @@ class HandResult:
     @property
     def reshaken(self) -> bool:
         return self.bidder is None and self.made is not None
+
+
+class _Undo(NamedTuple):
+    """What `Hand.apply` changes, kept so that `Hand.undo` can put it back; the lists that only
+    grow keep their lengths."""
+
+    phase: Phase
+    turn: int
+    high_id: int | None
+    high_seat: int | None
+    high_value: int
+    bid_marks: int
+    declarer: int | None
+    contract: Contract | None
+    tables: PlayTables | None
+    out_seat: int | None
+    trick_size: int
+    trick_leader: int | None
+    trick: tuple[int, ...]
+    trick_seats: tuple[int, ...]
+    points: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    result: HandResult | None
+    hands: tuple[int, ...]
+    n_calls: int
+    n_plays: int
+    n_tricks: int
+    n_discards: int
 
 
 class Hand:
@@ -143,16 +172,17 @@ class Hand:
         self.turn = self.first_bidder
         self.calls: list[int] = []
         self.discards: list[int] = []
-        self.high_id = -1
-        self.high_seat = -1
+        self.high_id: int | None = None
+        self.high_seat: int | None = None
         self.high_value = 0
         self.bid_marks = 0
-        self.declarer = -1
+        self.declarer: int | None = None
         self.contract: Contract | None = None
         self.tables: PlayTables | None = None
-        self.out_seat = -1
+        self.out_seat: int | None = None
+        """The declarer's partner, sitting out a Nel-O."""
         self.trick_size = layout.seats
-        self.trick_leader = -1
+        self.trick_leader: int | None = None
         self.trick: list[int] = []
         self.trick_seats: list[int] = []
         self.plays: list[int] = []
@@ -161,7 +191,7 @@ class Hand:
         self.points: tuple[int, ...] = (0,) * layout.sides
         self.tricks_won: tuple[int, ...] = (0,) * layout.sides
         self.result: HandResult | None = None
-        self._history: list[tuple[Any, ...]] = []
+        self._history: list[_Undo] = []
         self._legal = -1
 
     @classmethod
@@ -169,9 +199,7 @@ class Hand:
         """Shake and draw: a uniformly random deal drawn in the rules' draw order."""
         layout = layout_of(rules)
         check_shaker(shaker, layout)
-        order = (
-            list(iter_tiles(layout.tiles)) if layout.tiles != FOUR_SEATS.tiles else list(range(28))
-        )
+        order = unshuffled(layout.tiles)
         rng.shuffle(order)
         deal = deal_from_order(order, shaker, rules.draw_order, layout)
         return cls(rules, shaker, deal, widow_from_order(order, layout))
@@ -179,9 +207,9 @@ class Hand:
     # -- reading the state ---------------------------------------------------------------
 
     @property
-    def bidder_team(self) -> int:
+    def bidder_team(self) -> int | None:
         """The bid winner's side (its team, or the seat itself where players score alone)."""
-        return self.layout.side_of[self.high_seat] if self.high_seat >= 0 else -1
+        return None if self.high_seat is None else self.layout.side_of[self.high_seat]
 
     @property
     def set_aside(self) -> int:
@@ -193,7 +221,7 @@ class Hand:
 
     @property
     def winning_call(self) -> Action | None:
-        return ACTIONS[self.high_id] if self.high_id >= 0 else None
+        return None if self.high_id is None else ACTIONS[self.high_id]
 
     @property
     def is_over(self) -> bool:
@@ -239,12 +267,11 @@ class Hand:
         """The hand's result so far; for a finished hand, its final result."""
         if self.result is not None:
             return self.result
-        bidder = self.high_seat if self.high_seat >= 0 else None
         return HandResult(
-            bidder=bidder,
-            bid=ACTIONS[self.high_id].notation if self.high_id >= 0 else None,
+            bidder=self.high_seat,
+            bid=None if self.high_id is None else ACTIONS[self.high_id].notation,
             contract=str(self.contract) if self.contract is not None else None,
-            declarer=self.declarer if self.declarer >= 0 else None,
+            declarer=self.declarer,
             tricks=len(self.tricks),
             points=self.points,
             made=None,
@@ -266,7 +293,7 @@ class Hand:
         if not (0 <= aid < NUM_ACTIONS and self.legal_mask() >> aid & 1):
             raise IllegalActionError(self.why_illegal(aid) or "that action is not legal now")
         self._history.append(
-            (
+            _Undo(
                 self.phase,
                 self.turn,
                 self.high_id,
@@ -418,24 +445,25 @@ class Hand:
         if len(self.calls) < layout.seats and aid != MOON_ID:
             self.turn = (seat + 1) % layout.seats
             return
-        if self.high_seat < 0:
+        if self.high_seat is None:
             self.phase = Phase.DONE
             zeros = (0,) * layout.sides
             self.result = HandResult(None, None, None, None, 0, zeros, False, zeros)
             return
-        self.declarer = self.high_seat
-        if self.high_id in (PLUNGE_ID, SPLASH_ID):
-            self.declarer = layout.partner(self.high_seat)
-        self.turn = self.declarer
+        declarer = self.high_seat
+        partner = layout.partner(declarer)
+        if self.high_id in (PLUNGE_ID, SPLASH_ID) and partner is not None:
+            declarer = partner  # the rules allow plunge and splash only where seats have partners
+        self.declarer = self.turn = declarer
         if self.widow:
-            self.hands[self.declarer] |= self.widow
+            self.hands[declarer] |= self.widow
             self.phase = Phase.DISCARD
         else:
             self.phase = Phase.DECLARE
 
     def _discard(self, aid: int) -> None:
         t = aid - DISCARD_BASE
-        self.hands[self.declarer] ^= 1 << t
+        self.hands[self.turn] ^= 1 << t
         self.discards.append(t)
         if len(self.discards) == self.layout.widow:
             self.phase = Phase.DECLARE
@@ -451,6 +479,7 @@ class Hand:
     # -- the declaration -----------------------------------------------------------------
 
     def _legal_declarations(self) -> int:
+        assert self.high_id is not None
         return legal_declarations(self.rules, self.high_id, self.bid_marks)
 
     def _declare(self, aid: int) -> None:
@@ -461,11 +490,10 @@ class Hand:
         if contract.kind != "by-lead":
             self.tables = tables_for(contract, self.rules)
         if contract.kind == "nello":
-            self.out_seat = self.layout.partner(self.declarer)
+            self.out_seat = self.layout.partner(self.turn)
             self.trick_size = self.layout.seats - 1
         self.phase = Phase.PLAY
-        self.turn = self.declarer
-        self.trick_leader = self.declarer
+        self.trick_leader = self.turn
 
     # -- the play ------------------------------------------------------------------------
 
@@ -500,7 +528,7 @@ class Hand:
             mask |= 1 << x
         # Layout.trick_value inlined, as mask_of above
         value = layout.trick_points + count_points(mask) if layout.count else layout.trick_points
-        self.tricks.append(Trick(self.trick_leader, seats, tiles, winner, value))
+        self.tricks.append(Trick(seats[0], seats, tiles, winner, value))
         side = layout.side_of[winner]
         points, won = self.points, self.tricks_won
         if layout.sides == 2:  # the four-seat fast path
@@ -531,10 +559,11 @@ class Hand:
         done = len(self.tricks) == self.layout.tricks
         if self.rules.game != "marks" and not done:
             return None
-        bidders = self.layout.side_of[self.high_seat]
-        assert self.contract is not None
+        high_seat = self.high_seat
+        assert high_seat is not None and self.contract is not None
+        bidders = self.layout.side_of[high_seat]
         if self.contract.kind == "nello":
-            if self.tricks_won[bidders] if done else last_winner == self.high_seat:
+            if self.tricks_won[bidders] if done else last_winner == high_seat:
                 return False
             return True if done else None
         if self.bid_marks:
@@ -549,6 +578,7 @@ class Hand:
         return None
 
     def _finish(self, made: bool) -> None:
+        assert self.high_id is not None and self.high_seat is not None
         bidders = self.layout.side_of[self.high_seat]
         sides = self.layout.sides
         score = [0] * sides
@@ -630,6 +660,7 @@ class Hand:
             )
         if self.phase != Phase.DECLARE:
             return "the contract is named after the auction, by the declarer"
+        assert self.high_id is not None  # the declaration phase follows a winning bid
         return why_declaration_illegal(self.rules, aid, self.high_id, self.bid_marks)
 
     def _why_discard_illegal(self, t: int, who: str) -> str:

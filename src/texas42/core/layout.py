@@ -43,8 +43,8 @@ class Layout:
     teams: str
     side_of: tuple[int, ...]
     """The side each seat scores for."""
-    partner_of: tuple[int, ...]
-    """Each seat's one partner, or -1 where a seat has none or more than one."""
+    partner_of: tuple[int | None, ...]
+    """Each seat's one partner, or None where a seat has none or more than one."""
     sides: int
     hand_size: int
     widow: int
@@ -81,8 +81,8 @@ class Layout:
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.seats
 
-    def partner(self, seat: int) -> int:
-        """The seat's partner; -1 when the table has no single partner for it."""
+    def partner(self, seat: int) -> int | None:
+        """The seat's partner; None when the table has no single partner for it."""
         return self.partner_of[seat]
 
     def side_seats(self, side: int) -> tuple[int, ...]:
@@ -175,9 +175,9 @@ def table_layout(
     side_of = _sides(seats, teams)
     sides = max(side_of) + 1
     partner_of = tuple(
-        next((p for p in range(seats) if p != s and side_of[p] == side_of[s]), -1)
+        next((p for p in range(seats) if p != s and side_of[p] == side_of[s]), None)
         if teams in ("partners", "pairs")
-        else -1
+        else None
         for s in range(seats)
     )
     tiles = ALL_TILES & ~parse_removed(removed)

@@ -320,7 +320,7 @@ def seats_held(rules: Rules, seat: int) -> tuple[int, ...]:
     """The seats a person sitting at ``seat`` plays and sees: both hands of a partnership in
     two-hand play (``see_partner``), else the one seat."""
     partner = rules.layout.partner(seat)
-    return (seat, partner) if rules.see_partner and partner >= 0 else (seat,)
+    return (seat, partner) if rules.see_partner and partner is not None else (seat,)
 
 
 def piles_face_down(rules: Rules, bid_marks: int) -> bool:

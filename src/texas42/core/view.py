@@ -143,7 +143,8 @@ def build_view(
         caller = (first_bidder + i) % seats
         # another seat's plunge or splash is judged as if it held every double it might hold
         holding = dealt if caller == seat else DOUBLES
-        if not legal_calls(rules, i, high_seat, high_value, holding) >> aid & 1:
+        bidder = None if high_seat < 0 else high_seat
+        if not legal_calls(rules, i, bidder, high_value, holding) >> aid & 1:
             raise NotationError(f"call {i + 1} ({ACTIONS[aid]}) is not legal there")
         if aid == PASS_ID:
             continue
@@ -152,7 +153,9 @@ def build_view(
     auction_over = len(calls) == seats or high_id == MOON_ID
     declarer = -1
     if auction_over and high_seat >= 0:
-        declarer = layout.partner(high_seat) if high_id in (PLUNGE_ID, SPLASH_ID) else high_seat
+        partner = layout.partner(high_seat)
+        special = high_id in (PLUNGE_ID, SPLASH_ID) and partner is not None
+        declarer = partner if special and partner is not None else high_seat
     took_widow = declarer >= 0 and layout.widow > 0
     if widow and not (took_widow and seat == declarer):
         raise NotationError("only the bid winner sees the widow, once the auction is over")
@@ -192,7 +195,7 @@ def build_view(
         if contract.kind != "by-lead":
             tables = tables_for(contract, rules)
         if contract.kind == "nello":
-            out_seat = layout.partner(declarer)
+            out_seat = layout.partner(declarer) or 0
             trick_size = seats - 1
     hidden = piles_face_down(rules, bid_marks)
     side_of = layout.side_of
@@ -299,7 +302,8 @@ def build_view(
     hand = held & ~mine
     if turn == seat:
         if phase == Phase.AUCTION:
-            legal_mask = legal_calls(rules, len(calls), high_seat, high_value, hand)
+            bidder = None if high_seat < 0 else high_seat
+            legal_mask = legal_calls(rules, len(calls), bidder, high_value, hand)
         elif phase == Phase.DISCARD:
             legal_mask = hand << DISCARD_BASE
         elif phase == Phase.DECLARE:

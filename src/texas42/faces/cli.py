@@ -123,7 +123,7 @@ def _widow(hand: Hand, players: Players) -> str | None:
     if not hand.layout.widow:
         return None
     text = f"widow {hand_name(hand.widow)}"
-    if hand.discards and hand.declarer >= 0:
+    if hand.discards and hand.declarer is not None:
         down = " ".join(tile_name(t) for t in hand.discards)
         text += f"; {_seat(hand.layout, hand.declarer, players)} laid down {down}"
     return text
@@ -142,7 +142,7 @@ def _contract(hand: Hand, result: HandResult, players: Players) -> str | None:
     else:
         declarer = _seat(layout, result.declarer, players)
         text = f"{bidder} bid {result.bid}, {declarer} named {result.contract}"
-    if hand.out_seat >= 0:
+    if hand.out_seat is not None:
         text += f"; {_seat(layout, hand.out_seat, players)} sits out"
     trump = hand.trump_description()
     return f"{text} ({trump})" if trump else text

@@ -428,6 +428,7 @@ class PimcBot:
         n = self.bid_samples(view)
         worlds = DealSampler(_opening_view(view)).samples(n, rng)
         mate = view.layout.partner(view.seat)
+        assert mate is not None  # plunge and splash are played only where seats have partners
         a, b, c = MARK_CHANCE
         total = 0.0
         for world in worlds:
@@ -678,7 +679,8 @@ def _trial_position(
     """The play from the first lead on these holdings, the viewer having won the auction and
     ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
     (the goal is left at 0: the caller judges the totals itself)."""
-    nello = contract.kind == "nello"
+    mate = view.layout.partner(view.seat)
+    out_seat = mate if contract.kind == "nello" and mate is not None else -1
     leader = view.seat if declarer is None else declarer
     return PlayPosition(
         rules=view.rules,
@@ -689,7 +691,7 @@ def _trial_position(
         leader=leader,
         bidder=view.seat,
         declarer=leader,
-        out_seat=view.layout.partner(view.seat) if nello else -1,
+        out_seat=out_seat,
         taken=0,
         goal=0,
         tricks_played=0,

@@ -33,7 +33,7 @@ def layout_payload(rules: Rules) -> dict[str, Any]:
         "sides": layout.sides,
         "side_names": list(layout.side_names),
         "side_of": list(layout.side_of),
-        "partner": list(layout.partner_of),
+        "partner": [-1 if p is None else p for p in layout.partner_of],
         "teams": layout.teams,
         "hand_size": layout.hand_size,
         "widow": layout.widow,
@@ -258,10 +258,11 @@ def _actions_of(hand: Hand) -> list[tuple[int, int]]:
     """(seat, action id) of every action of a hand, in order."""
     seats = hand.layout.seats
     actions = [((hand.first_bidder + i) % seats, c) for i, c in enumerate(hand.calls)]
-    if hand.declarer >= 0:
-        actions.extend((hand.declarer, Discard(t).id) for t in hand.discards)
-    if hand.contract is not None:
-        actions.append((hand.declarer, Declare(hand.contract).id))
+    declarer = hand.declarer
+    if declarer is not None:
+        actions.extend((declarer, Discard(t).id) for t in hand.discards)
+        if hand.contract is not None:
+            actions.append((declarer, Declare(hand.contract).id))
     actions.extend(zip(hand.play_seats, hand.plays))
     return actions
 

@@ -1138,7 +1138,7 @@ class TableApp(App[int]):
             self._note(f"{who} {down}, face down")
         elif first_play and hand.contract is not None and hand.contract.kind == "by-lead":
             self._note(f"The first tile led names trump: {hand.trump_description()}")
-        if hand.phase == Phase.DISCARD and not hand.discards:
+        if hand.phase == Phase.DISCARD and not hand.discards and hand.declarer is not None:
             self._took_widow(hand.declarer)
         self._trick_done = len(hand.tricks) > tricks
         if self._trick_done:

@@ -275,8 +275,10 @@ class _Session:
         game.apply(action)
         if seat not in self.mine:
             self.news.append(self.describe(seat, action))
-        if hand.phase == Phase.DISCARD and not hand.discards and hand.declarer not in self.mine:
-            self.news.append(f"{self.subject(hand.declarer)} took the widow")
+        declarer = hand.declarer
+        if hand.phase == Phase.DISCARD and not hand.discards and declarer not in self.mine:
+            assert declarer is not None  # the bid winner discards
+            self.news.append(f"{self.subject(declarer)} took the widow")
         if isinstance(action, Declare):
             trump = hand.trump_description()
             if trump:

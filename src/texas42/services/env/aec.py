@@ -190,7 +190,7 @@ def render_text(hand: Hand, score: tuple[int, ...], number: int) -> str:
         for i, c in enumerate(hand.calls)
     ]
     lines.append("calls: " + (", ".join(calls) if calls else "-"))
-    if hand.contract is not None:
+    if hand.contract is not None and hand.declarer is not None:
         trump = hand.trump_description() or ""
         lines.append(
             f"contract: {hand.contract} by {SEAT_NAMES[hand.declarer]} ({trump}); "

@@ -120,7 +120,9 @@ class Texas42State(pyspiel.State):  # type: ignore[misc]
     def drawn_by(self, player: int) -> int:
         """The tiles the player has drawn so far in the deal being drawn."""
         shaker = (self.shaker or 0) + len(self.hands)
-        positions = deal_from_order(range(TILE_COUNT), shaker % SEATS, self.rules.draw_order)
+        positions = deal_from_order(
+            range(TILE_COUNT), shaker % SEATS, self.rules.draw_order, self.rules.layout
+        )
         return sum(1 << t for i, t in enumerate(self.order) if positions[player] >> i & 1)
 
     def view_score(self) -> tuple[tuple[int, int], int]:
@@ -167,7 +169,7 @@ class Texas42State(pyspiel.State):  # type: ignore[misc]
         if len(self.order) < TILE_COUNT:
             return
         shaker = (self.shaker + len(self.hands)) % SEATS
-        deal = deal_from_order(self.order, shaker, self.rules.draw_order)
+        deal = deal_from_order(self.order, shaker, self.rules.draw_order, self.rules.layout)
         self.hands.append(Hand(self.rules, shaker, deal))
         self.before.append(self.score)
         self.order = []
