@@ -20,8 +20,6 @@ from texas42.core.actions import (
     MOON_ID,
     NUM_ACTIONS,
     PASS_ID,
-    PLUNGE_ID,
-    SPLASH_ID,
     Action,
     Bid,
     Declare,
@@ -45,24 +43,24 @@ from texas42.core.deal import (
 )
 from texas42.core.errors import IllegalActionError, NotationError
 from texas42.core.layout import layout_of
-from texas42.core.progress import Phase
+from texas42.core.progress import (
+    Phase,
+    Trick,
+    add_trick,
+    auction_over,
+    bid_decided,
+    declarer_of,
+    next_player,
+    sitting_out,
+    take_trick,
+    trick_size,
+)
 from texas42.core.rules import Rules, piles_face_down
-from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, count_points, iter_tiles, parse_tile
+from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, iter_tiles, parse_tile
 from texas42.core.view import Event, HiddenTrick, View, build_view
 
 __all__ = ["Hand", "HandResult", "Phase", "Trick"]
 """`Phase` lives in `texas42.core.progress`; callers read it from here as the hand's phases."""
-
-
-@dataclass(frozen=True, slots=True)
-class Trick:
-    """A completed trick: who led, the seats and tiles in play order, who won, what it was worth."""
-
-    leader: int
-    seats: tuple[int, ...]
-    tiles: tuple[int, ...]
-    winner: int
-    points: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,8 +86,8 @@ class HandResult:
 
 
 class _Undo(NamedTuple):
-    """What `Hand.apply` changes, kept so that `Hand.undo` can put it back; the lists that only
-    grow keep their lengths."""
+    """What a call, a discard or the declaration changes, kept for `Hand.undo`; the lists that
+    only grow keep their lengths."""
 
     phase: Phase
     turn: int
@@ -103,16 +101,19 @@ class _Undo(NamedTuple):
     out_seat: int | None
     trick_size: int
     trick_leader: int | None
-    trick: tuple[int, ...]
-    trick_seats: tuple[int, ...]
-    points: tuple[int, ...]
-    tricks_won: tuple[int, ...]
     result: HandResult | None
     hands: tuple[int, ...]
     n_calls: int
-    n_plays: int
-    n_tricks: int
     n_discards: int
+
+
+class _Played(NamedTuple):
+    """What a play changes that the plays and tricks themselves do not tell `Hand.undo`: the
+    tables a by-lead first tile resolved, and the totals before a trick was taken."""
+
+    tables: PlayTables | None
+    points: tuple[int, ...]
+    tricks_won: tuple[int, ...]
 
 
 class Hand:
@@ -191,7 +192,7 @@ class Hand:
         self.points: tuple[int, ...] = (0,) * layout.sides
         self.tricks_won: tuple[int, ...] = (0,) * layout.sides
         self.result: HandResult | None = None
-        self._history: list[_Undo] = []
+        self._history: list[_Undo | _Played] = []
         self._legal = -1
 
     @classmethod
@@ -292,9 +293,15 @@ class Hand:
         aid = action if type(action) is int else _action_id(action)
         if not (0 <= aid < NUM_ACTIONS and self.legal_mask() >> aid & 1):
             raise IllegalActionError(self.why_illegal(aid) or "that action is not legal now")
+        self._legal = -1
+        phase = self.phase
+        if phase == Phase.PLAY:
+            self._history.append(_Played(self.tables, self.points, self.tricks_won))
+            self._play(aid)
+            return
         self._history.append(
             _Undo(
-                self.phase,
+                phase,
                 self.turn,
                 self.high_id,
                 self.high_seat,
@@ -306,23 +313,13 @@ class Hand:
                 self.out_seat,
                 self.trick_size,
                 self.trick_leader,
-                tuple(self.trick),
-                tuple(self.trick_seats),
-                self.points,
-                self.tricks_won,
                 self.result,
                 tuple(self.hands),
                 len(self.calls),
-                len(self.plays),
-                len(self.tricks),
                 len(self.discards),
             )
         )
-        self._legal = -1
-        phase = self.phase
-        if phase == Phase.PLAY:
-            self._play(aid)
-        elif phase == Phase.AUCTION:
+        if phase == Phase.AUCTION:
             self._call(aid)
         elif phase == Phase.DISCARD:
             self._discard(aid)
@@ -333,6 +330,12 @@ class Hand:
         """Take back the last action."""
         if not self._history:
             raise IllegalActionError("nothing to undo in this hand")
+        record = self._history.pop()
+        self._legal = -1
+        if type(record) is _Played:
+            self._unplay(record)
+            return
+        assert type(record) is _Undo
         (
             self.phase,
             self.turn,
@@ -346,26 +349,32 @@ class Hand:
             self.out_seat,
             self.trick_size,
             self.trick_leader,
-            trick,
-            trick_seats,
-            self.points,
-            self.tricks_won,
             self.result,
             hands,
             n_calls,
-            n_plays,
-            n_tricks,
             n_discards,
-        ) = self._history.pop()
-        del self.discards[n_discards:]
-        self.trick = list(trick)
-        self.trick_seats = list(trick_seats)
+        ) = record
         self.hands = list(hands)
         del self.calls[n_calls:]
-        del self.plays[n_plays:]
-        del self.play_seats[n_plays:]
-        del self.tricks[n_tricks:]
-        self._legal = -1
+        del self.discards[n_discards:]
+
+    def _unplay(self, record: _Played) -> None:
+        """Take back the last play: the seat takes its tile back, and a trick it completed is
+        open again with the other tiles in it."""
+        self.tables, self.points, self.tricks_won = record
+        self.phase = Phase.PLAY
+        self.result = None
+        t = self.plays.pop()
+        seat = self.turn = self.play_seats.pop()
+        self.hands[seat] |= 1 << t
+        if self.trick:
+            self.trick.pop()
+            self.trick_seats.pop()
+            return
+        trick = self.tricks.pop()
+        self.trick = list(trick.tiles[:-1])
+        self.trick_seats = list(trick.seats[:-1])
+        self.trick_leader = trick.leader
 
     @property
     def action_count(self) -> int:
@@ -442,19 +451,15 @@ class Hand:
             self.high_id = aid
             self.high_seat = seat
             self.bid_marks, self.high_value = call_value(self.rules, aid, self.high_value)
-        if len(self.calls) < layout.seats and aid != MOON_ID:
+        if not auction_over(layout, len(self.calls), self.high_id):
             self.turn = (seat + 1) % layout.seats
             return
-        if self.high_seat is None:
+        if self.high_id is None or self.high_seat is None:
             self.phase = Phase.DONE
             zeros = (0,) * layout.sides
             self.result = HandResult(None, None, None, None, 0, zeros, False, zeros)
             return
-        declarer = self.high_seat
-        partner = layout.partner(declarer)
-        if self.high_id in (PLUNGE_ID, SPLASH_ID) and partner is not None:
-            declarer = partner  # the rules allow plunge and splash only where seats have partners
-        self.declarer = self.turn = declarer
+        declarer = self.declarer = self.turn = declarer_of(layout, self.high_id, self.high_seat)
         if self.widow:
             self.hands[declarer] |= self.widow
             self.phase = Phase.DISCARD
@@ -489,9 +494,8 @@ class Hand:
         self.contract = contract
         if contract.kind != "by-lead":
             self.tables = tables_for(contract, self.rules)
-        if contract.kind == "nello":
-            self.out_seat = self.layout.partner(self.turn)
-            self.trick_size = self.layout.seats - 1
+        self.out_seat = sitting_out(self.layout, contract, self.turn)
+        self.trick_size = trick_size(self.layout, self.out_seat)
         self.phase = Phase.PLAY
         self.trick_leader = self.turn
 
@@ -515,67 +519,29 @@ class Hand:
         self.trick_seats.append(seat)
         layout = self.layout
         if len(self.trick) < self.trick_size:
-            seat = (seat + 1) % layout.seats
-            if seat == self.out_seat:
-                seat = (seat + 1) % layout.seats
-            self.turn = seat
+            self.turn = next_player(layout.seats, seat, self.out_seat)
             return
-        tiles = tuple(self.trick)
-        seats = tuple(self.trick_seats)
-        winner = seats[tables.trick_winner(tiles)]
-        mask = 0
-        for x in tiles:  # mask_of inlined: this runs once per trick on the hot path
-            mask |= 1 << x
-        # Layout.trick_value inlined, as mask_of above
-        value = layout.trick_points + count_points(mask) if layout.count else layout.trick_points
-        self.tricks.append(Trick(seats[0], seats, tiles, winner, value))
-        side = layout.side_of[winner]
-        points, won = self.points, self.tricks_won
-        if layout.sides == 2:  # the four-seat fast path
-            if side:
-                self.points = (points[0], points[1] + value)
-                self.tricks_won = (won[0], won[1] + 1)
-            else:
-                self.points = (points[0] + value, points[1])
-                self.tricks_won = (won[0] + 1, won[1])
-        else:
-            self.points = (*points[:side], points[side] + value, *points[side + 1 :])
-            self.tricks_won = (*won[:side], won[side] + 1, *won[side + 1 :])
+        trick = take_trick(layout, tables, tuple(self.trick_seats), tuple(self.trick))
+        self.tricks.append(trick)
+        self.points, self.tricks_won = add_trick(
+            layout, self.points, self.tricks_won, trick.winner, trick.points
+        )
         self.trick = []
         self.trick_seats = []
-        self.trick_leader = winner
-        self.turn = winner
-        made = self._decided(winner)
+        self.trick_leader = self.turn = trick.winner
+        assert self.high_seat is not None and self.contract is not None
+        made = bid_decided(
+            self.rules,
+            self.contract,
+            self.high_seat,
+            self.bid_marks,
+            self.high_value,
+            self.points,
+            self.tricks_won,
+            trick.winner,
+        )
         if made is not None:
             self._finish(made)
-
-    def _decided(self, last_winner: int) -> bool | None:
-        """True once the bid is made, False once it is set, None while open (marks game).
-
-        A points game (and Moon) plays every trick and only then asks whether the bid was made.
-        Count set aside unseen is out of play: a bid it makes impossible is set only when the
-        last trick shows it, since nobody at the table can know sooner.
-        """
-        done = len(self.tricks) == self.layout.tricks
-        if self.rules.game != "marks" and not done:
-            return None
-        high_seat = self.high_seat
-        assert high_seat is not None and self.contract is not None
-        bidders = self.layout.side_of[high_seat]
-        if self.contract.kind == "nello":
-            if self.tricks_won[bidders] if done else last_winner == high_seat:
-                return False
-            return True if done else None
-        if self.bid_marks:
-            if sum(self.tricks_won) - self.tricks_won[bidders]:
-                return False
-            return True if done else None
-        bid = self.high_value
-        if self.points[bidders] >= bid:
-            return True
-        if sum(self.points) - self.points[bidders] > self.layout.total - bid or done:
-            return False
-        return None
 
     def _finish(self, made: bool) -> None:
         assert self.high_id is not None and self.high_seat is not None
