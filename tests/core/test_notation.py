@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, W, play
@@ -166,3 +168,14 @@ def test_bad_view_positions(change, message) -> None:
     with pytest.raises(NotationError) as info:
         parse_view_position(" ".join(change(words)))
     assert message in str(info.value)
+
+
+# -- regressions from the table-size review (issue 7) ---------------------------------------
+
+
+def test_hand_position_default_score_fits_the_table() -> None:
+    """notation.hand_position defaults score to (0, 0): a three-side position it writes by
+    default does not parse back."""
+    hand = Hand.random(Rules.preset("three-hand"), 0, random.Random(1))
+    again, score, _ = parse_hand_position(hand_position(hand))
+    assert score == (0, 0, 0) and again.deal == hand.deal

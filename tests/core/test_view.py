@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, S, W, play
-from texas42 import Declare, Hand, NotationError, Phase
+from texas42 import Declare, Hand, NotationError, Phase, Rules
+from texas42.core.actions import ACTIONS, PASS_ID, Bid, Discard
 from texas42.core.contracts import TRUMP
 from texas42.core.notation import parse_view_position, view_position
-from texas42.core.tiles import parse_tile
+from texas42.core.tiles import TILE_CODES, parse_tile, tiles_of
 
 
 def ex14(bid: str, rules=STANDARD, tricks: int = 1, extra: str = "") -> Hand:
@@ -150,3 +153,48 @@ def test_face_down_first_trick_cannot_leave_a_by_lead_trump_unknown() -> None:
         NotationError, match="a by-lead trump cannot be read from a face-down trick"
     ):
         parse_view_position(words)
+
+
+# -- regressions from the table-size review (issue 7) ---------------------------------------
+
+
+def _moon_after_first_trick_starts() -> Hand:
+    """Moon, seat 1 wins with 4, discards, names trump, leads; seat 2 follows (seat 0 to act)."""
+    hand = Hand.random(Rules.preset("moon"), 0, random.Random(8))
+    hand.apply(Bid(4))
+    hand.apply(ACTIONS[PASS_ID])
+    hand.apply(ACTIONS[PASS_ID])
+    hand.apply(Discard(tiles_of(hand.hands[1])[0]))
+    hand.apply(hand.legal_actions()[0])
+    hand.apply(hand.legal_actions()[0])
+    hand.apply(hand.legal_actions()[0])
+    assert hand.turn == 0 and hand.declarer == 1
+    return hand
+
+
+def test_a_seat_view_refuses_a_widow_of_tiles_out_of_play() -> None:
+    hand = _moon_after_first_trick_starts()
+    text = view_position(hand.view(1))
+    widow = TILE_CODES[tiles_of(hand.widow)[0]]
+    with pytest.raises(NotationError):
+        parse_view_position(text.replace("+" + widow, "+60"))
+
+
+def test_a_seat_view_refuses_a_play_of_a_tile_out_of_play() -> None:
+    hand = _moon_after_first_trick_starts()
+    words = view_position(hand.view(0)).split()
+    lead = words[7].split(".")[0]
+    words[7] = f"{lead}.60"  # 6-0 is not in Moon's set
+    with pytest.raises(NotationError):
+        parse_view_position(" ".join(words))
+
+
+def test_the_bid_winners_view_refuses_another_seat_playing_the_widow_tile_it_holds() -> None:
+    hand = _moon_after_first_trick_starts()
+    kept = hand.widow & hand.hands[1]
+    assert kept, "seed keeps the widow tile"
+    words = view_position(hand.view(1)).split()
+    lead = words[7].split(".")[0]
+    words[7] = f"{lead}.{TILE_CODES[tiles_of(kept)[0]]}"
+    with pytest.raises(NotationError):
+        parse_view_position(" ".join(words))
