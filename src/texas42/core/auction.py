@@ -3,6 +3,17 @@
 Everything here reads only the auction so far (the calls made, the high bid, its seat and value)
 and the caller's own tiles, so `Hand` and the seat views (`texas42.core.view`) ask the same
 functions.
+
+>>> import random
+>>> from texas42 import Hand, Rules
+>>> from texas42.core.actions import ACTIONS
+>>> from texas42.core.auction import legal_calls
+>>> hand = Hand.random(Rules(), shaker=0, rng=random.Random(1))
+>>> mask = legal_calls(hand.rules, 0, None, 0, hand.hands[hand.turn])
+>>> mask == hand.legal_mask()
+True
+>>> " ".join(ACTIONS[i].notation for i in range(len(ACTIONS)) if mask >> i & 1)
+'pass 30 31 32 33 34 35 36 37 38 39 40 41 1m 2m'
 """
 
 from __future__ import annotations

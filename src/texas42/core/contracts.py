@@ -7,6 +7,19 @@ Every rule question during play is a table lookup, exactly per ``rules.md`` sect
 - ``power[s][t]``: how strongly tile ``t`` plays to a trick led in suit ``s``: 0 for a tile that
   neither follows nor trumps, 1..9 for a follower, 20 and up for a trump. The trick goes to the
   first tile of the highest power, which also gives Sevens its earliest-wins tie rule.
+
+>>> from texas42 import Contract, Rules
+>>> from texas42.core.contracts import legal_plays, tables_for
+>>> from texas42.core.tiles import hand_name, parse_hand, parse_tile
+>>> sixes = Contract.parse("6")
+>>> str(sixes), str(Contract.parse("no-trump:low"))
+('sixes', 'follow-me:low')
+>>> tables = tables_for(sixes, Rules())
+>>> tables.description, tables.follows(parse_tile("6-1"), 1)  # the 6-1 is a trump, not a one
+('sixes are trump', False)
+>>> held = parse_hand("5-4 4-4 3-1 6-3")
+>>> hand_name(legal_plays(Rules(), tables, held, [parse_tile("5-5")], first_trick=True))
+'5-4'
 """
 
 from __future__ import annotations

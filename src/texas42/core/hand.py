@@ -3,6 +3,27 @@
 The hand holds the deal, the calls, the contract and the plays as ints and masks; every legal
 action is one bit of a mask over the fixed action space (`texas42.core.actions`), computed once per
 position and cached, so ``legal_actions``, ``is_legal`` and ``apply`` are lookups.
+
+>>> from texas42 import Bid, Declare, Hand, Pass, Play, Rules, parse_hand
+>>> deal = [
+...     parse_hand(h)
+...     for h in (
+...         "6-6 6-5 6-4 6-2 5-5 3-3 1-0",
+...         "6-3 5-4 4-4 4-2 3-1 2-0 0-0",
+...         "6-1 5-3 5-2 4-3 3-2 2-2 1-1",
+...         "6-0 5-1 5-0 4-1 4-0 3-0 2-1",
+...     )
+... ]
+>>> hand = Hand(Rules(), shaker=3, deal=deal)  # West shakes, North bids first
+>>> for action in (Bid("34"), Pass(), Pass(), Pass(), Declare("sixes"), Play("5-5")):
+...     hand.apply(action)
+>>> hand.legal_actions()
+[Play('5-4')]
+>>> hand.why_illegal(Play("0-0"))
+'East must follow fives: 5-4'
+>>> hand.undo()
+>>> hand.seat_to_act(), len(hand.legal_actions())
+(0, 7)
 """
 
 from __future__ import annotations

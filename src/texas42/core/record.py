@@ -6,6 +6,16 @@ canonical spellings, so ``Record.from_json(text).to_json()`` normalises a record
 replays a record with the engine (`Game`), so a record is judged by exactly the rules play uses,
 and reports what ``texas42 check`` prints. Problems are `RecordError`: status 2 when the record
 cannot be read, status 1 when it breaks a rule, always with the hand, field, place and seat.
+
+>>> import random
+>>> from texas42 import Game, Record, Rules, check_record, record_from_game
+>>> game, rng = Game(Rules(), seed=1), random.Random(1)
+>>> while not game.is_over():
+...     game.apply(rng.choice(game.legal_actions()))
+>>> record = Record.from_json(record_from_game(game).to_json())
+>>> report = check_record(record)
+>>> report.score == game.score and report.winner == game.outcome().winner
+True
 """
 
 from __future__ import annotations

@@ -4,6 +4,15 @@ Option names and values are the canonical ones of the game record format (``reco
 plus the rest of the option catalogue of ``rules.md`` section 14. The string form is the preset
 name followed by the options that differ from it, e.g. ``standard,nello=true,nello_min_marks=1``;
 it round-trips and is what records, URLs and the ``--rules`` flag use.
+
+>>> from texas42 import Rules
+>>> rules = Rules.parse("standard,nello,nello_min_marks=1")
+>>> str(rules)
+'standard,nello=true,nello_min_marks=1'
+>>> rules.nello, rules.min_bid, rules.layout.total
+(True, 30, 42)
+>>> Rules.parse(str(rules)) == rules
+True
 """
 
 from __future__ import annotations

@@ -7,6 +7,15 @@ view can only contain what those inputs carry: changing tiles hidden from the se
 it. A ``by-lead`` contract whose first trick lies face down shows as the suit its first lead named,
 as every seat saw. The auction and the tricks are replayed by the same rules `Hand` plays by
 (`texas42.core.auction`, `texas42.core.progress`).
+
+>>> import random
+>>> from texas42 import Hand, Rules
+>>> hand = Hand.random(Rules(), shaker=0, rng=random.Random(7))
+>>> view = hand.view(1)  # East, left of the shaker, bids first
+>>> view.turn, view.hand == hand.hands[1], list(view.legal) == hand.legal_actions()
+(1, True, True)
+>>> hand.view(2).legal  # South waits its turn
+()
 """
 
 from __future__ import annotations
