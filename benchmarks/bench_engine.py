@@ -228,9 +228,9 @@ def main(argv: list[str] | None = None) -> None:
     timed("apply() + undo()", per_call(apply_undo, positions, slice_))
     timed("copy()", per_call(Hand.copy, positions, slice_))
     timed("view(seat)", per_call(lambda h: h.view(h.turn), positions, slice_))
-    timed("full position string: write", per_call(lambda h: hand_position(h), positions, slice_))
+    timed("full position string: write", per_call(hand_position, positions, slice_))
     timed("full position string: parse", per_call(parse_hand_position, full, slice_))
-    timed("seat-view position string: write", per_call(lambda v: view_position(v), views, slice_))
+    timed("seat-view position string: write", per_call(view_position, views, slice_))
     timed("seat-view position string: parse", per_call(parse_view_position, seat_views, slice_))
 
 

@@ -24,7 +24,7 @@ from helpers import EX14_DEAL, S, W, hidden_swaps  # noqa: E402
 from texas42 import Hand, IllegalActionError, Play, Rules, Texas42Error  # noqa: E402
 from texas42.core.actions import NUM_ACTIONS, PASS_ID  # noqa: E402
 from texas42.core.contracts import TRUMP  # noqa: E402
-from texas42.core.notation import view_position
+from texas42.core.notation import view_position  # noqa: E402
 from texas42.core.tiles import parse_tile  # noqa: E402
 from texas42.services.env import (  # noqa: E402
     GYM_IDS,

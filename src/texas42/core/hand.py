@@ -81,7 +81,8 @@ from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, iter_tiles, parse_tile
 from texas42.core.view import Event, HiddenTrick, View, build_view
 
 __all__ = ["Hand", "HandResult", "Phase", "Trick"]
-"""`Phase` lives in `texas42.core.progress`; callers read it from here as the hand's phases."""
+"""`Phase` and `Trick` live in `texas42.core.progress`, which the seat views share; a hand's
+callers read them from here."""
 
 
 @dataclass(frozen=True, slots=True)

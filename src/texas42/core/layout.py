@@ -150,7 +150,8 @@ def hand_total(in_play: int, count: bool, trick_points: int, hand_size: int) -> 
 
 
 class HasLayout(Protocol):
-    """Anything that knows its table: `texas42.core.rules.Rules`."""
+    """Anything that knows its table: `texas42.core.rules.Rules`, named by what it has so that
+    this module need not import the rules, which build their layout here."""
 
     @property
     def layout(self) -> Layout: ...
