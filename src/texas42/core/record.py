@@ -235,9 +235,7 @@ def _read_widow(value: Any, deal: Sequence[int], number: int, layout: Layout) ->
         raise _broken(str(exc), "widow", number) from None
 
 
-def _read_call(
-    value: Any, number: int, index: int, total: int = 42, tricks: bool = False
-) -> Action:
+def _read_call(value: Any, number: int, index: int, total: int, tricks: bool) -> Action:
     try:
         if isinstance(value, str):
             return parse_call(value, total, tricks)
