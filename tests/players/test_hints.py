@@ -9,6 +9,7 @@ import pytest
 from helpers import EX14_DEAL, contract_hand, hidden_swaps
 from texas42 import Hand, Phase, Rules
 from texas42.core.errors import IllegalActionError
+from texas42.core.notation import view_position
 from texas42.players.hints import hints
 
 
@@ -98,7 +99,7 @@ def test_hint_cli_full_and_seat_view_positions() -> None:
     assert len(lines) == 7 and "make" in lines[1] and "North-South expect" in lines[1]
     assert lines[-1].split()[0] == "1-1"
     as_json = json.loads(runner.invoke(app, ["hint", POSITION, "--samples", "6", "--json"]).stdout)
-    view = parse_hand_position(POSITION)[0].view(2).position()
+    view = view_position(parse_hand_position(POSITION)[0].view(2))
     from_view = json.loads(runner.invoke(app, ["hint", view, "--samples", "6", "--json"]).stdout)
     assert as_json == from_view and as_json["seat"] == 2
     for bad, words in (
@@ -127,7 +128,9 @@ def test_a_defenders_chance_is_the_chance_to_set() -> None:
         ),
         2,
     )
-    estimates = bot.play_estimates(view, bot.worlds(view, 8, random.Random(f"2:{view.position()}")))
+    estimates = bot.play_estimates(
+        view, bot.worlds(view, 8, random.Random(f"2:{view_position(view)}"))
+    )
     for h in found:
         assert h.chance == pytest.approx(1.0 - estimates[h.action.tile].make)  # type: ignore[attr-defined]
 
