@@ -22,7 +22,12 @@ from pathlib import Path
 from typing import TypeVar
 
 from texas42 import Game, Hand, Phase, Rules
-from texas42.core.notation import parse_hand_position, parse_view_position
+from texas42.core.notation import (
+    hand_position,
+    parse_hand_position,
+    parse_view_position,
+    view_position,
+)
 
 T = TypeVar("T")
 Measure = Callable[[], tuple[tuple[int, ...], float]]
@@ -196,8 +201,8 @@ def main(argv: list[str] | None = None) -> None:
     positions = mid_play_positions(500, 3)
     moves = {id(h): random.Random(i).choice(h.legal_ids()) for i, h in enumerate(positions)}
     views = [h.view(h.turn) for h in positions]
-    full = [h.position() for h in positions]
-    seat_views = [v.position() for v in views]
+    full = [hand_position(h) for h in positions]
+    seat_views = [view_position(v) for v in views]
 
     def computed_mask(h: Hand) -> int:
         h._legal = -1  # as at a position not asked before: the mask is computed, not looked up
@@ -223,9 +228,9 @@ def main(argv: list[str] | None = None) -> None:
     timed("apply() + undo()", per_call(apply_undo, positions, slice_))
     timed("copy()", per_call(Hand.copy, positions, slice_))
     timed("view(seat)", per_call(lambda h: h.view(h.turn), positions, slice_))
-    timed("full position string: write", per_call(lambda h: h.position(), positions, slice_))
+    timed("full position string: write", per_call(hand_position, positions, slice_))
     timed("full position string: parse", per_call(parse_hand_position, full, slice_))
-    timed("seat-view position string: write", per_call(lambda v: v.position(), views, slice_))
+    timed("seat-view position string: write", per_call(view_position, views, slice_))
     timed("seat-view position string: parse", per_call(parse_view_position, seat_views, slice_))
 
 

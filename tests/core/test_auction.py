@@ -1,5 +1,6 @@
-"""The auction: rules.md Ex 20 (bid legality) and Ex 21 (all pass), and every option that shapes
-the bidding: first bidder, minimum bid, mark-bid limits, all pass, Plunge and Splash."""
+"""The auction (`texas42.core.auction`): rules.md Ex 20 (bid legality) and Ex 21 (all pass), and
+every option that shapes the bidding: first bidder, minimum bid, mark-bid limits, all pass, Plunge
+and Splash; then the auction's functions on their own, as `Hand` and the seat views call them."""
 
 from __future__ import annotations
 
@@ -7,7 +8,17 @@ import pytest
 
 from helpers import EX14_DEAL, STANDARD, E, N, S, W, fill_deal, tiles
 from texas42 import Bid, Declare, Hand, IllegalActionError, NotationError, Pass, Phase, Rules
-from texas42.core.actions import parse_call
+from texas42.core.actions import ACTIONS, MARK_BID_BASE, PASS_ID, PLUNGE_ID, SPLASH_ID, parse_call
+from texas42.core.auction import (
+    call_value,
+    legal_calls,
+    legal_declarations,
+    plain_contracts,
+    special_bid_marks,
+    why_call_illegal,
+    why_declaration_illegal,
+)
+from texas42.core.contracts import Contract
 
 POINT_BIDS = {str(p) for p in range(30, 42)}
 
@@ -340,3 +351,54 @@ def test_opening_limit_with_two_mark_raises() -> None:
     hand = ex20(STANDARD.replace(max_opening_marks=1, mark_raise=2))
     assert {"1m", "2m"} <= calls(hand) and "3m" not in calls(hand)
     assert hand.why_illegal(Bid("3m")) == "an opening mark bid may be at most 2m"
+
+
+# -- the auction's functions -------------------------------------------------------------------
+
+
+def ids(mask: int) -> set[str]:
+    return {ACTIONS[i].notation for i in range(len(ACTIONS)) if mask >> i & 1}
+
+
+def test_legal_calls_open_and_after_a_bid() -> None:
+    assert ids(legal_calls(STANDARD, 0, None, 0, 0)) == {"pass"} | POINT_BIDS | {"1m", "2m"}
+    after_35 = ids(legal_calls(STANDARD, 1, N, 35, 0))
+    assert "35" not in after_35 and {"36", "41", "1m", "2m"} <= after_35
+    # the last seat with no bid yet must bid under all_pass=forced
+    assert "pass" not in ids(legal_calls(STANDARD, 3, None, 0, 0))
+
+
+def test_legal_calls_offer_plunge_to_four_doubles() -> None:
+    house = Rules.preset("house")
+    four = tiles("6-6 5-5 4-4 3-3 6-5 6-4 6-3")
+    assert "plunge" in ids(legal_calls(house, 0, None, 0, four))
+    assert "plunge" not in ids(legal_calls(house, 0, None, 0, tiles("6-6 5-5 4-4 6-5")))
+
+
+def test_call_value_marks_and_what_the_next_bid_must_beat() -> None:
+    assert call_value(STANDARD, Bid("31").id, 0) == (0, 31)
+    assert call_value(STANDARD, MARK_BID_BASE + 2, 31) == (2, 84)
+    assert special_bid_marks(Rules.preset("house"), PLUNGE_ID, 0) == 4
+    assert special_bid_marks(Rules.preset("house"), SPLASH_ID, 0) == 2
+
+
+def test_legal_declarations_and_plain_contracts() -> None:
+    named = {str(c) for c in plain_contracts(STANDARD, Bid("30").id, 0)}
+    suits = {"blanks", "ones", "twos", "threes", "fours", "fives", "sixes"}
+    assert named == suits | {"doubles", "follow-me"}
+    nello = STANDARD.replace(nello=True)
+    assert not legal_declarations(nello, Bid("1m").id, 1) >> Declare("nello").id & 1
+    assert legal_declarations(nello, Bid("2m").id, 2) >> Declare("nello").id & 1
+
+
+def test_why_a_call_or_a_contract_is_illegal() -> None:
+    assert why_call_illegal(STANDARD, Bid("29").id, "West", None, 0, 0) == "bids start at 30"
+    assert (
+        why_call_illegal(STANDARD, PASS_ID, "South", None, 0, 0)
+        == "everyone else passed, so South, the last to call, must bid"
+    )
+    sevens = Declare(Contract("sevens")).id
+    assert (
+        why_declaration_illegal(STANDARD, sevens, Bid("30").id, 0)
+        == "Sevens is not played under these rules"
+    )

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, W, play
 from texas42 import Declare, Game, Hand, NotationError, Rules
-from texas42.core.notation import parse_hand_position, parse_view_position
+from texas42.core.notation import (
+    hand_position,
+    parse_hand_position,
+    parse_view_position,
+    view_position,
+)
 
 DEAL_FIELD = "66.65.64.62.55.33.10/63.54.44.42.31.20.00/61.53.52.43.32.22.11/60.51.50.41.40.30.21"
 EX14_AFTER_5 = f"standard 0-0 1 3 {DEAL_FIELD} 0:34.pass.pass.pass sixes 66.63.61.60.65 1"
@@ -22,31 +29,31 @@ def ex14(plays: int, bid: str = "34", rules: Rules = STANDARD) -> Hand:
 
 
 def test_full_position_text() -> None:
-    assert Hand(STANDARD, W, EX14_DEAL).position() == f"standard 0-0 1 3 {DEAL_FIELD} 0:- - - 0"
-    assert ex14(5).position() == EX14_AFTER_5
-    assert ex14(24).position().endswith(" end")
-    assert ex14(0).position(score=(3, 5), hand_number=4).startswith("standard 3-5 4 3 ")
+    assert hand_position(Hand(STANDARD, W, EX14_DEAL)) == f"standard 0-0 1 3 {DEAL_FIELD} 0:- - - 0"
+    assert hand_position(ex14(5)) == EX14_AFTER_5
+    assert hand_position(ex14(24)).endswith(" end")
+    assert hand_position(ex14(0), (3, 5), 4).startswith("standard 3-5 4 3 ")
 
 
 def test_view_position_text() -> None:
     hand = ex14(5)
-    assert hand.view(E).position() == (
+    assert view_position(hand.view(E)) == (
         "standard 0-0 1 3 ?/63.54.44.42.31.20.00/?/? 0:34.pass.pass.pass sixes 66.63.61.60.65 1 @1"
     )
     hidden = ex14(5, bid="2m")
-    assert hidden.view(W).position().split()[7:] == ["x0:60.65", "1", "@3"]
+    assert view_position(hidden.view(W)).split()[7:] == ["x0:60.65", "1", "@3"]
 
 
 def test_full_position_round_trips() -> None:
     for plays in (0, 5, 23, 24):
-        text = ex14(plays).position()
+        text = hand_position(ex14(plays))
         hand, score, number = parse_hand_position(text)
-        assert hand.position(score, number) == text
+        assert hand_position(hand, score, number) == text
         game = Game.from_position(text)
         if plays < 24:
             assert game.position() == text
         else:  # the hand is over, so the game deals the next one
-            assert game.hands[0].position() == text and game.position().startswith(
+            assert hand_position(game.hands[0]) == text and game.position().startswith(
                 "standard 1-0 2 0 "
             )
 
@@ -56,13 +63,13 @@ def test_view_position_round_trips() -> None:
         hand = ex14(9, bid=bid)
         for seat in range(4):
             view = hand.view(seat)
-            assert parse_view_position(view.position()) == view
+            assert parse_view_position(view_position(view)) == view
 
 
 def test_position_with_rules_and_score() -> None:
     rules = Rules.parse("house,game=points")
     hand = Hand(rules, N, EX14_DEAL)
-    text = hand.position(score=(120, 88), hand_number=6)
+    text = hand_position(hand, (120, 88), 6)
     assert text.startswith("house,game=points 120-88 6 0 ")
     game = Game.from_position(text)
     assert (game.score, game.hand_number, game.rules) == ((120, 88), 6, rules)
@@ -157,7 +164,18 @@ def test_bad_full_positions(change, message) -> None:
     ],
 )
 def test_bad_view_positions(change, message) -> None:
-    words = ex14(5).view(E).position().split()
+    words = view_position(ex14(5).view(E)).split()
     with pytest.raises(NotationError) as info:
         parse_view_position(" ".join(change(words)))
     assert message in str(info.value)
+
+
+# -- regressions from the table-size review (issue 7) ---------------------------------------
+
+
+def test_hand_position_default_score_fits_the_table() -> None:
+    """notation.hand_position defaults score to (0, 0): a three-side position it writes by
+    default does not parse back."""
+    hand = Hand.random(Rules.preset("three-hand"), 0, random.Random(1))
+    again, score, _ = parse_hand_position(hand_position(hand))
+    assert score == (0, 0, 0) and again.deal == hand.deal

@@ -15,6 +15,7 @@ import pytest
 from helpers import N, W, auction
 from texas42 import Declare, Hand, Rules
 from texas42.core.contracts import Contract
+from texas42.core.notation import hand_position
 from texas42.core.tiles import HI, LO, PIPS, iter_tiles
 
 # (rules, deal seed, winning bid by North, contract, depth, leaf count)
@@ -69,9 +70,9 @@ def perft_on_copies(hand: Hand, depth: int) -> int:
 @pytest.mark.parametrize(("preset", "seed", "bid", "contract", "depth", "count"), CASES)
 def test_perft(preset, seed, bid, contract, depth, count) -> None:
     hand = start(preset, seed, bid, contract)
-    before = hand.position()
+    before = hand_position(hand)
     assert perft(hand, depth) == count
-    assert hand.position() == before
+    assert hand_position(hand) == before
 
 
 def test_perft_on_copies_agrees() -> None:

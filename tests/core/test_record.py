@@ -319,8 +319,10 @@ H = ("hands", 0)
             (*H, "contract"),
             "trumps",
             (1, "contract", None),
-            "not a contract: 'trumps' (a suit such as fives, doubles, follow-me, nello, sevens or "
-            "by-lead)",
+            (
+                "not a contract: 'trumps' (a suit such as fives, doubles, follow-me, nello, sevens or "
+                "by-lead)"
+            ),
         ),
         ((*H, "play", 9), "5-9", (1, "play", 10), "not a tile: '5-9' (ends are 0..6)"),
     ],

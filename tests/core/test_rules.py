@@ -189,3 +189,13 @@ def test_describe() -> None:
         lines[3]
         == "specials: Nel-O from 2 marks, Plunge (4 marks), Splash (2 marks), Sevens from 1 mark"
     )
+
+
+# -- regressions from the table-size review (issue 7) ---------------------------------------
+
+
+def test_holder_1_0_first_bidder_cannot_be_paired_with_a_widow_that_may_hold_the_1_0() -> None:
+    """check_table counts the widow as dealt, so the 1-0 may lie in the widow and Hand()
+    then leaks StopIteration looking for its holder."""
+    with pytest.raises(RulesError, match="holder-1-0"):
+        Rules.parse("moon,removed=6-0+5-0+4-0+3-0+2-0+0-0,first_bidder=holder-1-0")

@@ -72,7 +72,7 @@ def test_bad_tiles(text, message) -> None:
 
 
 def test_bad_ends() -> None:
-    with pytest.raises(NotationError, match="a double-six tile has ends 0..6, not 7 and 1"):
+    with pytest.raises(NotationError, match=r"a double-six tile has ends 0\.\.6, not 7 and 1"):
         tile(7, 1)
 
 

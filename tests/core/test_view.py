@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, S, W, play
-from texas42 import Declare, Hand, NotationError, Phase
+from texas42 import Declare, Hand, NotationError, Phase, Rules
+from texas42.core.actions import ACTIONS, PASS_ID, Bid, Discard
 from texas42.core.contracts import TRUMP
-from texas42.core.notation import parse_view_position
-from texas42.core.tiles import parse_tile
+from texas42.core.notation import parse_view_position, view_position
+from texas42.core.tiles import TILE_CODES, parse_tile, tiles_of
 
 
 def ex14(bid: str, rules=STANDARD, tricks: int = 1, extra: str = "") -> Hand:
@@ -46,7 +49,7 @@ def test_hide_tricks(hide_tricks, bid, face_down) -> None:
         assert view.tricks_won == (1, 0)
         # the trick being played lies face up either way
         assert view.trick == ((N, parse_tile("6-5")), (E, parse_tile("0-0")))
-        text = view.position()
+        text = view_position(view)
         if face_down:
             assert (trick.tiles, trick.points, view.points) == (None, None, None)
             own = ["66", "63", "61", "60"][seat]
@@ -65,7 +68,7 @@ def test_face_down_piles_show_only_own_tiles() -> None:
     hand = ex14("2m", tricks=3)
     view = hand.view(E)
     assert [t.mine for t in view.tricks] == [parse_tile(t) for t in ("6-3", "0-0", "5-4")]
-    assert view.position().split()[7] == "x0:63.x0:00.x0:54"
+    assert view_position(view).split()[7] == "x0:63.x0:00.x0:54"
     assert view.voids == (0, 0, 0, 0)  # nothing is inferred from tricks nobody can see
     assert view.tiles_left == (4, 4, 4, 4)
 
@@ -94,7 +97,7 @@ def test_view_during_the_auction_shows_only_own_tiles() -> None:
     view = hand.view(S)
     assert view.phase == Phase.AUCTION and view.turn == E and view.legal == ()
     assert view.hand == EX14_DEAL[S] and view.contract is None and view.events == ()
-    assert view.position().split()[4] == "?/?/61.53.52.43.32.22.11/?"
+    assert view_position(view).split()[4] == "?/?/61.53.52.43.32.22.11/?"
     east = hand.view(E)
     assert list(east.legal) == hand.legal_actions()
 
@@ -110,19 +113,19 @@ def test_nello_view_partner_sits_out() -> None:
     assert view.out_seat == W and view.tiles_left == (5, 6, 6, 7)
     assert view.tricks[0].seats == (E, S, N)
     assert view.points == (1, 0)  # a 1-mark Nel-O keeps piles face up under two-marks
-    assert parse_view_position(view.position()) == view
+    assert parse_view_position(view_position(view)) == view
 
 
 def test_finished_hand_view() -> None:
     hand = ex14("34", tricks=6)
     view = hand.view(S)
     assert view.turn is None and view.phase == Phase.DONE and view.legal == ()
-    assert view.position().split()[8] == "end"
+    assert view_position(view).split()[8] == "end"
 
 
 def test_bad_seat() -> None:
     hand = ex14("34")
-    with pytest.raises(NotationError, match="a seat is 0..3, not 4"):
+    with pytest.raises(NotationError, match=r"a seat is 0\.\.3, not 4"):
         hand.view(4)
 
 
@@ -139,9 +142,9 @@ def test_by_lead_trump_survives_face_down_piles() -> None:
         str(view.contract) == "sixes"
         and view.trump == hand.trump_description() == "sixes are trump"
     )
-    assert view.position().split()[6:8] == ["sixes", "x0:63.55"]
+    assert view_position(view).split()[6:8] == ["sixes", "x0:63.55"]
     assert list(view.legal) == hand.legal_actions()
-    assert parse_view_position(view.position()) == view
+    assert parse_view_position(view_position(view)) == view
 
 
 def test_face_down_first_trick_cannot_leave_a_by_lead_trump_unknown() -> None:
@@ -150,3 +153,48 @@ def test_face_down_first_trick_cannot_leave_a_by_lead_trump_unknown() -> None:
         NotationError, match="a by-lead trump cannot be read from a face-down trick"
     ):
         parse_view_position(words)
+
+
+# -- regressions from the table-size review (issue 7) ---------------------------------------
+
+
+def _moon_after_first_trick_starts() -> Hand:
+    """Moon, seat 1 wins with 4, discards, names trump, leads; seat 2 follows (seat 0 to act)."""
+    hand = Hand.random(Rules.preset("moon"), 0, random.Random(8))
+    hand.apply(Bid(4))
+    hand.apply(ACTIONS[PASS_ID])
+    hand.apply(ACTIONS[PASS_ID])
+    hand.apply(Discard(tiles_of(hand.hands[1])[0]))
+    hand.apply(hand.legal_actions()[0])
+    hand.apply(hand.legal_actions()[0])
+    hand.apply(hand.legal_actions()[0])
+    assert hand.turn == 0 and hand.declarer == 1
+    return hand
+
+
+def test_a_seat_view_refuses_a_widow_of_tiles_out_of_play() -> None:
+    hand = _moon_after_first_trick_starts()
+    text = view_position(hand.view(1))
+    widow = TILE_CODES[tiles_of(hand.widow)[0]]
+    with pytest.raises(NotationError):
+        parse_view_position(text.replace("+" + widow, "+60"))
+
+
+def test_a_seat_view_refuses_a_play_of_a_tile_out_of_play() -> None:
+    hand = _moon_after_first_trick_starts()
+    words = view_position(hand.view(0)).split()
+    lead = words[7].split(".")[0]
+    words[7] = f"{lead}.60"  # 6-0 is not in Moon's set
+    with pytest.raises(NotationError):
+        parse_view_position(" ".join(words))
+
+
+def test_the_bid_winners_view_refuses_another_seat_playing_the_widow_tile_it_holds() -> None:
+    hand = _moon_after_first_trick_starts()
+    kept = hand.widow & hand.hands[1]
+    assert kept, "seed keeps the widow tile"
+    words = view_position(hand.view(1)).split()
+    lead = words[7].split(".")[0]
+    words[7] = f"{lead}.{TILE_CODES[tiles_of(kept)[0]]}"
+    with pytest.raises(NotationError):
+        parse_view_position(" ".join(words))

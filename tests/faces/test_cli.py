@@ -694,7 +694,7 @@ def test_solve_refuses_bad_positions_with_a_reason() -> None:
 def test_hint_says_each_action_in_the_words_of_core_words() -> None:
     """South, partner of the bidder, hears the chance to make; the same hints come from the full
     position and from South's seat view."""
-    from texas42.core.notation import parse_hand_position
+    from texas42.core.notation import parse_hand_position, view_position
     from texas42.players.hints import hints
 
     runner = CliRunner()
@@ -713,12 +713,12 @@ def test_hint_says_each_action_in_the_words_of_core_words() -> None:
     assert "% to make · the bidders take " in result.stdout and found[-1].action.notation == "1-1"
     args = ["--samples", "6", "--json"]
     as_json = json.loads(runner.invoke(app, ["hint", HINT_POSITION, *args]).stdout)
-    from_view = json.loads(runner.invoke(app, ["hint", view.position(), *args]).stdout)
+    from_view = json.loads(runner.invoke(app, ["hint", view_position(view), *args]).stdout)
     assert as_json == from_view and as_json["seat"] == 2
     for bad, reason in (
         ([HINT_POSITION, "--seat", "1"], "not its turn"),
         ([HINT_POSITION, "--seat", "7"], "a seat is 0..3"),
-        ([view.position(), "--seat", "1"], "seat 2's"),
+        ([view_position(view), "--seat", "1"], "seat 2's"),
         (["junk"], "9 space-separated fields"),
     ):
         result = runner.invoke(app, ["hint", *bad])

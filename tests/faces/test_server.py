@@ -30,7 +30,6 @@ from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
-from texas42.core.view import view_of
 from texas42.faces.server import ServerSettings, create_app
 from texas42.faces.server.events import (
     ActionEvent,
@@ -538,7 +537,7 @@ def test_the_payload_says_what_words_make_of_each_seats_view() -> None:
         seats = () if seat is None else (seat,)
         payload = game_payload(game, seats, NAMES)
         view = game.view(0 if seat is None else seat)
-        ended = view_of(nello, 0 if seat is None else seat, game.start_score, 1)
+        ended = nello.view(0 if seat is None else seat, game.start_score, 1)
         hand, last = payload.hand, payload.last_hand
         assert last is not None and last.number == 1
         assert hand.contract_line == words.contract_line(view, NAMES)

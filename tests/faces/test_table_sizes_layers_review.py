@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 from texas42 import Rules
 from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
+from texas42.core.notation import view_position
 from texas42.core.record import Record, check_record
 from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.faces.cli import app
@@ -49,7 +50,7 @@ def test_hard_bots_with_tiny_budgets_play_whole_hands_legally(preset: str) -> No
         while (seat := hand.seat_to_act()) is not None:
             view = hand.view(seat, (0,) * layout.sides)
             action = bots[seat].choose(view)
-            assert action in view.legal, (preset, number, view.position(), action)
+            assert action in view.legal, (preset, number, view_position(view), action)
             hand.apply(action)
         assert hand.result is not None and len(hand.result.score) == layout.sides
 
@@ -110,7 +111,7 @@ def test_the_line_game_prints_no_tile_the_human_could_not_see(
             allowed |= {TILE_NAMES[t] for t in hand.plays}
             if hand.declarer == seat:
                 allowed |= {TILE_NAMES[t] for t in tiles_of(hand.widow)}
-        widows_taken_by_bots += report.hands[k].declarer not in (seat, -1) and bool(
+        widows_taken_by_bots += report.hands[k].declarer not in (seat, None) and bool(
             report.hands[k].widow
         )
         for line in sections[i + 1].splitlines():

@@ -9,6 +9,7 @@ import pytest
 from helpers import EX14_DEAL, contract_hand, hidden_swaps
 from texas42 import Hand, Phase, Rules
 from texas42.core.errors import IllegalActionError
+from texas42.core.notation import view_position
 from texas42.players.hints import hints
 
 
@@ -92,7 +93,9 @@ def test_a_defenders_chance_is_the_chance_to_set() -> None:
         ),
         2,
     )
-    estimates = bot.play_estimates(view, bot.worlds(view, 8, random.Random(f"2:{view.position()}")))
+    estimates = bot.play_estimates(
+        view, bot.worlds(view, 8, random.Random(f"2:{view_position(view)}"))
+    )
     for h in found:
         assert h.chance == pytest.approx(1.0 - estimates[h.action.tile].make)  # type: ignore[attr-defined]
 

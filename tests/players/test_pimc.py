@@ -23,6 +23,7 @@ from texas42 import Bid, Declare, Hand, Phase, Play, Rules
 from texas42.core.actions import DISCARD_BASE, Discard
 from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
+from texas42.core.notation import hand_position
 from texas42.core.tiles import tiles_of
 from texas42.core.view import View
 from texas42.players import BOT_NAMES, LEVELS, make_bot, parse_spec
@@ -47,7 +48,7 @@ def test_bots_only_choose_legal_actions(seed: int, steps: int, preset: str, spec
     assert seat is not None
     bot = make_bot(spec, seed)
     action = bot.choose(hand.view(seat))
-    assert hand.is_legal(action), (spec, hand.position(), action)
+    assert hand.is_legal(action), (spec, hand_position(hand), action)
 
 
 @pytest.mark.parametrize("spec", [FAST, FAST_EXPERT, FAST_PLAYS, "easy"])
@@ -403,7 +404,7 @@ def test_a_standing_plunge_counts_its_marks_when_valuing_a_splash_over_it() -> N
     """Under jump timing a splash over a four-mark plunge costs five marks, so the bidder must
     see the plunge as 4 marks (168 on the one scale), not as a bid of 0 points."""
     from texas42.core.actions import SPLASH_ID
-    from texas42.core.hand import special_bid_marks
+    from texas42.core.auction import special_bid_marks
     from texas42.core.tiles import parse_hand
     from texas42.players.pimc import _standing_bid
 
@@ -450,7 +451,7 @@ def test_a_whole_hand_at_every_table_is_played_legally(preset: str, spec: str) -
         seat = hand.seat_to_act()
         assert seat is not None
         action = bots[seat].choose(hand.view(seat))
-        assert hand.is_legal(action), (preset, hand.position(), action)
+        assert hand.is_legal(action), (preset, hand_position(hand), action)
         hand.apply(action)
     assert len(hand.result.score) == hand.layout.sides
 

@@ -10,7 +10,7 @@ import pytest
 
 from texas42 import Hand, Phase, Rules
 from texas42.core.actions import ACTIONS, PASS_ID
-from texas42.core.notation import parse_hand_position
+from texas42.core.notation import hand_position, parse_hand_position
 from texas42.core.record import Record, RecordError, check_record
 from texas42.core.tiles import tile_name
 from texas42.players.review import review_hand, review_record, solve_position
@@ -98,7 +98,7 @@ def _start_text(hand: object) -> str:
     for call in hand.calls:
         start.apply(call)
     start.apply(Declare(hand.contract))
-    return start.position()
+    return hand_position(start)
 
 
 def test_nello_is_valued_in_the_bidders_tricks() -> None:

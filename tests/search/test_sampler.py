@@ -482,7 +482,7 @@ TABLES = ["three-hand", "moon", "five-hand", "six-hand", "six-hand,teams=threes"
 def true_pool(hand: Hand, seat: int) -> int:
     """What no hand holds and the seat has not seen: set aside, the widow while nobody has
     taken it, and discards laid by another seat."""
-    pool = hand.set_aside | (hand.widow if hand.declarer is None or hand.declarer < 0 else 0)
+    pool = hand.set_aside | (hand.widow if hand.declarer is None else 0)
     if seat != hand.declarer:
         pool |= mask_of(hand.discards)
     return pool

@@ -25,6 +25,7 @@ from helpers import EX14_DEAL, S, W, hidden_swaps  # noqa: E402
 from texas42 import Hand, IllegalActionError, Play, Rules, Texas42Error  # noqa: E402
 from texas42.core.actions import NUM_ACTIONS, PASS_ID  # noqa: E402
 from texas42.core.contracts import TRUMP  # noqa: E402
+from texas42.core.notation import view_position  # noqa: E402
 from texas42.core.tiles import parse_tile  # noqa: E402
 from texas42.services.env import (  # noqa: E402
     GYM_IDS,
@@ -208,7 +209,7 @@ def test_masks_are_the_legal_actions_and_views_are_each_seats() -> None:
             legal = game.legal_mask() if a == agent else 0
             assert np.flatnonzero(mask).tolist() == bits(legal)
             view = env.infos[a]["view"]
-            assert view == game.view(s) and env.infos[a]["position"] == view.position()
+            assert view == game.view(s) and env.infos[a]["position"] == view_position(view)
             assert np.array_equal(env.observe(a)["observation"], observe(view))
         assert agent == f"seat_{game.seat_to_act()}"
         env.step(rng.choice(bits(game.legal_mask())))

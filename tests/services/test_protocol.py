@@ -41,8 +41,9 @@ from texas42.core.actions import (
     parse_action_words,
 )
 from texas42.core.errors import NotationError, Texas42Error
-from texas42.core.hand import SEATS, Phase
-from texas42.core.notation import parse_view_position
+from texas42.core.hand import Phase
+from texas42.core.notation import parse_view_position, view_position
+from texas42.core.rules import FOUR_SEATS
 from texas42.core.tiles import TILE_CODES, tiles_of
 from texas42.core.view import HiddenTrick, View
 from texas42.faces.cli import app
@@ -395,7 +396,7 @@ def test_a_good_session_message_by_message(mock: Callable[..., list[str]], tmp_p
         string="done",
     )
     legal = ";".join(action_words(a) for a in view.legal)
-    decision = [f"position {view.position()}", f"legal {legal}", "isready"]
+    decision = [f"position {view_position(view)}", f"legal {legal}", "isready"]
     assert received(tmp_path) == [
         "texas42",
         "isready",
@@ -659,7 +660,7 @@ def test_the_engine_learns_the_seat_view_and_nothing_more(
     assert len(sent) == 2 * len(views)
     face_down = 0
     for view, position, legal in zip(views, sent[::2], sent[1::2]):
-        assert position == f"position {view.position()}"
+        assert position == f"position {view_position(view)}"
         assert legal == "legal " + ";".join(action_words(a) for a in view.legal)
         # every tile named is the seat's own or was played face up
         seen = view.dealt
@@ -678,7 +679,7 @@ def test_swapping_hidden_tiles_changes_nothing_the_engine_is_told(
 ) -> None:
     seat = 2
     deal = list(Hand.random(STANDARD, 0, __import__("random").Random(4)).deal)
-    others = [s for s in range(SEATS) if s != seat]
+    others = [s for s in range(FOUR_SEATS.seats) if s != seat]
     swapped = list(deal)
     a, b = tiles_of(deal[others[0]])[0], tiles_of(deal[others[1]])[0]
     swapped[others[0]] = deal[others[0]] ^ (1 << a) | (1 << b)
@@ -729,7 +730,7 @@ def test_an_engine_behind_a_wrapper_script_dies_with_it(
 
 def test_go_refuses_more_nodes_than_the_samples_option_allows() -> None:
     lines = serve(
-        "texas42\nnewgame standard\nposition " + first_view().position() + "\ngo nodes 10001\n"
+        "texas42\nnewgame standard\nposition " + view_position(first_view()) + "\ngo nodes 10001\n"
     )
     assert "info string error: go: nodes is at most 10000, not 10001" in lines
     assert not any(line.startswith("bestaction") for line in lines)
@@ -782,7 +783,7 @@ def test_run_engine_answers_go_like_the_bot_it_serves() -> None:
         view = game.view(seat)
         legal = ";".join(action_words(a) for a in view.legal)
         choice = rules_bot.choose(view)
-        position = f"position {view.position()}\nlegal {legal}\n"
+        position = f"position {view_position(view)}\nlegal {legal}\n"
         lines = serve(f"newgame standard\n{position}go movetime 5000\n")
         assert answer_lines(lines) == ["info time _", f"bestaction {action_words(choice)}"]
         game.apply(choice)
@@ -834,11 +835,11 @@ def test_run_engine_refuses_an_unknown_bot() -> None:
 
 def test_run_engine_position_legal_and_go() -> None:
     view = first_view()
-    position = f"position {view.position()}"
+    position = f"position {view_position(view)}"
     legal = ";".join(action_words(a) for a in view.legal)
     expected = action_words(make_bot("rules").choose(view))
     # a bad position forgets the last good one: go has nothing to answer
-    assert serve(f"{position}\nposition {view.position().replace('@', '@@')}\ngo\n")[1] == (
+    assert serve(f"{position}\nposition {view_position(view).replace('@', '@@')}\ngo\n")[1] == (
         "info string error: go: there is no position with this seat to act (send position first)"
     )
     # a legal line that is not the position's is reported; the position's own legal actions rule
@@ -852,7 +853,7 @@ def test_run_engine_position_legal_and_go() -> None:
     game = Game(STANDARD, 1)
     seat = game.seat_to_act()
     assert seat is not None
-    other = game.view((seat + 1) % SEATS).position()
+    other = view_position(game.view((seat + 1) % FOUR_SEATS.seats))
     assert serve(f"position {other}\nlegal {legal}\ngo\n") == [
         "info string error: legal: not the legal actions of the position, which is the one played",
         "info string error: go: there is no position with this seat to act (send position first)",
@@ -861,7 +862,7 @@ def test_run_engine_position_legal_and_go() -> None:
 
 def test_run_engine_quit_and_the_end_of_input() -> None:
     view = first_view()
-    go = f"position {view.position()}\ngo\n"
+    go = f"position {view_position(view)}\ngo\n"
     assert serve("quit\ntexas42\n") == []
     assert len(serve(go)) == 2  # the end of the input: the pending go is answered first
     assert serve(f"{go}isready\n")[-1] == "readyok"
@@ -894,7 +895,7 @@ def test_run_engine_answers_in_time_with_the_rules_of_thumb() -> None:
     view = first_view()
     rules_choice = action_words(make_bot("rules").choose(view))
     start = time.perf_counter()
-    lines = serve(f"position {view.position()}\ngo movetime 200\nisready\n", "sleeper")
+    lines = serve(f"position {view_position(view)}\ngo movetime 200\nisready\n", "sleeper")
     # The sleeper never wakes: that an answer came at all shows the deadline held.
     assert time.perf_counter() - start > 0.17
     assert answer_lines(lines) == [
@@ -908,7 +909,7 @@ def test_run_engine_answers_in_time_with_the_rules_of_thumb() -> None:
 def test_run_engine_isready_while_thinking_and_stop() -> None:
     view = first_view()
     rules_choice = action_words(make_bot("rules").choose(view))
-    lines = serve(f"position {view.position()}\ngo\nisready\nstop\nstop\nisready\n", "sleeper")
+    lines = serve(f"position {view_position(view)}\ngo\nisready\nstop\nstop\nisready\n", "sleeper")
     assert answer_lines(lines) == [
         "readyok",
         "info time _ string stopped: answering with the rules of thumb",
@@ -919,7 +920,7 @@ def test_run_engine_isready_while_thinking_and_stop() -> None:
 
 def test_run_engine_options_change_the_bot() -> None:
     view = first_view(4)
-    position = f"newgame standard\nposition {view.position()}\n"
+    position = f"newgame standard\nposition {view_position(view)}\n"
     easy = serve(f"setoption name Level value easy\n{position}go\n", seed=5)
     assert easy[-1] == f"bestaction {action_words(make_bot('easy', 5).choose(view))}"
     random_moves = serve(f"{position}go\ngo\ngo\n", "random", seed=8)
@@ -937,7 +938,7 @@ def test_run_engine_expert_says_what_it_thinks() -> None:
     game = Game(STANDARD, 1)
     game.apply(Bid(30))
     view = game.view(0)  # North, with three doubles, over West's 30
-    commands = f"setoption name Samples value 8\nposition {view.position()}\ngo nodes 6\n"
+    commands = f"setoption name Samples value 8\nposition {view_position(view)}\ngo nodes 6\n"
     lines = serve(commands, "expert")
     info = parse_info(lines[0])
     assert info.time is not None and info.nodes is not None and info.nodes > 0
@@ -953,7 +954,7 @@ def test_run_engine_expert_reports_its_numbers_in_the_information_set_endgame() 
     ``endgame_tiles`` searches them as one information set); the info line carries its chance
     and expected points."""
     (view,) = endgame_views(1, STANDARD, most_worlds=120)
-    lines = serve(f"position {view.position()}\ngo\n", "expert")
+    lines = serve(f"position {view_position(view)}\ngo\n", "expert")
     info = parse_info(lines[0])
     assert info.chance is not None and 0 <= info.chance <= 1
     assert info.points is not None and info.reason
@@ -964,7 +965,9 @@ def test_run_engine_expert_reports_its_numbers_in_the_information_set_endgame() 
 
 def test_our_engine_over_pipes_plays_exactly_like_the_bot() -> None:
     seed = 6
-    plain, plain_actions = play_game([make_bot("rules", seed) for _ in range(SEATS)], seed)
+    plain, plain_actions = play_game(
+        [make_bot("rules", seed) for _ in range(FOUR_SEATS.seats)], seed
+    )
     with EngineBot(OUR_ENGINE + ["rules"]) as north, EngineBot(OUR_ENGINE + ["rules"]) as south:
         bots: list[Bot] = [north, make_bot("rules"), south, make_bot("rules")]
         game, actions = play_game(bots, seed)
@@ -975,9 +978,11 @@ def test_our_engine_over_pipes_plays_exactly_like_the_bot() -> None:
 
 def test_our_engine_over_pipes_passes_the_seed() -> None:
     seed = 2
-    _plain, plain_actions = play_game([make_bot("random", 40 + s) for s in range(SEATS)], seed)
+    _plain, plain_actions = play_game(
+        [make_bot("random", 40 + s) for s in range(FOUR_SEATS.seats)], seed
+    )
     with EngineBot(OUR_ENGINE + ["random"], seed=40) as north:
-        bots = [north, *(make_bot("random", 40 + s) for s in range(1, SEATS))]
+        bots = [north, *(make_bot("random", 40 + s) for s in range(1, FOUR_SEATS.seats))]
         _game, actions = play_game(bots, seed)
     assert actions == plain_actions
 
@@ -1158,7 +1163,7 @@ def test_the_documented_positions_are_real_seat_views() -> None:
     assert len(positions) == 4
     for position in positions:
         view = parse_view_position(position)
-        assert view.position() == position
+        assert view_position(view) == position
         legal = re.findall(rf"^> position {re.escape(position)}\n> legal (.*)$", text, re.M)
         if legal:
             assert legal[0] == ";".join(action_words(a) for a in view.legal)
@@ -1185,9 +1190,9 @@ def test_the_engine_answers_like_rules_bot_at_every_table_size(text: str) -> Non
     phases: set[Phase] = set()
     for view in views_of_every_phase(rules, 4):
         legal = ";".join(action_words(a) for a in view.legal)
-        lines = serve(f"newgame {rules}\nposition {view.position()}\nlegal {legal}\ngo\n")
+        lines = serve(f"newgame {rules}\nposition {view_position(view)}\nlegal {legal}\ngo\n")
         expected = action_words(make_bot("rules").choose(view))
-        assert answer_lines(lines) == ["info time _", f"bestaction {expected}"], view.position()
+        assert answer_lines(lines) == ["info time _", f"bestaction {expected}"], view_position(view)
         phases.add(view.phase)
     assert Phase.PLAY in phases and Phase.DECLARE in phases
     assert (Phase.DISCARD in phases) == (text == "moon")
@@ -1207,7 +1212,7 @@ def test_three_hand_point_bids_over_42_are_read_as_points_not_marks() -> None:
     assert "bid 42" in words and "bid 43" in words and "bid 1m" in words
     assert {read_action(w, rules) for w in words} == set(view.legal)
     legal = ";".join(words)
-    lines = serve(f"position {view.position()}\nlegal {legal}\ngo\n")
+    lines = serve(f"position {view_position(view)}\nlegal {legal}\ngo\n")
     assert not any("error" in line for line in lines)
     assert parse_info("info points 44 line bid 42 pass", rules).line == (
         ACTIONS[HIGH_POINT_BIDS[42]],

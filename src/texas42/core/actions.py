@@ -26,6 +26,14 @@ Ids 0..98 are the four-player game's (``FOUR_SEAT_ACTIONS``); the other table si
 
 ``Play("6-4") is Play("4-6")``: constructing an action returns the one interned value, so
 actions compare and hash by identity and cost nothing to create.
+
+>>> from texas42 import Bid, Pass, Play, action_from_id
+>>> Bid("31").id, Pass().id, Play("6-4").id
+(60, 28, 25)
+>>> action_from_id(60) is Bid("31") and Play("4-6") is Play("6-4")
+True
+>>> str(Bid("2m")), str(Play("4-6"))
+('2m', '6-4')
 """
 
 from __future__ import annotations

@@ -7,10 +7,24 @@ Every rule question during play is a table lookup, exactly per ``rules.md`` sect
 - ``power[s][t]``: how strongly tile ``t`` plays to a trick led in suit ``s``: 0 for a tile that
   neither follows nor trumps, 1..9 for a follower, 20 and up for a trump. The trick goes to the
   first tile of the highest power, which also gives Sevens its earliest-wins tie rule.
+
+>>> from texas42 import Contract, Rules
+>>> from texas42.core.contracts import legal_plays, tables_for
+>>> from texas42.core.tiles import hand_name, parse_hand, parse_tile
+>>> sixes = Contract.parse("6")
+>>> str(sixes), str(Contract.parse("no-trump:low"))
+('sixes', 'follow-me:low')
+>>> tables = tables_for(sixes, Rules())
+>>> tables.description, tables.follows(parse_tile("6-1"), 1)  # the 6-1 is a trump, not a one
+('sixes are trump', False)
+>>> held = parse_hand("5-4 4-4 3-1 6-3")
+>>> hand_name(legal_plays(Rules(), tables, held, [parse_tile("5-5")], first_trick=True))
+'5-4'
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
@@ -226,3 +240,21 @@ def tables_for(contract: Contract, rules: Rules, first_lead: int | None = None) 
     else:
         treatment = contract.treatment_under(rules)
     return play_tables(kind, trump, treatment)
+
+
+def legal_plays(
+    rules: Rules, tables: PlayTables | None, hand: int, trick: Sequence[int], first_trick: bool
+) -> int:
+    """The mask of tiles a seat holding ``hand`` may play to ``trick`` (tiles so far)."""
+    if tables is None:
+        return hand
+    if tables.sevens:
+        for closest in SEVENS_DISTANCE_MASKS:
+            if hand & closest:
+                return hand & closest
+    if not trick:
+        if rules.first_lead_trump and first_trick and hand & tables.trump_mask:
+            return hand & tables.trump_mask
+        return hand
+    following = hand & tables.follow[tables.led[trick[0]]]
+    return following or hand

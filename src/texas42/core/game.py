@@ -12,12 +12,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from texas42.core.actions import Action
+from texas42.core.deal import draw_for_shaker
 from texas42.core.errors import IllegalActionError, NotationError
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import layout_of
+from texas42.core.notation import hand_position, parse_hand_position
 from texas42.core.rules import Rules
-from texas42.core.tiles import ALL_TILES, PIPS, TILE_COUNT, tiles_of
-from texas42.core.view import View, view_of
+from texas42.core.view import View
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,26 +28,6 @@ class Outcome:
     winner: int
     score: tuple[int, ...]
     hands: int
-
-
-def draw_for_shaker(
-    rng: random.Random, seat_count: int = 4, tiles: int = ALL_TILES
-) -> tuple[int, list[tuple[tuple[int, int], ...]]]:
-    """Each seat draws a tile of the set in play; the highest pip total shakes first, and tied
-    seats draw again.
-
-    Returns the first shaker and every round of the draw as (seat, tile) pairs.
-    """
-    seats = list(range(seat_count))
-    rounds: list[tuple[tuple[int, int], ...]] = []
-    in_play = range(TILE_COUNT) if tiles == ALL_TILES else tiles_of(tiles)
-    while True:
-        drawn = rng.sample(in_play, len(seats))
-        rounds.append(tuple(zip(seats, drawn)))
-        best = max(PIPS[t] for t in drawn)
-        seats = [s for s, t in zip(seats, drawn) if PIPS[t] == best]
-        if len(seats) == 1:
-            return seats[0], rounds
 
 
 class Game:
@@ -72,7 +53,7 @@ class Game:
             if self.rules.first_shaker == "random":
                 first_shaker = self.rng.randrange(seats)
             else:
-                first_shaker, self.draw_rounds = draw_for_shaker(self.rng, seats, self.layout.tiles)
+                first_shaker, self.draw_rounds = draw_for_shaker(self.rng, self.layout)
         if score is None:
             score = (0,) * self.layout.sides
         if len(score) != self.layout.sides:
@@ -139,7 +120,7 @@ class Game:
 
     def view(self, seat: int) -> View:
         """What one seat may know (see `texas42.core.view`)."""
-        return view_of(self.hand, seat, self.score_before_hand(), self.hand_number)
+        return self.hand.view(seat, self.score_before_hand(), self.hand_number)
 
     def score_before_hand(self) -> tuple[int, ...]:
         """The score as the current hand began (the last hand's, once the game is over)."""
@@ -156,15 +137,11 @@ class Game:
 
     def position(self) -> str:
         """The full one-line position string of the current hand (`texas42.core.notation`)."""
-        from texas42.core.notation import hand_position
-
         return hand_position(self.hand, self.score_before_hand(), self.hand_number)
 
     @classmethod
     def from_position(cls, text: str, seed: int | None = None) -> Game:
         """A game at the position a full position string gives; later deals come from ``seed``."""
-        from texas42.core.notation import parse_hand_position
-
         hand, score, number = parse_hand_position(text)
         game = cls(
             hand.rules,

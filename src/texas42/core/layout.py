@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from texas42.core.errors import NotationError, RulesError
 from texas42.core.tiles import (
@@ -24,9 +24,6 @@ from texas42.core.tiles import (
     parse_tile,
     tiles_of,
 )
-
-if TYPE_CHECKING:
-    from texas42.core.rules import Rules
 
 SEAT_NAMES_BY_SIZE: dict[int, tuple[str, ...]] = {
     3: ("North", "East", "West"),
@@ -46,8 +43,8 @@ class Layout:
     teams: str
     side_of: tuple[int, ...]
     """The side each seat scores for."""
-    partner_of: tuple[int, ...]
-    """Each seat's one partner, or -1 where a seat has none or more than one."""
+    partner_of: tuple[int | None, ...]
+    """Each seat's one partner, or None where a seat has none or more than one."""
     sides: int
     hand_size: int
     widow: int
@@ -84,8 +81,8 @@ class Layout:
     def next_seat(self, seat: int) -> int:
         return (seat + 1) % self.seats
 
-    def partner(self, seat: int) -> int:
-        """The seat's partner; -1 when the table has no single partner for it."""
+    def partner(self, seat: int) -> int | None:
+        """The seat's partner; None when the table has no single partner for it."""
         return self.partner_of[seat]
 
     def side_seats(self, side: int) -> tuple[int, ...]:
@@ -121,13 +118,6 @@ TEAM_WORDS = {
 }
 
 
-def seats_held(rules: Rules, seat: int) -> tuple[int, ...]:
-    """The seats a person sitting at ``seat`` plays and sees: both hands of a partnership in
-    two-hand play (``see_partner``), else the one seat."""
-    partner = rules.layout.partner(seat)
-    return (seat, partner) if rules.see_partner and partner >= 0 else (seat,)
-
-
 def parse_removed(text: str) -> int:
     """The mask of tiles named in a ``removed`` option: ``"1-0"``, ``"6-0+5-0"`` (or spaces)."""
     mask = 0
@@ -153,76 +143,47 @@ def _sides(seats: int, teams: str) -> tuple[int, ...]:
     return tuple(range(seats))
 
 
-def check_table(rules: Rules) -> None:
-    """Raise `RulesError` when the table options do not fit together."""
-    seats, teams = rules.seats, rules.teams
-    if teams == "partners" and seats != 4:
-        raise RulesError(
-            "teams=partners needs 4 seats; use pairs or threes for 6, bidder-alone otherwise"
-        )
-    if teams in ("pairs", "threes") and seats != 6:
-        raise RulesError(f"teams={teams} needs 6 seats")
-    if (rules.game == "moon") != (teams == "solo"):
-        raise RulesError("game=moon and teams=solo go together: in Moon each player scores alone")
-    if rules.bids == "tricks" and (rules.count or rules.trick_points != 1):
-        raise RulesError(
-            "bids=tricks needs count=false and trick_points=1: a bid is a number of tricks"
-        )
-    if (rules.bids == "tricks") != (rules.game == "moon"):
-        raise RulesError("bids=tricks and game=moon go together: Moon bids tricks and scores them")
-    in_play = ALL_TILES & ~parse_removed(rules.removed)
-    needed = seats * rules.hand_size + rules.widow
-    if needed > in_play.bit_count():
-        raise RulesError(
-            f"{seats} hands of {rules.hand_size} and a widow of {rules.widow} need {needed} tiles; "
-            f"only {in_play.bit_count()} are in play"
-        )
-    has_partner = teams in ("partners", "pairs")
-    for name, on in (("nello", rules.nello), ("plunge", rules.plunge), ("splash", rules.splash)):
-        if on and not has_partner:
-            raise RulesError(f"{name} needs a partner for every seat (teams=partners or pairs)")
-    if rules.see_partner and teams != "partners":
-        raise RulesError("see_partner (two-hand play) needs four seats in partnerships")
-    if rules.first_bidder == "holder-1-0":
-        one_zero = 1
-        if not in_play >> one_zero & 1 or seats * rules.hand_size < in_play.bit_count():
-            raise RulesError("first_bidder=holder-1-0 needs the 1-0 dealt to a seat every hand")
-    total = _total(rules, in_play)
-    if rules.bids == "points" and total > 44:
-        raise RulesError(f"a hand of {total} points is more than point bids reach (44 at most)")
-    top = total if rules.bids == "tricks" else total - 1
-    from texas42.core.rules import _check_range
-
-    _check_range("min_bid", rules.min_bid, 1, top)
-    if rules.widow and rules.bids != "tricks":
-        raise RulesError("a widow is played with Moon's auction (bids=tricks)")
+def hand_total(in_play: int, count: bool, trick_points: int, hand_size: int) -> int:
+    """Points a hand holds: the count among the tiles in play, and each trick's points."""
+    counted = count_points(in_play & COUNT_TILES) if count else 0
+    return counted + trick_points * hand_size
 
 
-def _total(rules: Rules, in_play: int) -> int:
-    count = count_points(in_play & COUNT_TILES) if rules.count else 0
-    return count + rules.trick_points * rules.hand_size
+class HasLayout(Protocol):
+    """Anything that knows its table: `texas42.core.rules.Rules`, named by what it has so that
+    this module need not import the rules, which build their layout here."""
+
+    @property
+    def layout(self) -> Layout: ...
 
 
-def layout_of(rules: Rules) -> Layout:
+def layout_of(rules: HasLayout) -> Layout:
     """The table the rules describe (computed once, when the rules are made)."""
     return rules.layout
 
 
 @lru_cache(maxsize=64)
-def table_layout(rules: Rules) -> Layout:
-    """Derive the layout; `Rules` calls this once and keeps the result."""
-    seats = rules.seats
-    side_of = _sides(seats, rules.teams)
+def table_layout(
+    seats: int,
+    teams: str,
+    hand_size: int,
+    widow: int,
+    removed: str,
+    trick_points: int,
+    count: bool,
+) -> Layout:
+    """Derive the layout from the table options; `Rules` calls this once and keeps the result."""
+    side_of = _sides(seats, teams)
     sides = max(side_of) + 1
     partner_of = tuple(
-        next((p for p in range(seats) if p != s and side_of[p] == side_of[s]), -1)
-        if rules.teams in ("partners", "pairs")
-        else -1
+        next((p for p in range(seats) if p != s and side_of[p] == side_of[s]), None)
+        if teams in ("partners", "pairs")
+        else None
         for s in range(seats)
     )
-    tiles = ALL_TILES & ~parse_removed(rules.removed)
+    tiles = ALL_TILES & ~parse_removed(removed)
     names = SEAT_NAMES_BY_SIZE[seats]
-    if rules.teams in ("partners", "pairs", "threes"):
+    if teams in ("partners", "pairs", "threes"):
         side_names = tuple(
             "-".join(names[s] for s in range(seats) if side_of[s] == side) for side in range(sides)
         )
@@ -230,17 +191,17 @@ def table_layout(rules: Rules) -> Layout:
         side_names = names
     return Layout(
         seats=seats,
-        teams=rules.teams,
+        teams=teams,
         side_of=side_of,
         partner_of=partner_of,
         sides=sides,
-        hand_size=rules.hand_size,
-        widow=rules.widow,
+        hand_size=hand_size,
+        widow=widow,
         tiles=tiles,
-        set_aside=tiles.bit_count() - seats * rules.hand_size - rules.widow,
-        trick_points=rules.trick_points,
-        count=rules.count,
-        total=_total(rules, tiles),
+        set_aside=tiles.bit_count() - seats * hand_size - widow,
+        trick_points=trick_points,
+        count=count,
+        total=hand_total(tiles, count, trick_points, hand_size),
         seat_names=names,
         side_names=side_names,
     )

@@ -16,6 +16,26 @@ Nine space-separated fields, a tenth for a seat view::
 - ``contract``: as named, or ``-``; ``plays``: the tiles in play order, or ``-``. In a seat view
   a trick lying face down is ``xW`` (won by seat W), with ``:TT`` for the seat's own tile in it.
 - ``to-act``: the seat to act, or ``end``; a seat view ends with ``@seat``.
+
+A position written is read back to the same hand or view:
+
+>>> import random
+>>> from texas42 import Hand, Rules
+>>> from texas42.core.notation import (
+...     hand_position,
+...     parse_hand_position,
+...     parse_view_position,
+...     view_position,
+... )
+>>> hand = Hand.random(Rules(), shaker=0, rng=random.Random(7))
+>>> again, score, number = parse_hand_position(hand_position(hand))
+>>> again.deal == hand.deal, score, number
+(True, (0, 0), 1)
+>>> view = hand.view(1)
+>>> parse_view_position(view_position(view)) == view
+True
+>>> view_position(view).split()[4].count("?")  # the other seats' hands stay hidden
+3
 """
 
 from __future__ import annotations

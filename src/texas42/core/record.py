@@ -6,6 +6,16 @@ canonical spellings, so ``Record.from_json(text).to_json()`` normalises a record
 replays a record with the engine (`Game`), so a record is judged by exactly the rules play uses,
 and reports what ``texas42 check`` prints. Problems are `RecordError`: status 2 when the record
 cannot be read, status 1 when it breaks a rule, always with the hand, field, place and seat.
+
+>>> import random
+>>> from texas42 import Game, Record, Rules, check_record, record_from_game
+>>> game, rng = Game(Rules(), seed=1), random.Random(1)
+>>> while not game.is_over():
+...     game.apply(rng.choice(game.legal_actions()))
+>>> record = Record.from_json(record_from_game(game).to_json())
+>>> report = check_record(record)
+>>> report.score == game.score and report.winner == game.outcome().winner
+True
 """
 
 from __future__ import annotations
@@ -17,9 +27,10 @@ from typing import Any
 
 from texas42.core.actions import ACTIONS, Action, Declare, Discard, Play, parse_call
 from texas42.core.contracts import SUIT_WORDS, Contract
+from texas42.core.deal import check_widow
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.game import Game
-from texas42.core.hand import Hand, HandResult, Phase, check_widow
+from texas42.core.hand import Hand, HandResult, Phase
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name, parse_tile, tile_name
@@ -224,9 +235,7 @@ def _read_widow(value: Any, deal: Sequence[int], number: int, layout: Layout) ->
         raise _broken(str(exc), "widow", number) from None
 
 
-def _read_call(
-    value: Any, number: int, index: int, total: int = 42, tricks: bool = False
-) -> Action:
+def _read_call(value: Any, number: int, index: int, total: int, tricks: bool) -> Action:
     try:
         if isinstance(value, str):
             return parse_call(value, total, tricks)

@@ -4,18 +4,32 @@ Option names and values are the canonical ones of the game record format (``reco
 plus the rest of the option catalogue of ``rules.md`` section 14. The string form is the preset
 name followed by the options that differ from it, e.g. ``standard,nello=true,nello_min_marks=1``;
 it round-trips and is what records, URLs and the ``--rules`` flag use.
+
+>>> from texas42 import Rules
+>>> rules = Rules.parse("standard,nello,nello_min_marks=1")
+>>> str(rules)
+'standard,nello=true,nello_min_marks=1'
+>>> rules.nello, rules.min_bid, rules.layout.total
+(True, 30, 42)
+>>> Rules.parse(str(rules)) == rules
+True
 """
 
 from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 from texas42.core.errors import RulesError
-
-if TYPE_CHECKING:
-    from texas42.core.layout import Layout
+from texas42.core.layout import (
+    Layout,
+    format_removed,
+    hand_total,
+    parse_removed,
+    table_layout,
+)
+from texas42.core.tiles import ALL_TILES, ONE_ZERO
 
 FirstShaker = Literal["high-draw", "random"]
 DrawOrder = Literal["opponents-first", "shaker-last", "deal"]
@@ -118,15 +132,22 @@ class Rules:
             raise RulesError(
                 f"rule removed names tiles, such as 1-0 or 6-0+5-0, not {self.removed!r}"
             )
-        from texas42.core.layout import check_table, format_removed, parse_removed, table_layout
-
         object.__setattr__(self, "removed", format_removed(parse_removed(self.removed)))
         _check_range("seats", self.seats, 3, 7)
         _check_range("hand_size", self.hand_size, 1, 9)
         _check_range("widow", self.widow, 0, 4)
         _check_range("trick_points", self.trick_points, 0, 5)
-        check_table(self)
-        object.__setattr__(self, "layout", table_layout(self))
+        _check_table(self)
+        layout = table_layout(
+            self.seats,
+            self.teams,
+            self.hand_size,
+            self.widow,
+            self.removed,
+            self.trick_points,
+            self.count,
+        )
+        object.__setattr__(self, "layout", layout)
 
     @property
     def winning_target(self) -> int:
@@ -214,9 +235,7 @@ class Rules:
 
     def describe(self) -> list[str]:
         """Short lines a player reads to know which house rules are on."""
-        from texas42.core.layout import layout_of
-
-        layout = layout_of(self)
+        layout = self.layout
         lines = [
             f"game to {self.winning_target} {'marks' if self.game == 'marks' else 'points'}",
         ]
@@ -261,6 +280,63 @@ def _marks(n: int) -> str:
 def _check_range(name: str, value: object, low: int, high: int) -> None:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise RulesError(f"rule {name} must be a whole number from {low} to {high}, not {value!r}")
+
+
+def _check_table(rules: Rules) -> None:
+    """Raise `RulesError` when the table options do not fit together."""
+    seats, teams = rules.seats, rules.teams
+    if teams == "partners" and seats != 4:
+        raise RulesError(
+            "teams=partners needs 4 seats; use pairs or threes for 6, bidder-alone otherwise"
+        )
+    if teams in ("pairs", "threes") and seats != 6:
+        raise RulesError(f"teams={teams} needs 6 seats")
+    if (rules.game == "moon") != (teams == "solo"):
+        raise RulesError("game=moon and teams=solo go together: in Moon each player scores alone")
+    if rules.bids == "tricks" and (rules.count or rules.trick_points != 1):
+        raise RulesError(
+            "bids=tricks needs count=false and trick_points=1: a bid is a number of tricks"
+        )
+    if (rules.bids == "tricks") != (rules.game == "moon"):
+        raise RulesError("bids=tricks and game=moon go together: Moon bids tricks and scores them")
+    in_play = ALL_TILES & ~parse_removed(rules.removed)
+    needed = seats * rules.hand_size + rules.widow
+    if needed > in_play.bit_count():
+        raise RulesError(
+            f"{seats} hands of {rules.hand_size} and a widow of {rules.widow} need {needed} tiles; "
+            f"only {in_play.bit_count()} are in play"
+        )
+    has_partner = teams in ("partners", "pairs")
+    for name, on in (("nello", rules.nello), ("plunge", rules.plunge), ("splash", rules.splash)):
+        if on and not has_partner:
+            raise RulesError(f"{name} needs a partner for every seat (teams=partners or pairs)")
+    if rules.see_partner and teams != "partners":
+        raise RulesError("see_partner (two-hand play) needs four seats in partnerships")
+    if rules.first_bidder == "holder-1-0" and (
+        not in_play >> ONE_ZERO & 1 or seats * rules.hand_size < in_play.bit_count()
+    ):
+        raise RulesError("first_bidder=holder-1-0 needs the 1-0 dealt to a seat every hand")
+    total = hand_total(in_play, rules.count, rules.trick_points, rules.hand_size)
+    if rules.bids == "points" and total > 44:
+        raise RulesError(f"a hand of {total} points is more than point bids reach (44 at most)")
+    top = total if rules.bids == "tricks" else total - 1
+    _check_range("min_bid", rules.min_bid, 1, top)
+    if rules.widow and rules.bids != "tricks":
+        raise RulesError("a widow is played with Moon's auction (bids=tricks)")
+
+
+def seats_held(rules: Rules, seat: int) -> tuple[int, ...]:
+    """The seats a person sitting at ``seat`` plays and sees: both hands of a partnership in
+    two-hand play (``see_partner``), else the one seat."""
+    partner = rules.layout.partner(seat)
+    return (seat, partner) if rules.see_partner and partner is not None else (seat,)
+
+
+def piles_face_down(rules: Rules, bid_marks: int) -> bool:
+    """Whether won tricks lie face down: for bids of 2 marks or more, or any mark bid."""
+    if rules.hide_tricks == "never" or not bid_marks:
+        return False
+    return bid_marks >= (2 if rules.hide_tricks == "two-marks" else 1)
 
 
 def _format_value(value: object) -> str:
@@ -356,3 +432,6 @@ PLAYERS_PRESETS: dict[int, str] = {
     7: "seven-hand",
 }
 """The preset a table of N people plays by default (``--players N``)."""
+
+FOUR_SEATS = PRESETS["standard"].layout
+"""The default table: four seats in two partnerships, the 28 tiles, 42 points a hand."""

@@ -2,6 +2,14 @@
 
 A tile ``hi-lo`` (``hi >= lo``) has index ``hi*(hi+1)//2 + lo``, so 0-0 is 0 and 6-6 is 27, and
 sorting indexes high to low sorts a hand the way players read it: 6-6 6-5 ... 1-0 0-0.
+
+>>> from texas42.core.tiles import count_points, hand_name, parse_hand, parse_tile, tile_name
+>>> t = parse_tile("6-4")
+>>> t, tile_name(t), parse_tile("4-6") == parse_tile("64") == t
+(25, '6-4', True)
+>>> hand = parse_hand("3-2 6-4 0-0 5-5")
+>>> hand_name(hand), hand.bit_count(), count_points(hand)
+('6-4 5-5 3-2 0-0', 4, 25)
 """
 
 from __future__ import annotations
@@ -43,6 +51,12 @@ def tile(hi: int, lo: int) -> int:
     if lo > hi:
         hi, lo = lo, hi
     return hi * (hi + 1) // 2 + lo
+
+
+ONE_ZERO = tile(1, 0)
+"""Its holder bids first under ``first_bidder=holder-1-0``."""
+DOUBLE_SIX = tile(6, 6)
+"""Plunge needs it in hand under ``plunge_needs_66``."""
 
 
 def is_double(t: int) -> bool:

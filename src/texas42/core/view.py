@@ -2,35 +2,45 @@
 
 A `View` is built from public events only (the calls, the contract, the tiles played face up, the
 winners of tricks whose piles lie face down) plus the seat's own dealt tiles, by `build_view`.
-`Hand.view` and the seat-view position string both go through it, so a view can only contain what
-those inputs carry: changing tiles hidden from the seat cannot change it. A ``by-lead`` contract
-whose first trick lies face down shows as the suit its first lead named, as every seat saw.
+`Hand.view` and the seat-view position string (`texas42.core.notation`) both go through it, so a
+view can only contain what those inputs carry: changing tiles hidden from the seat cannot change
+it. A ``by-lead`` contract whose first trick lies face down shows as the suit its first lead named,
+as every seat saw. The auction and the tricks are replayed by the same rules `Hand` plays by
+(`texas42.core.auction`, `texas42.core.progress`).
+
+>>> import random
+>>> from texas42 import Hand, Rules
+>>> hand = Hand.random(Rules(), shaker=0, rng=random.Random(7))
+>>> view = hand.view(1)  # East, left of the shaker, bids first
+>>> view.turn, view.hand == hand.hands[1], list(view.legal) == hand.legal_actions()
+(1, True, True)
+>>> hand.view(2).legal  # South waits its turn
+()
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 
-from texas42.core.actions import (
-    ACTIONS,
-    DISCARD_BASE,
-    MOON_ID,
-    PASS_ID,
-    PLUNGE_ID,
-    SPLASH_ID,
-    Action,
-    Declare,
-)
-from texas42.core.contracts import Contract, PlayTables, tables_for
+from texas42.core.actions import ACTIONS, DISCARD_BASE, MOON_ID, PASS_ID, Action, Declare
+from texas42.core.auction import call_value, legal_calls, legal_declarations
+from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for
 from texas42.core.errors import NotationError
 from texas42.core.layout import Layout, layout_of
-from texas42.core.rules import Rules
-from texas42.core.tiles import DOUBLES, HI, TILE_NAMES, mask_of
-
-if TYPE_CHECKING:
-    from texas42.core.hand import Hand
+from texas42.core.progress import (
+    Phase,
+    add_trick,
+    auction_over,
+    declarer_of,
+    next_player,
+    sitting_out,
+    take_trick,
+    trick_size,
+)
+from texas42.core.rules import Rules, piles_face_down
+from texas42.core.tiles import DOUBLES, TILE_NAMES, mask_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +105,7 @@ class View:
 
     @property
     def piles_face_down(self) -> bool:
-        return _hidden(self)
+        return self.contract is not None and piles_face_down(self.rules, self.bid_marks)
 
     @property
     def layout(self) -> Layout:
@@ -106,17 +116,30 @@ class View:
         """The mask of the discards this seat saw (its own)."""
         return mask_of([t for t in self.discards if t is not None])
 
-    def position(self) -> str:
-        """The seat-view position string (see `texas42.core.notation`)."""
-        from texas42.core.notation import view_position
 
-        return view_position(self)
+class _Auction(NamedTuple):
+    """The auction as the public calls give it."""
+
+    high_id: int | None
+    high_seat: int | None
+    high_value: int
+    bid_marks: int
+    over: bool
+    declarer: int | None
 
 
-def _hidden(view: View) -> bool:
-    from texas42.core.hand import piles_face_down
+class _Play(NamedTuple):
+    """The play as the seat saw it: the tricks, the one in progress, and what they tell."""
 
-    return view.contract is not None and piles_face_down(view.rules, view.bid_marks)
+    tables: PlayTables | None
+    tricks: tuple[TrickView, ...]
+    trick: tuple[tuple[int, int], ...]
+    leader: int
+    points: tuple[int, ...]
+    won: tuple[int, ...]
+    played: tuple[int, ...]
+    voids: tuple[int, ...]
+    mine: int
 
 
 def build_view(
@@ -139,24 +162,101 @@ def build_view(
     ``widow`` is the widow as this seat saw it (only the seat that took it sees it) and
     ``discards`` the tiles laid down after taking it, None for each one this seat did not see.
     """
-    from texas42.core.hand import (
-        Phase,
-        call_value,
-        legal_calls,
-        legal_declarations,
-        legal_plays,
-        piles_face_down,
-    )
-
     layout = layout_of(rules)
-    seats = layout.seats
     if len(score) != layout.sides:
         raise NotationError(
             f"a score has {layout.sides} entries under these rules, not {len(score)}"
         )
+    auction = _replay_auction(rules, seat, first_bidder, dealt, calls)
+    declarer = auction.declarer
+    took_widow = declarer is not None and layout.widow > 0
+    own_discards = _check_widow(layout, seat, declarer, dealt, widow, discards)
+    discarding = took_widow and len(discards) < layout.widow
+    out_seat = _check_contract(rules, auction, contract, discarding, bool(events))
+    held = dealt | widow
+    play = None
+    if contract is not None and declarer is not None:
+        play = _replay_play(rules, seat, contract, declarer, out_seat, held, own_discards, events)
+        if play.mine & ~held:
+            raise NotationError("the seat played a tile it was not dealt")
+    expected = _to_act(layout, first_bidder, len(calls), auction, play, out_seat)
+    ended = expected is None or (play is not None and bool(play.tricks) and not play.trick)
+    if turn != expected and not (turn is None and ended):
+        given, actual = ("end" if s is None else f"seat {s}" for s in (turn, expected))
+        raise NotationError(f"{actual} is to act here, not {given}")
+    if turn is None:
+        phase = Phase.DONE
+    elif not auction.over:
+        phase = Phase.AUCTION
+    elif discarding:
+        phase = Phase.DISCARD
+    elif contract is None:
+        phase = Phase.DECLARE
+    else:
+        phase = Phase.PLAY
+    hand = held & ~(play.mine if play is not None else own_discards)
+    legal_mask = 0
+    if turn == seat:
+        legal_mask = _legal_mask(rules, phase, auction, len(calls), hand, play)
+    tables = play.tables if play is not None else None
+    trump = (
+        tables.description
+        if tables is not None
+        else ("trump is named by the first tile led" if contract is not None else None)
+    )
+    played = play.played if play is not None else (0,) * layout.seats
+    return View(
+        rules=rules,
+        seat=seat,
+        hand_number=hand_number,
+        score=score,
+        shaker=shaker,
+        first_bidder=first_bidder,
+        dealt=dealt,
+        calls=tuple(ACTIONS[a] for a in calls),
+        widow=widow,
+        discards=tuple(discards),
+        contract=contract,
+        events=tuple(events),
+        turn=turn,
+        phase=int(phase),
+        hand=hand,
+        bidder=auction.high_seat,
+        bid=None if auction.high_id is None else ACTIONS[auction.high_id],
+        bid_marks=auction.bid_marks,
+        declarer=declarer,
+        out_seat=out_seat,
+        trump=trump,
+        tricks=play.tricks if play is not None else (),
+        trick=play.trick if play is not None else (),
+        tiles_left=tuple(
+            layout.hand_size
+            - n
+            + (layout.widow - len(discards) if s == declarer and took_widow else 0)
+            for s, n in enumerate(played)
+        ),
+        points=(
+            None
+            if piles_face_down(rules, auction.bid_marks)
+            else (play.points if play is not None else (0,) * layout.sides)
+        ),
+        tricks_won=play.won if play is not None else (0,) * layout.sides,
+        voids=play.voids if play is not None else (0,) * layout.seats,
+        legal=tuple(ACTIONS[i] for i in range(len(ACTIONS)) if legal_mask >> i & 1),
+    )
+
+
+def _replay_auction(
+    rules: Rules, seat: int, first_bidder: int, dealt: int, calls: Sequence[int]
+) -> _Auction:
+    """The high bid, its seat and value, and the declarer once the calls end the auction."""
+    layout = rules.layout
+    seats = layout.seats
     if len(calls) > seats:
         raise NotationError(f"an auction has at most {seats} calls")
-    high_id, high_seat, high_value, bid_marks = -1, -1, 0, 0
+    high_id: int | None = None
+    high_seat: int | None = None
+    high_value, bid_marks = 0, 0
     for i, aid in enumerate(calls):
         if high_id == MOON_ID:
             raise NotationError(
@@ -171,11 +271,23 @@ def build_view(
             continue
         high_id, high_seat = aid, caller
         bid_marks, high_value = call_value(rules, aid, high_value)
-    auction_over = len(calls) == seats or high_id == MOON_ID
-    declarer = -1
-    if auction_over and high_seat >= 0:
-        declarer = layout.partner(high_seat) if high_id in (PLUNGE_ID, SPLASH_ID) else high_seat
-    took_widow = declarer >= 0 and layout.widow > 0
+    over = auction_over(layout, len(calls), high_id)
+    declarer = None
+    if over and high_id is not None and high_seat is not None:
+        declarer = declarer_of(layout, high_id, high_seat)
+    return _Auction(high_id, high_seat, high_value, bid_marks, over, declarer)
+
+
+def _check_widow(
+    layout: Layout,
+    seat: int,
+    declarer: int | None,
+    dealt: int,
+    widow: int,
+    discards: Sequence[int | None],
+) -> int:
+    """The mask of the seat's own discards, once the widow and the discards fit who took it."""
+    took_widow = declarer is not None and layout.widow > 0
     if widow and not (took_widow and seat == declarer):
         raise NotationError("only the bid winner sees the widow, once the auction is over")
     if took_widow and seat == declarer and widow.bit_count() != layout.widow:
@@ -193,44 +305,57 @@ def build_view(
         raise NotationError("the bid winner sees its own discards")
     if seat != declarer and own_discards:
         raise NotationError("only the bid winner sees its discards")
-    if len(set(own_discards)) != len(own_discards) or mask_of(own_discards) & ~(dealt | widow):
+    mine = mask_of(own_discards)
+    if len(set(own_discards)) != len(own_discards) or mine & ~(dealt | widow):
         raise NotationError("the bid winner discards tiles from its hand and the widow, once each")
-    discarding = took_widow and len(discards) < layout.widow
-    if contract is not None and declarer < 0:
+    return mine
+
+
+def _check_contract(
+    rules: Rules, auction: _Auction, contract: Contract | None, discarding: bool, played: bool
+) -> int | None:
+    """The seat sitting out, once the contract fits the auction and comes before any play."""
+    if contract is not None and auction.declarer is None:
         raise NotationError("a contract needs a finished auction with a bid")
     if contract is not None and discarding:
         raise NotationError("trump is named after the discards")
-    named = Declare(contract).id if contract is not None else -1
-    if named >= 0 and not legal_declarations(rules, high_id, bid_marks) >> named & 1:
-        raise NotationError(
-            f"{contract} cannot be named after {ACTIONS[high_id]} under these rules"
-        )
-    if events and contract is None:
+    if contract is not None and auction.high_id is not None:
+        named = Declare(contract).id
+        if not legal_declarations(rules, auction.high_id, auction.bid_marks) >> named & 1:
+            raise NotationError(
+                f"{contract} cannot be named after {ACTIONS[auction.high_id]} under these rules"
+            )
+    if played and contract is None:
         raise NotationError("tiles are played only after the contract is named")
-    tables: PlayTables | None = None
-    out_seat = -1
-    trick_size = seats
-    if contract is not None:
-        if contract.kind != "by-lead":
-            tables = tables_for(contract, rules)
-        if contract.kind == "nello":
-            out_seat = layout.partner(declarer)
-            trick_size = seats - 1
-    hidden = piles_face_down(rules, bid_marks)
-    side_of = layout.side_of
+    if contract is None or auction.declarer is None:
+        return None
+    return sitting_out(rules.layout, contract, auction.declarer)
 
-    def next_seat(s: int) -> int:
-        s = (s + 1) % seats
-        return (s + 1) % seats if s == out_seat else s
 
+def _replay_play(
+    rules: Rules,
+    seat: int,
+    contract: Contract,
+    declarer: int,
+    out_seat: int | None,
+    held: int,
+    mine: int,
+    events: Sequence[Event],
+) -> _Play:
+    """Walk the tricks as the seat saw them: who played what, who won, and the voids shown.
+
+    ``held`` is every tile the seat had (its hand and any widow), ``mine`` those it has laid down
+    already (its discards).
+    """
+    layout = rules.layout
+    seats = layout.seats
+    size = trick_size(layout, out_seat)
+    tables = None if contract.kind == "by-lead" else tables_for(contract, rules)
     leader = declarer
     trick: list[tuple[int, int]] = []
     tricks: list[TrickView] = []
-    points = [0] * layout.sides
-    won = [0] * layout.sides
+    points = won = (0,) * layout.sides
     played = [0] * seats
-    mine = mask_of(own_discards)
-    held = dealt | widow
     seen = mine
     voids = [0] * seats
     for event in events:
@@ -241,14 +366,14 @@ def build_view(
             if seen >> shown & 1:
                 raise NotationError(f"{TILE_NAMES[shown]} is played twice")
             seen |= 1 << shown
-        if trick and isinstance(event, HiddenTrick):
-            raise NotationError("a face-down trick cannot start in the middle of a trick")
         if isinstance(event, HiddenTrick):
+            if trick:
+                raise NotationError("a face-down trick cannot start in the middle of a trick")
             if tables is None:
                 raise NotationError("a by-lead trump cannot be read from a face-down trick")
             in_trick = [leader]
-            while len(in_trick) < trick_size:
-                in_trick.append(next_seat(in_trick[-1]))
+            while len(in_trick) < size:
+                in_trick.append(next_player(seats, in_trick[-1], out_seat))
             for s in in_trick:
                 played[s] += 1
             if (event.mine is None) == (seat in in_trick):
@@ -259,13 +384,13 @@ def build_view(
                 mine |= 1 << event.mine
             if not 0 <= event.winner < seats:
                 raise NotationError(f"a face-down trick is won by a seat 0..{seats - 1}")
-            won[side_of[event.winner]] += 1
+            # its points lie face down with the pile: it counts as a trick won, for no points
+            points, won = add_trick(layout, points, won, event.winner, 0)
             tricks.append(TrickView(leader, tuple(in_trick), event.winner, None, None, event.mine))
             leader = event.winner
             continue
-        player = next_seat(trick[-1][0]) if trick else leader
+        player = next_player(seats, trick[-1][0], out_seat) if trick else leader
         if tables is None:
-            assert contract is not None
             tables = tables_for(contract, rules, first_lead=event)
         if player != seat and held >> event & 1:
             raise NotationError(f"{TILE_NAMES[event]} is this seat's tile, played by seat {player}")
@@ -281,126 +406,61 @@ def build_view(
             led = tables.led[trick[0][1]]
             if not tables.follows(event, led):
                 voids[player] |= 1 << led
-        if len(trick) == trick_size:
-            tiles = tuple(t for _, t in trick)
-            winner = trick[tables.trick_winner(tiles)][0]
-            value = layout.trick_value(mask_of(tiles))
-            points[side_of[winner]] += value
-            won[side_of[winner]] += 1
+        if len(trick) == size:
+            taken = take_trick(
+                layout, tables, tuple(s for s, _ in trick), tuple(t for _, t in trick)
+            )
+            points, won = add_trick(layout, points, won, taken.winner, taken.points)
             theirs = next((t for s, t in trick if s == seat), None)
             tricks.append(
-                TrickView(leader, tuple(s for s, _ in trick), winner, tiles, value, theirs)
+                TrickView(leader, taken.seats, taken.winner, taken.tiles, taken.points, theirs)
             )
-            leader = winner
+            leader = taken.winner
             trick = []
-    if mine & ~held:
-        raise NotationError("the seat played a tile it was not dealt")
-    if not auction_over:
-        expected: int | None = (first_bidder + len(calls)) % seats
-    elif high_seat < 0:
-        expected = None
-    elif contract is None:
-        expected = declarer
-    else:
-        expected = next_seat(trick[-1][0]) if trick else leader
-    ended = expected is None or (bool(tricks) and not trick)
-    if turn != expected and not (turn is None and ended):
-        given, actual = ("end" if s is None else f"seat {s}" for s in (turn, expected))
-        raise NotationError(f"{actual} is to act here, not {given}")
-    if turn is None:
-        phase = Phase.DONE
-    elif not auction_over:
-        phase = Phase.AUCTION
-    elif discarding:
-        phase = Phase.DISCARD
-    elif contract is None:
-        phase = Phase.DECLARE
-    else:
-        phase = Phase.PLAY
-    legal_mask = 0
-    hand = held & ~mine
-    if turn == seat:
-        if phase == Phase.AUCTION:
-            legal_mask = legal_calls(rules, len(calls), high_seat, high_value, hand)
-        elif phase == Phase.DISCARD:
-            legal_mask = hand << DISCARD_BASE
-        elif phase == Phase.DECLARE:
-            legal_mask = legal_declarations(rules, high_id, bid_marks)
-        else:
-            legal_mask = legal_plays(rules, tables, hand, [t for _, t in trick], not tricks)
-    legal = tuple(ACTIONS[i] for i in range(len(ACTIONS)) if legal_mask >> i & 1)
-    trump = (
-        tables.description
-        if tables is not None
-        else ("trump is named by the first tile led" if contract is not None else None)
-    )
-    return View(
-        rules=rules,
-        seat=seat,
-        hand_number=hand_number,
-        score=score,
-        shaker=shaker,
-        first_bidder=first_bidder,
-        dealt=dealt,
-        calls=tuple(ACTIONS[a] for a in calls),
-        widow=widow,
-        discards=tuple(discards),
-        contract=contract,
-        events=tuple(events),
-        turn=turn,
-        phase=int(phase),
-        hand=hand,
-        bidder=high_seat if high_seat >= 0 else None,
-        bid=ACTIONS[high_id] if high_id >= 0 else None,
-        bid_marks=bid_marks,
-        declarer=declarer if declarer >= 0 else None,
-        out_seat=out_seat if out_seat >= 0 else None,
-        trump=trump,
-        tricks=tuple(tricks),
-        trick=tuple(trick),
-        tiles_left=tuple(
-            layout.hand_size
-            - n
-            + (layout.widow - len(discards) if s == declarer and took_widow else 0)
-            for s, n in enumerate(played)
-        ),
-        points=None if hidden else tuple(points),
-        tricks_won=tuple(won),
-        voids=tuple(voids),
-        legal=legal,
+    return _Play(
+        tables,
+        tuple(tricks),
+        tuple(trick),
+        leader,
+        points,
+        won,
+        tuple(played),
+        tuple(voids),
+        mine,
     )
 
 
-def view_of(hand: Hand, seat: int, score: tuple[int, ...], hand_number: int = 1) -> View:
-    """The view of a hand in progress (or just over) from one seat."""
-    seats = hand.layout.seats
-    if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < seats):
-        raise NotationError(f"a seat is 0..{seats - 1}, not {seat!r}")
-    events: list[Event] = []
-    contract = hand.contract
-    if hand.tricks_hidden:
-        for trick in hand.tricks:
-            own = trick.tiles[trick.seats.index(seat)] if seat in trick.seats else None
-            events.append(HiddenTrick(trick.winner, own))
-        if contract is not None and contract.kind == "by-lead" and hand.tricks:
-            # everyone saw the first lead name trump before its trick went face down
-            contract = Contract("suit", HI[hand.plays[0]])
-    else:
-        for trick in hand.tricks:
-            events.extend(trick.tiles)
-    events.extend(hand.trick)
-    return build_view(
-        hand.rules,
-        seat,
-        hand_number,
-        score,
-        hand.shaker,
-        hand.first_bidder,
-        hand.deal[seat],
-        hand.calls,
-        contract,
-        events,
-        hand.seat_to_act(),
-        hand.widow if seat == hand.declarer else 0,
-        [t if seat == hand.declarer else None for t in hand.discards],
-    )
+def _to_act(
+    layout: Layout,
+    first_bidder: int,
+    calls: int,
+    auction: _Auction,
+    play: _Play | None,
+    out_seat: int | None,
+) -> int | None:
+    """The seat whose turn the public events give: None once a bidless auction ends."""
+    if not auction.over:
+        return (first_bidder + calls) % layout.seats
+    if auction.declarer is None:
+        return None
+    if play is None:
+        return auction.declarer
+    if play.trick:
+        return next_player(layout.seats, play.trick[-1][0], out_seat)
+    return play.leader
+
+
+def _legal_mask(
+    rules: Rules, phase: Phase, auction: _Auction, calls: int, hand: int, play: _Play | None
+) -> int:
+    """The actions the seat to act may take, as a mask of action ids."""
+    if phase == Phase.AUCTION:
+        return legal_calls(rules, calls, auction.high_seat, auction.high_value, hand)
+    if phase == Phase.DISCARD:
+        return hand << DISCARD_BASE
+    if phase == Phase.DECLARE and auction.high_id is not None:
+        return legal_declarations(rules, auction.high_id, auction.bid_marks)
+    if phase == Phase.PLAY and play is not None:
+        trick = [t for _, t in play.trick]
+        return legal_plays(rules, play.tables, hand, trick, not play.tricks)
+    return 0

@@ -154,7 +154,7 @@ def _widow(hand: Hand, players: Players) -> str | None:
     if not hand.layout.widow:
         return None
     text = f"widow {hand_name(hand.widow)}"
-    if hand.discards and hand.declarer >= 0:
+    if hand.discards and hand.declarer is not None:
         down = " ".join(tile_name(t) for t in hand.discards)
         text += f"; {_seat(hand.layout, hand.declarer, players)} laid down {down}"
     return text

@@ -11,6 +11,7 @@ import random
 
 from texas42.core.actions import Action, Bid, Play
 from texas42.core.errors import IllegalActionError
+from texas42.core.notation import view_position
 from texas42.core.view import View
 from texas42.players.rules_bot import RulesBot
 
@@ -28,7 +29,7 @@ class EasyBot:
         if not view.legal:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
         choice = self._rules.choose(view)
-        rng = random.Random(f"{self.seed}:{view.position()}")
+        rng = random.Random(f"{self.seed}:{view_position(view)}")
         if isinstance(choice, Play) and rng.random() < SLIP_CHANCE:
             return rng.choice(view.legal)
         if isinstance(choice, Bid) and (choice.marks or choice.special):

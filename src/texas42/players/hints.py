@@ -20,6 +20,7 @@ from texas42.core.actions import Action, Bid, Declare, Pass, Play
 from texas42.core.contracts import Contract
 from texas42.core.errors import IllegalActionError
 from texas42.core.hand import Phase
+from texas42.core.notation import view_position
 from texas42.core.view import View
 from texas42.players.pimc import Chances, PimcBot, PimcSettings
 from texas42.search.solver import points_needed
@@ -64,7 +65,7 @@ def hints(view: View, *, samples: int = 32, seed: int = 0) -> list[Hint]:
 
 
 def _play_hints(bot: PimcBot, view: View) -> list[Hint]:
-    rng = random.Random(f"{bot.seed}:{view.position()}")
+    rng = random.Random(f"{bot.seed}:{view_position(view)}")
     estimates, _ = bot.estimates(view, rng)
     scores = bot.play_scores(view, estimates)
     assert view.bidder is not None

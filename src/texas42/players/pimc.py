@@ -52,10 +52,12 @@ from texas42.core.actions import (
     Pass,
     Play,
 )
+from texas42.core.auction import plain_contracts, special_bid_marks
 from texas42.core.contracts import Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError, Texas42Error
-from texas42.core.hand import Hand, Phase, plain_contracts, special_bid_marks
+from texas42.core.hand import Hand, Phase
 from texas42.core.layout import layout_of
+from texas42.core.notation import view_position
 from texas42.core.rules import Rules
 from texas42.core.tiles import iter_tiles, tiles_of
 from texas42.core.view import View, build_view
@@ -204,7 +206,7 @@ class PimcBot:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
         if len(view.legal) == 1:
             return view.legal[0]
-        rng = random.Random(f"{self.seed}:{view.position()}")
+        rng = random.Random(f"{self.seed}:{view_position(view)}")
         if view.phase == Phase.PLAY:
             return self._play(view, rng)
         if view.phase == Phase.AUCTION:
@@ -426,6 +428,7 @@ class PimcBot:
         n = self.bid_samples(view)
         worlds = DealSampler(_opening_view(view)).samples(n, rng)
         mate = view.layout.partner(view.seat)
+        assert mate is not None  # plunge and splash are played only where seats have partners
         a, b, c = MARK_CHANCE
         total = 0.0
         for world in worlds:
@@ -676,7 +679,8 @@ def _trial_position(
     """The play from the first lead on these holdings, the viewer having won the auction and
     ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
     (the goal is left at 0: the caller judges the totals itself)."""
-    nello = contract.kind == "nello"
+    mate = view.layout.partner(view.seat)
+    out_seat = mate if contract.kind == "nello" and mate is not None else -1
     leader = view.seat if declarer is None else declarer
     return PlayPosition(
         rules=view.rules,
@@ -687,7 +691,7 @@ def _trial_position(
         leader=leader,
         bidder=view.seat,
         declarer=leader,
-        out_seat=view.layout.partner(view.seat) if nello else -1,
+        out_seat=out_seat,
         taken=0,
         goal=0,
         tricks_played=0,

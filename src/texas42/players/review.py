@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from texas42.core.actions import ACTIONS, PASS_ID, Declare, Discard
-from texas42.core.hand import Hand, Phase, plain_contracts
+from texas42.core.auction import plain_contracts
+from texas42.core.hand import Hand, Phase
 from texas42.core.record import Record, check_record
 from texas42.core.tiles import tile_name
 from texas42.search.solver import PlayPosition, Solver
@@ -296,13 +297,13 @@ def review_hand(
     solver = solver or Solver()
     rng = rng or random.Random(0)
     bids: list[BidReview] = []
-    auction_over = hand.high_seat >= 0 and hand.phase != Phase.AUCTION
+    auction_over = hand.high_seat is not None and hand.phase != Phase.AUCTION
     if bid_samples > 0 and auction_over and not hand.layout.widow:
         bids = review_bids(hand, solver, bid_samples, rng)
     if hand.contract is None:
-        bidder = hand.high_seat if hand.high_seat >= 0 else None
-        bid = ACTIONS[hand.high_id].notation if hand.high_id >= 0 else None
-        return HandReview(number, bidder, bid, None, "points", (), tuple(bids))
+        bid = None if hand.high_id is None else ACTIONS[hand.high_id].notation
+        return HandReview(number, hand.high_seat, bid, None, "points", (), tuple(bids))
+    assert hand.high_id is not None  # a named contract follows a winning bid
     start = PlayPosition.from_hand(_start_of_play(hand))
     plays = review_plays(start, hand.plays, solver)
     return HandReview(

@@ -15,11 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Pass, Play
+from texas42.core.auction import legal_declarations
 from texas42.core.contracts import TRUMP, Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError
-from texas42.core.hand import FOUR_SEATS, Phase, legal_declarations
+from texas42.core.hand import Phase
 from texas42.core.layout import Layout, layout_of
-from texas42.core.rules import Rules
+from texas42.core.rules import FOUR_SEATS, Rules
 from texas42.core.tiles import (
     COUNT_TILES,
     COUNT_VALUE,

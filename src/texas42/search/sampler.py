@@ -34,12 +34,13 @@ from itertools import combinations
 from typing import TypeVar
 
 from texas42.core.actions import PLUNGE_ID, SPLASH_ID
-from texas42.core.contracts import SEVENS_DISTANCE_MASKS, PlayTables, tables_for
+from texas42.core.contracts import SEVENS_DISTANCE_MASKS, PlayTables, legal_plays, tables_for
 from texas42.core.errors import Texas42Error
-from texas42.core.hand import DOUBLE_SIX, ONE_ZERO, legal_plays
 from texas42.core.tiles import (
     ALL_TILES,
+    DOUBLE_SIX,
     DOUBLES,
+    ONE_ZERO,
     PIPS,
     TILE_COUNT,
     TILE_NAMES,

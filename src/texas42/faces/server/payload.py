@@ -18,7 +18,7 @@ from texas42.core.hand import Hand, HandResult, Phase
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
-from texas42.core.view import View, view_of
+from texas42.core.view import View
 from texas42.core.words import (
     action_said,
     contract_line,
@@ -44,7 +44,7 @@ def layout_payload(rules: Rules) -> out.Layout:
         sides=layout.sides,
         side_names=list(layout.side_names),
         side_of=list(layout.side_of),
-        partner=[_seat_or_none(p) for p in layout.partner_of],
+        partner=list(layout.partner_of),
         teams=layout.teams,
         hand_size=layout.hand_size,
         widow=layout.widow,
@@ -67,11 +67,6 @@ def seat_labels(layout: Layout, players: Sequence[str] = ()) -> list[str]:
         else:
             labels.append(name)
     return labels
-
-
-def _seat_or_none(seat: int | None) -> int | None:
-    """A seat the core may spell -1 for nobody, as the wire spells nobody: None."""
-    return None if seat is None or seat < 0 else seat
 
 
 def action_label(action: Action) -> str:
@@ -201,7 +196,7 @@ def _hand_view(game: Game, index: int, seat: int) -> View:
     hand = game.hands[index]
     history = game.score_history()
     before = history[index - 1] if index > 0 else game.start_score
-    return view_of(hand, seat, before, game.first_hand + index)
+    return hand.view(seat, before, game.first_hand + index)
 
 
 def acting_seat(game: Game, seats: Sequence[int]) -> int | None:
@@ -275,9 +270,7 @@ def replay_frame(
 ) -> out.Frame:
     """A position of the replay of a finished game, every tile shown: the public hand plus
     what each seat still holds, the widow and the discards."""
-    public = hand_payload(
-        view_of(hand, 0, score, number), public=True, result=hand.result, names=names
-    )
+    public = hand_payload(hand.view(0, score, number), public=True, result=hand.result, names=names)
     tricks = [
         out.Trick(
             leader=trick.leader,
@@ -330,7 +323,7 @@ def _actions_of(hand: Hand) -> list[tuple[int, int]]:
     """(seat, action id) of every action of a hand, in order."""
     seats = hand.layout.seats
     actions = [((hand.first_bidder + i) % seats, c) for i, c in enumerate(hand.calls)]
-    declarer = _seat_or_none(hand.declarer)
+    declarer = hand.declarer
     if declarer is not None:
         actions.extend((declarer, Discard(t).id) for t in hand.discards)
         if hand.contract is not None:

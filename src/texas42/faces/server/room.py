@@ -27,9 +27,9 @@ from texas42.core import words
 from texas42.core.actions import Action, Discard, action_words, parse_action_words
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
-from texas42.core.layout import Layout, layout_of, seats_held
+from texas42.core.layout import Layout, layout_of
 from texas42.core.record import record_from_game
-from texas42.core.rules import Rules
+from texas42.core.rules import Rules, seats_held
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import (
     ActionEvent,

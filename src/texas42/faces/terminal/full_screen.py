@@ -36,9 +36,9 @@ from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult, Phase
-from texas42.core.layout import Layout, layout_of, seats_held
+from texas42.core.layout import Layout, layout_of
 from texas42.core.record import record_from_game
-from texas42.core.rules import Rules
+from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
 from texas42.core.view import TrickView, View
 from texas42.core.words import (
@@ -1072,7 +1072,7 @@ class TableApp(App[int]):
             self._note(said)
         elif first_play and hand.contract is not None and hand.contract.kind == "by-lead":
             self._note(f"The first tile led names trump: {hand.trump_description()}")
-        if hand.phase == Phase.DISCARD and not hand.discards:
+        if hand.phase == Phase.DISCARD and not hand.discards and hand.declarer is not None:
             self._took_widow(hand.declarer)
         self._trick_done = len(hand.tricks) > tricks
         if self._trick_done:

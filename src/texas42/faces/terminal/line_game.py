@@ -24,9 +24,9 @@ from rich.text import Text
 from texas42.core.actions import Action, Bid, Declare
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult, Phase
-from texas42.core.layout import layout_of, seats_held
+from texas42.core.layout import layout_of
 from texas42.core.record import record_from_game
-from texas42.core.rules import Rules
+from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import hand_name, tile_name
 from texas42.core.view import View
 from texas42.core.words import (
@@ -275,8 +275,10 @@ class _Session:
         game.apply(action)
         if seat not in self.mine:
             self.news.append(self.describe(seat, action))
-        if hand.phase == Phase.DISCARD and not hand.discards and hand.declarer not in self.mine:
-            self.news.append(f"{self.subject(hand.declarer)} took the widow")
+        declarer = hand.declarer
+        if hand.phase == Phase.DISCARD and not hand.discards and declarer not in self.mine:
+            assert declarer is not None  # the bid winner discards
+            self.news.append(f"{self.subject(declarer)} took the widow")
         if isinstance(action, Declare):
             trump = hand.trump_description()
             if trump:

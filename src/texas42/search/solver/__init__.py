@@ -27,10 +27,11 @@ from texas42.core.contracts import (
     SUIT_COUNT,
     Contract,
     PlayTables,
+    legal_plays,
     tables_for,
 )
 from texas42.core.errors import RulesError
-from texas42.core.hand import Hand, Phase, legal_plays
+from texas42.core.hand import Hand, Phase
 from texas42.core.layout import Layout, layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of
@@ -82,7 +83,8 @@ class PlayPosition:
         """The position of a hand in play (or over, if it ended early with tiles left)."""
         if hand.contract is None or hand.phase not in (Phase.PLAY, Phase.DONE):
             raise RulesError("the solver needs a hand whose contract is named")
-        bidder = hand.high_seat
+        bidder, declarer, leader = hand.high_seat, hand.declarer, hand.trick_leader
+        assert bidder is not None and declarer is not None and leader is not None
         layout = hand.layout
         nello = hand.contract.kind == "nello"
         if nello:
@@ -91,7 +93,6 @@ class PlayPosition:
         else:
             taken = hand.points[layout.side_of[bidder]]
             goal = layout.total if hand.bid_marks else hand.high_value
-        leader = hand.trick_leader
         return cls(
             rules=hand.rules,
             contract=hand.contract,
@@ -100,8 +101,8 @@ class PlayPosition:
             trick=tuple(hand.trick),
             leader=leader,
             bidder=bidder,
-            declarer=hand.declarer,
-            out_seat=hand.out_seat,
+            declarer=declarer,
+            out_seat=-1 if hand.out_seat is None else hand.out_seat,
             taken=taken,
             goal=goal,
             tricks_played=len(hand.tricks),

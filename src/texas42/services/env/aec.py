@@ -25,11 +25,18 @@ from texas42.core.actions import ACTIONS
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
 from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.game import Game
-from texas42.core.hand import SEAT_NAMES, SEATS, Hand
+from texas42.core.hand import Hand
+from texas42.core.notation import view_position
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, hand_name
-from texas42.core.view import View, view_of
-from texas42.services.env.observation import OBSERVATION_SIZE, Vector, observe
+from texas42.core.view import View
+from texas42.services.env.observation import (
+    OBSERVATION_SIZE,
+    SEAT_NAMES,
+    SEATS,
+    Vector,
+    observe,
+)
 
 RewardUnit = Literal["marks", "points"]
 EpisodeKind = Literal["game", "hand"]
@@ -123,7 +130,7 @@ class Episode:
     def view(self, seat: int) -> View:
         """What the seat may know of the hand on the table."""
         hand, score, number = self.shown()
-        return view_of(hand, seat, score, number)
+        return hand.view(seat, score, number)
 
     def why_illegal(self, action: int) -> str | None:
         if self.over:
@@ -185,7 +192,7 @@ def render_text(hand: Hand, score: tuple[int, ...], number: int) -> str:
         for i, c in enumerate(hand.calls)
     ]
     lines.append("calls: " + (", ".join(calls) if calls else "-"))
-    if hand.contract is not None:
+    if hand.contract is not None and hand.declarer is not None:
         trump = hand.trump_description() or ""
         lines.append(
             f"contract: {hand.contract} by {SEAT_NAMES[hand.declarer]} ({trump}); "
@@ -305,7 +312,9 @@ class Texas42Env(AECEnv):  # type: ignore[misc]
 
     def _refresh(self) -> None:
         self._views = [self.episode.view(s) for s in range(SEATS)]
-        self.infos = {a: {"view": v, "position": v.position()} for a, v in zip(AGENTS, self._views)}
+        self.infos = {
+            a: {"view": v, "position": view_position(v)} for a, v in zip(AGENTS, self._views)
+        }
 
     def render(self) -> str | None:
         if self.render_mode is None:

@@ -22,7 +22,6 @@ from gymnasium import spaces
 
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
 from texas42.core.errors import IllegalActionError, Texas42Error
-from texas42.core.hand import SEAT_NAMES, SEATS
 from texas42.core.rules import Rules
 from texas42.players import Bot
 from texas42.services.env.aec import (
@@ -37,7 +36,13 @@ from texas42.services.env.aec import (
     render_text,
     team_reward,
 )
-from texas42.services.env.observation import OBSERVATION_SIZE, Vector, observe
+from texas42.services.env.observation import (
+    OBSERVATION_SIZE,
+    SEAT_NAMES,
+    SEATS,
+    Vector,
+    observe,
+)
 from texas42.services.protocol import make_bot
 
 Illegal = Literal["raise", "penalty"]

@@ -57,10 +57,13 @@ import numpy.typing as npt
 
 from texas42.core.actions import PASS_ID, PLUNGE_ID, SPLASH_ID, Bid
 from texas42.core.contracts import SUIT_COUNT, PlayTables, tables_for
-from texas42.core.hand import SEATS
+from texas42.core.rules import FOUR_SEATS
 from texas42.core.tiles import HI, TILE_COUNT, count_points, iter_tiles, mask_of
 from texas42.core.view import HiddenTrick, View
 
+SEATS = FOUR_SEATS.seats
+SEAT_NAMES = FOUR_SEATS.seat_names
+"""The environments seat four players in two partnerships."""
 MAX_HAND_NUMBER = 20
 """Hand numbers are read up to this and capped: later hands look alike."""
 

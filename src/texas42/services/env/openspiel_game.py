@@ -23,11 +23,13 @@ import pyspiel  # type: ignore[import-not-found]
 
 from texas42.core.actions import ACTIONS
 from texas42.core.actions import FOUR_SEAT_ACTIONS as NUM_ACTIONS
-from texas42.core.hand import SEAT_NAMES, SEATS, Hand, deal_from_order
+from texas42.core.deal import deal_from_order
+from texas42.core.hand import Hand
+from texas42.core.notation import hand_position, view_position
 from texas42.core.rules import MAX_MARKS, Rules
 from texas42.core.tiles import TILE_COUNT, TILE_NAMES, TOTAL_POINTS, hand_name
 from texas42.services.env.aec import choose_option, read_rules
-from texas42.services.env.observation import OBSERVATION_SIZE, observe
+from texas42.services.env.observation import OBSERVATION_SIZE, SEAT_NAMES, SEATS, observe
 
 _HAND_LENGTH = TILE_COUNT + SEATS + 1 + TILE_COUNT
 """The most actions a hand takes: the draws, the calls, the contract and the plays."""
@@ -118,7 +120,9 @@ class Texas42State(pyspiel.State):  # type: ignore[misc]
     def drawn_by(self, player: int) -> int:
         """The tiles the player has drawn so far in the deal being drawn."""
         shaker = (self.shaker or 0) + len(self.hands)
-        positions = deal_from_order(range(TILE_COUNT), shaker % SEATS, self.rules.draw_order)
+        positions = deal_from_order(
+            range(TILE_COUNT), shaker % SEATS, self.rules.draw_order, self.rules.layout
+        )
         return sum(1 << t for i, t in enumerate(self.order) if positions[player] >> i & 1)
 
     def view_score(self) -> tuple[tuple[int, int], int]:
@@ -165,7 +169,7 @@ class Texas42State(pyspiel.State):  # type: ignore[misc]
         if len(self.order) < TILE_COUNT:
             return
         shaker = (self.shaker + len(self.hands)) % SEATS
-        deal = deal_from_order(self.order, shaker, self.rules.draw_order)
+        deal = deal_from_order(self.order, shaker, self.rules.draw_order, self.rules.layout)
         self.hands.append(Hand(self.rules, shaker, deal))
         self.before.append(self.score)
         self.order = []
@@ -191,7 +195,7 @@ class Texas42State(pyspiel.State):  # type: ignore[misc]
         hand = self.hand
         if hand is None:
             return f"dealing: {len(self.order)} of {TILE_COUNT} tiles drawn, score {self.score}"
-        return hand.position(*self.view_score())
+        return hand_position(hand, *self.view_score())
 
 
 class Texas42Observer:
@@ -221,7 +225,7 @@ class Texas42Observer:
         hand = state.hand
         if hand is None:
             return f"dealing, drawn {hand_name(state.drawn_by(player)) or '-'} @{player}"
-        return hand.view(player, *state.view_score()).position()
+        return view_position(hand.view(player, *state.view_score()))
 
 
 def _history(state: Texas42State, player: int) -> str:

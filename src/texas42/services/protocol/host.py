@@ -40,6 +40,7 @@ from texas42.core.actions import (
     parse_action_words,
 )
 from texas42.core.errors import NotationError, Texas42Error
+from texas42.core.notation import view_position
 from texas42.core.rules import Rules
 from texas42.core.view import View
 
@@ -530,7 +531,7 @@ class AsyncEngine:
         self, view: View, time_limit: float | None = None, nodes: int | None = None
     ) -> Answer:
         """Ask for the action of the seat to act in ``view``: the checked answer, or
-        EngineError. Sends only ``view.position()`` (what the seat may know) and its legal
+        EngineError. Sends only ``view_position(view)`` (what the seat may know) and its legal
         actions; the engine has ``time_limit`` seconds (default ``move_time``) and the grace."""
         if not view.legal:
             raise Texas42Error(f"seat {view.seat} has nothing to do: it is not its turn")
@@ -669,7 +670,7 @@ class AsyncEngine:
         if view.rules != self._rules or view.hand_number < self._hand_number:
             await self._new_game(view.rules)
         self._hand_number = view.hand_number
-        await self._send(f"position {view.position()}")
+        await self._send(f"position {view_position(view)}")
         await self._send("legal " + ";".join(action_words(a) for a in view.legal))
         await self._ready()
         command = f"go movetime {max(1, round(limit * 1000))}"
