@@ -44,17 +44,13 @@ Scored: North-South +1 mark
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
-from texas42.core.hand import Phase
+from texas42.core.game import Outcome
+from texas42.core.hand import HandResult, Phase
 from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
-
-if TYPE_CHECKING:
-    from texas42.core.game import Outcome
-    from texas42.core.hand import HandResult
-    from texas42.core.view import View
+from texas42.core.view import View
 
 _ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
 """The word as it grows: A is drawn in three strokes (/, \\, -), each L in two (|, _)."""
