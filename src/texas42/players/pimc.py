@@ -680,7 +680,7 @@ def _trial_position(
     ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
     (the goal is left at 0: the caller judges the totals itself)."""
     mate = view.layout.partner(view.seat)
-    out_seat = mate if contract.kind == "nello" and mate is not None else -1
+    out_seat = mate if contract.kind == "nello" else None
     leader = view.seat if declarer is None else declarer
     return PlayPosition(
         rules=view.rules,

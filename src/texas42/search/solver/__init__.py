@@ -66,7 +66,8 @@ class PlayPosition:
     leader: int
     bidder: int
     declarer: int
-    out_seat: int
+    out_seat: int | None
+    """The Nel-O declarer's partner, who sits the hand out; None in every other contract."""
     taken: int
     goal: int
     tricks_played: int
@@ -102,7 +103,7 @@ class PlayPosition:
             leader=leader,
             bidder=bidder,
             declarer=declarer,
-            out_seat=-1 if hand.out_seat is None else hand.out_seat,
+            out_seat=hand.out_seat,
             taken=taken,
             goal=goal,
             tricks_played=len(hand.tricks),
@@ -160,7 +161,7 @@ class PlayPosition:
             leader=leader,
             bidder=bidder,
             declarer=view.declarer,
-            out_seat=view.out_seat if view.out_seat is not None else -1,
+            out_seat=view.out_seat,
             taken=taken,
             goal=0 if contract.kind == "nello" else points_needed(view),
             tricks_played=len(tricks),
@@ -179,7 +180,7 @@ class PlayPosition:
     @property
     def trick_size(self) -> int:
         seats = self.layout.seats
-        return seats - 1 if self.out_seat >= 0 else seats
+        return seats if self.out_seat is None else seats - 1
 
     @property
     def is_over(self) -> bool:
@@ -400,7 +401,7 @@ class Solver:
         params[kernel.P_BID_SIDE] = position.bid_side_mask()
         params[kernel.P_MINIMIZE] = 1 if position.nello else 0
         params[kernel.P_COUNT_ON] = 0 if position.nello or not layout.count else 1
-        params[kernel.P_OUT_SEAT] = position.out_seat
+        params[kernel.P_OUT_SEAT] = -1 if position.out_seat is None else position.out_seat
         params[kernel.P_FIRST_LEAD_MASK] = first_lead_mask
         params[kernel.P_SEVENS] = 1 if tables.sevens else 0
         params[kernel.P_TRICK_BASE] = 1 if position.nello else layout.trick_points
