@@ -4,9 +4,12 @@ makes a chosen seat the bidder, and plays written the way rules.md writes them."
 from __future__ import annotations
 
 import contextlib
+import copy
 import os
 import random
 from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
 
 from hypothesis import strategies as st
 
@@ -126,6 +129,46 @@ EX14_PLAYS = (
     "6-6 6-3 6-1 6-0  6-5 0-0 1-1 2-1  5-5 5-4 5-2 5-1  3-3 3-1 4-3 3-0 "
     "6-4 2-0 3-2 4-0  6-2 4-2 2-2 4-1  1-0 4-4 5-3 5-0"
 )
+
+# found by search: North bids in sixes; North-South take 4 tricks with 5-5, 6-4, 5-0 and 4-1
+# (34 points), East-West 3 tricks with 3-2 (8 points)
+EX16_DEAL = (
+    tiles("6-6 6-5 5-5 4-4 4-2 3-1 3-0"),
+    tiles("6-4 6-2 6-1 5-2 3-3 2-1 2-0"),
+    tiles("6-3 6-0 5-3 5-1 5-0 4-1 1-0"),
+    tiles("5-4 4-3 4-0 3-2 2-2 1-1 0-0"),
+)
+EX16_PLAYS = (
+    "6-6 6-2 6-3 1-1  6-5 6-4 6-0 0-0  3-1 3-3 5-3 3-2  5-2 5-0 5-4 5-5 "
+    "4-4 2-1 4-1 4-0  3-0 6-1 1-0 4-3  2-0 5-1 2-2 4-2"
+)
+
+
+# -- game records -------------------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+EXAMPLE_NAMES = ["ex14-marks", "ex14-points", "ex14-too-long", "ex15-nello"]
+"""The example records beside the README, each with the ``check`` output it must give."""
+
+EX14_HAND: dict[str, Any] = {
+    "shaker": 3,
+    "deal": [hand_name(mask) for mask in EX14_DEAL],
+    "auction": ["34", "pass", "pass", "pass"],
+    "contract": "sixes",
+    "play": EX14_PLAYS.split()[:24],
+}
+"""rules.md Ex 14 as a record's hand in a marks game: North bids 34 in sixes and makes it after
+trick 6."""
+
+
+def record(*hands: dict[str, Any], rules: Any = "standard") -> dict[str, Any]:
+    """A game record of these hands, as its JSON reads."""
+    return {
+        "format": "texas42",
+        "version": 1,
+        "rules": rules,
+        "hands": [copy.deepcopy(hand) for hand in hands],
+    }
 
 
 # -- random rules for property tests ------------------------------------------------------------

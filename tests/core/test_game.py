@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from helpers import EX14_DEAL, EX14_PLAYS, STANDARD, E, N, S, W
+from helpers import EX14_DEAL, EX14_PLAYS, EX16_DEAL, EX16_PLAYS, STANDARD, E, N, S, W
 from texas42 import Game, IllegalActionError, NotationError, Play, Rules
 from texas42.core.actions import parse_call
 from texas42.core.notation import hand_position
@@ -123,7 +123,6 @@ def test_points_game_score_and_target() -> None:
 
 
 def test_points_game_both_teams_past_the_target_higher_total_wins() -> None:
-    from test_hand import EX16_DEAL, EX16_PLAYS
 
     rules = STANDARD.replace(game="points", target=100)
     game = Game(rules, 0, first_shaker=W, deals=[EX16_DEAL], score=(70, 95))

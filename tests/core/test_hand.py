@@ -10,6 +10,8 @@ import pytest
 from helpers import (
     EX14_DEAL,
     EX14_PLAYS,
+    EX16_DEAL,
+    EX16_PLAYS,
     STANDARD,
     E,
     N,
@@ -170,19 +172,6 @@ def test_ex15_in_a_points_game_scores_the_bid() -> None:
 
 
 # -- Ex 16, 17, 18: scoring and early ends ----------------------------------------------------
-
-# found by search: North bids in sixes; North-South take 4 tricks with 5-5, 6-4, 5-0 and 4-1
-# (34 points), East-West 3 tricks with 3-2 (8 points)
-EX16_DEAL = (
-    tiles("6-6 6-5 5-5 4-4 4-2 3-1 3-0"),
-    tiles("6-4 6-2 6-1 5-2 3-3 2-1 2-0"),
-    tiles("6-3 6-0 5-3 5-1 5-0 4-1 1-0"),
-    tiles("5-4 4-3 4-0 3-2 2-2 1-1 0-0"),
-)
-EX16_PLAYS = (
-    "6-6 6-2 6-3 1-1  6-5 6-4 6-0 0-0  3-1 3-3 5-3 3-2  5-2 5-0 5-4 5-5 "
-    "4-4 2-1 4-1 4-0  3-0 6-1 1-0 4-3  2-0 5-1 2-2 4-2"
-)
 
 
 def play_out(hand: Hand, plays: str) -> None:

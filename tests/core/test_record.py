@@ -5,13 +5,13 @@ from __future__ import annotations
 import copy
 import json
 import random
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from helpers import EX14_HAND, EXAMPLE_NAMES, EXAMPLES, record
 from texas42 import Bid, Contract, Game, Pass, Rules, parse_hand, parse_tile
 from texas42.core.record import (
     BROKEN,
@@ -24,50 +24,8 @@ from texas42.core.record import (
 )
 from texas42.core.words import marks_tally
 
-_ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = _ROOT / "examples"
-EXAMPLE_NAMES = ["ex14-marks", "ex14-points", "ex14-too-long", "ex15-nello"]
-
-EX14_DEAL = [
-    "6-6 6-5 6-4 6-2 5-5 3-3 1-0",
-    "6-3 5-4 4-4 4-2 3-1 2-0 0-0",
-    "6-1 5-3 5-2 4-3 3-2 2-2 1-1",
-    "6-0 5-1 5-0 4-1 4-0 3-0 2-1",
-]
-EX14_PLAY = [
-    "6-6",
-    "6-3",
-    "6-1",
-    "6-0",
-    "6-5",
-    "0-0",
-    "1-1",
-    "2-1",
-    "5-5",
-    "5-4",
-    "5-2",
-    "5-1",
-    "3-3",
-    "3-1",
-    "4-3",
-    "3-0",
-    "6-4",
-    "2-0",
-    "3-2",
-    "4-0",
-    "6-2",
-    "4-2",
-    "2-2",
-    "4-1",
-]
-EX14_HAND: dict[str, Any] = {
-    "shaker": 3,
-    "deal": EX14_DEAL,
-    "auction": ["34", "pass", "pass", "pass"],
-    "contract": "sixes",
-    "play": EX14_PLAY,
-}
-"""rules.md Ex 14 in a marks game: North bids 34 in sixes and makes it after trick 6."""
+EX14_DEAL = EX14_HAND["deal"]
+EX14_PLAY = EX14_HAND["play"]
 
 SET_HAND: dict[str, Any] = {
     "shaker": 3,
@@ -102,15 +60,6 @@ SET_HAND: dict[str, Any] = {
     ],
 }
 """Ex 14's deal with East bidding 30 in fours: North-South reach 23 in trick 6 and set it."""
-
-
-def record(*hands: dict[str, Any], rules: Any = "standard") -> dict[str, Any]:
-    return {
-        "format": "texas42",
-        "version": 1,
-        "rules": rules,
-        "hands": [copy.deepcopy(h) for h in hands],
-    }
 
 
 def check(obj: dict[str, Any]) -> dict[str, Any]:

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_record import EX14_HAND, EX14_PLAY, EXAMPLE_NAMES, EXAMPLES, record
 from typer.testing import CliRunner
 
+from helpers import EX14_HAND, EXAMPLE_NAMES, EXAMPLES, record
 from texas42 import Game, Rules, __version__
 from texas42.core import words
 from texas42.core.actions import Declare, Discard
@@ -182,7 +182,7 @@ def test_replay_shows_every_trick(name: str) -> None:
 
 
 def test_replay_of_a_hand_in_progress_and_a_broken_record(tmp_path: Path) -> None:
-    partial = dict(EX14_HAND, play=EX14_PLAY[:10])
+    partial = dict(EX14_HAND, play=EX14_HAND["play"][:10])
     done = run("replay", write(tmp_path, record(partial)))
     assert done.returncode == 0
     rows = [line.split() for line in done.stdout.splitlines()]
@@ -628,7 +628,7 @@ def test_analyze_text_and_json() -> None:
         "  plays (value after each, for the bidders):",
     ]
     assert lines[6:8] == ["     1 North 6-6  42 -> 42", "     2 East  6-3  42 -> 42"]
-    assert len(lines) == 6 + len(EX14_PLAY)
+    assert len(lines) == 6 + len(EX14_HAND["play"])
     result = CliRunner().invoke(app, ["analyze", path, "--samples", "0", "--json"])
     play = json.loads(result.stdout)["hands"][0]["plays"][0]
     assert play["tile"] == "6-6"
@@ -723,3 +723,23 @@ def test_hint_says_each_action_in_the_words_of_core_words() -> None:
     ):
         result = runner.invoke(app, ["hint", *bad])
         assert result.exit_code == 2 and reason in result.stderr, (bad, result.stderr)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--players", "8"], "--players: a table seats 2 to 7 players, not 8"),
+        (["--players", "1"], "--players: a table seats 2 to 7 players, not 1"),
+        (
+            ["--players", "3", "--seat", "3"],
+            "--seat: a seat is 0..2 (0 North, 1 East, 2 West), not 3",
+        ),
+        (["--rules", "moon", "--seat", "-1"], "--seat: a seat is 0..2"),
+        (["--players", "4", "--rules", "moon"], "--players 4: the rules 'moon' seat 3 players"),
+        (["--rules", "moon,seats=4"], "--rules: 4 hands of 7 and a widow of 1 need 29 tiles"),
+    ],
+)
+def test_bad_table_arguments_are_refused_in_one_line(args: list[str], message: str) -> None:
+    result = CliRunner().invoke(app, ["play", *args], input="quit\n")
+    assert result.exit_code == 2
+    assert message in result.output and "Traceback" not in result.output

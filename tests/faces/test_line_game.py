@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -17,7 +18,7 @@ from texas42.core import words
 from texas42.core.actions import Action, Bid
 from texas42.core.hand import Phase
 from texas42.core.record import Record, check_record
-from texas42.core.tiles import TILE_NAMES, hand_name, iter_tiles
+from texas42.core.tiles import TILE_NAMES, hand_name, iter_tiles, tiles_of
 from texas42.faces.terminal import line_game as tui
 from texas42.faces.terminal.line_game import run_play
 from texas42.players import RulesBot
@@ -420,3 +421,75 @@ def test_each_hand_ends_with_the_sentences_of_core_words() -> None:
             lines.append(f"Contract: {words.contract_line(view, names)}")
         lines += words.hand_result_lines(view, result)
         assert "\n" + "\n".join(lines) + "\nScore: " in out
+
+
+TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
+
+
+class _Typist(io.StringIO):
+    """Input for the line game: tile names, calls and contracts at random, then end of input."""
+
+    WORDS = (
+        *TILE_NAMES,
+        "pass",
+        "pass",
+        *map(str, range(4, 45)),
+        "moon",
+        "1m",
+        "sixes",
+        "fives",
+        "blanks",
+        "follow-me",
+        "doubles",
+    )
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.rng = random.Random(seed)
+        self.lines = 0
+
+    def readline(self, size: int | None = -1) -> str:
+        self.lines += 1
+        return "" if self.lines > 3000 else self.rng.choice(self.WORDS) + "\n"
+
+
+@pytest.mark.parametrize("preset, seat", [("moon", 1), ("five-hand", 3), ("three-hand", 0)])
+def test_the_line_game_prints_no_tile_the_human_could_not_see(
+    preset: str, seat: int, tmp_path: Path
+) -> None:
+    rules = Rules.parse(preset)
+    out = io.StringIO()
+    saved = tmp_path / "game.json"
+    run_play(
+        rules,
+        7,
+        seat,
+        str(saved),
+        "You",
+        bots="rules",
+        input_stream=_Typist(7),
+        console=Console(file=out, width=300),
+    )
+    report = check_record(Record.from_json(saved.read_text()))
+    sections = re.split(r"^─+ Hand (\d+): .*$", out.getvalue(), flags=re.M)
+    checked = widows_taken_by_bots = 0
+    for i in range(1, len(sections), 2):
+        k = int(sections[i]) - 1
+        hands = report.hands[k : k + 2]  # a section may run into the next hand's first prompt
+        allowed: set[str] = set()
+        for hand in hands:
+            allowed |= {TILE_NAMES[t] for t in tiles_of(hand.deal[seat])}
+            allowed |= {TILE_NAMES[t] for t in hand.plays}
+            if hand.declarer == seat:
+                allowed |= {TILE_NAMES[t] for t in tiles_of(hand.widow)}
+        widows_taken_by_bots += report.hands[k].declarer not in (seat, None) and bool(
+            report.hands[k].widow
+        )
+        for line in sections[i + 1].splitlines():
+            if "is not allowed" in line or "not a " in line:
+                continue  # the human's own typing echoed back
+            assert set(TILE_WORD.findall(line)) <= allowed, (k + 1, line)
+            checked += 1
+    assert checked > 100 and len(report.hands) >= 3
+    if preset == "moon":
+        assert widows_taken_by_bots, "a bot should take the widow in this game"

@@ -23,7 +23,8 @@ from texas42 import Bid, Declare, Hand, Phase, Play, Rules
 from texas42.core.actions import DISCARD_BASE, Discard
 from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
-from texas42.core.notation import hand_position
+from texas42.core.layout import layout_of
+from texas42.core.notation import hand_position, view_position
 from texas42.core.tiles import tiles_of
 from texas42.core.view import View
 from texas42.players import BOT_NAMES, LEVELS, make_bot, parse_spec
@@ -522,3 +523,32 @@ def test_the_widow_taker_lays_down_a_tile_off_the_trump_it_names() -> None:
         if found == 3:
             break
     assert found == 3
+
+
+# -- every table size --------------------------------------------------------------------------
+
+TABLE_PRESETS = (
+    "two-hand",
+    "three-hand",
+    "moon",
+    "five-hand",
+    "six-hand",
+    "six-hand,teams=threes",
+    "seven-hand",
+)
+TINY_HARD = "pimc:samples=2,bid_samples=2,value_samples=1"
+
+
+@pytest.mark.parametrize("preset", TABLE_PRESETS)
+def test_hard_bots_with_tiny_budgets_play_whole_hands_legally(preset: str) -> None:
+    rules = Rules.parse(preset)
+    layout = layout_of(rules)
+    for number in range(2):
+        hand = Hand.random(rules, number % layout.seats, random.Random(number))
+        bots = [make_bot(TINY_HARD, seed=10 * number + s) for s in range(layout.seats)]
+        while (seat := hand.seat_to_act()) is not None:
+            view = hand.view(seat, (0,) * layout.sides)
+            action = bots[seat].choose(view)
+            assert action in view.legal, (preset, number, view_position(view), action)
+            hand.apply(action)
+        assert hand.result is not None and len(hand.result.score) == layout.sides
