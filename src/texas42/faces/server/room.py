@@ -722,6 +722,9 @@ class Room:
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
                     own = {p["index"] for p in data["plays"]}
                     data["mistakes"] = [i for i in data["mistakes"] if i in own]
+                data["no_costly_line"] = (
+                    None if data["mistakes"] else words.no_costly_plays(len(data["plays"]))
+                )
                 connection.post(out.read(out.Review, data))
             except Exception:
                 log.exception("table %s: no review for %s", self.id, self.rules)
