@@ -29,6 +29,7 @@ from texas42.core import svg
 from texas42.core.game import Game
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
+from texas42.core.words import no_costly_plays
 from texas42.players import RulesBot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -507,6 +508,7 @@ def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
             {"index": 5, "seat": 0, "cost": 10, "text": "Trick 2: your 5-0 cost 10 points."},
             {"index": 9, "seat": 1, "cost": 1, "text": "Trick 3: Bob's 3-3 cost 1 point."},
         ],
+        "no_costly_line": None,
         "bids": [{"seat": 0, "text": "Your bid 31 (fives) makes in 72% of the deals."}],
     }
     words = page.evaluate("r => import('/static/table.js').then(m => m.reviewWords(r))", review)
@@ -516,7 +518,10 @@ def test_words_for_reviews_and_rules(server: str, browser: Any) -> None:
         {"seat": 1, "text": "Trick 3: Bob's 3-3 cost 1 point."},
     ]
     assert words["bids"] == [{"seat": 0, "text": review["bids"][0]["text"]}]
-    assert words["reviewed"] == 3
+    assert words["noCostly"] == ""  # the server sends no such line when a play cost something
+    clean = {"plays": [review["plays"][0]], "no_costly_line": no_costly_plays(1)}
+    said = page.evaluate("r => import('/static/table.js').then(m => m.reviewWords(r))", clean)
+    assert said["mistakes"] == [] and said["noCostly"] == clean["no_costly_line"]
     plays = page.evaluate(
         "a => import('/static/table.js').then(m => a.map(m.playedTile))",
         ["play 6-4", "6-4", "bid 31", "pass"],

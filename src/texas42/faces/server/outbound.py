@@ -313,6 +313,7 @@ class Review:
     unit: str
     plays: list[PlayReview]
     mistakes: list[int]
+    no_costly_line: str | None
     bids: list[BidReview]
 
 

@@ -693,7 +693,7 @@ class Room:
         hand = game.hands[index].copy()
         samples = self.settings.review_samples
         names = ["You" if s in mine else label for s, label in enumerate(self.labels())]
-        trick_of = [k for k, trick in enumerate(hand.tricks, 1) for _ in trick.seats]
+        view = hand.view(0)  # who played to each trick is public: any view numbers them
 
         async def work() -> None:
             from texas42.players.review import review_hand
@@ -707,7 +707,7 @@ class Room:
                 for play in data["plays"]:
                     play["text"] = words.play_review_line(
                         names[play["seat"]],
-                        trick_of[play["index"] - 1],
+                        words.trick_of_play(view, play["index"]),
                         play["tile"],
                         play["best"],
                         play["cost"],
@@ -722,6 +722,9 @@ class Room:
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
                     own = {p["index"] for p in data["plays"]}
                     data["mistakes"] = [i for i in data["mistakes"] if i in own]
+                data["no_costly_line"] = (
+                    None if data["mistakes"] else words.no_costly_plays(len(data["plays"]))
+                )
                 connection.post(out.read(out.Review, data))
             except Exception:
                 log.exception("table %s: no review for %s", self.id, self.rules)

@@ -31,13 +31,13 @@ export function playedTile(action) {
 }
 
 /** A play review's lines, as the server wrote them: the plays that cost something, in play order,
-    and how the bids stood up. */
+    what it says when none did, and how the bids stood up. */
 export function reviewWords(review) {
   const plays = Array.isArray(review.plays) ? review.plays : [];
   const said = (x) => ({ seat: x.seat, text: String(x.text || "") });
   const mistakes = plays.filter((p) => Number(p.cost) > 0).map(said);
   const bids = (Array.isArray(review.bids) ? review.bids : []).map(said);
-  return { mistakes, bids, reviewed: plays.length };
+  return { mistakes, noCostly: String(review.no_costly_line || ""), bids };
 }
 
 export function showTable(root, tableId) {
@@ -629,7 +629,7 @@ class TablePage {
       h("h3", {}, "Review (double dummy)"),
       words.mistakes.length
         ? h("ul", {}, words.mistakes.map((m) => h("li", { class: m.seat === this.you ? "mine" : "" }, m.text)))
-        : h("p", {}, words.reviewed ? "No costly plays: every play reviewed was as good as the best." : "No plays to review."),
+        : h("p", {}, words.noCostly),
       words.bids.length ? h("ul", { class: "bids" }, words.bids.map((b) => h("li", {}, b.text))) : null);
   }
 
