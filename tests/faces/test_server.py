@@ -489,7 +489,7 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     for bid in review["bids"]:
         assert bid["text"].startswith(f"Your bid {bid['bid']} ({bid['contract']}) makes in ")
     # the line the browser shows when no play cost anything, null when one did
-    clean = words.no_costly_plays(len(review["plays"]))
+    clean = words.no_costly_plays(len(review["plays"]), "You")
     assert review["no_costly_line"] == (None if review["mistakes"] else clean)
 
 

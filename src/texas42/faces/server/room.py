@@ -722,8 +722,10 @@ class Room:
                     data["bids"] = [b for b in data["bids"] if b["seat"] in mine]
                     own = {p["index"] for p in data["plays"]}
                     data["mistakes"] = [i for i in data["mistakes"] if i in own]
+                # while the game is on, a player is sent only their own plays
+                whose = None if over or not mine else "You"
                 data["no_costly_line"] = (
-                    None if data["mistakes"] else words.no_costly_plays(len(data["plays"]))
+                    None if data["mistakes"] else words.no_costly_plays(len(data["plays"]), whose)
                 )
                 connection.post(out.read(out.Review, data))
             except Exception:
