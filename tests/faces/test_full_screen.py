@@ -9,6 +9,7 @@ import asyncio
 import json
 import random
 import re
+import sys
 import threading
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
@@ -43,6 +44,7 @@ from texas42.faces.terminal.full_screen import (
     run_tui,
 )
 from texas42.players.review import HandReview, PlayReview, review_hand
+from texas42.services.protocol import EngineBot
 
 SIZE = (120, 40)
 SEAT = 2
@@ -756,3 +758,26 @@ def test_texas42_tui_seats_every_table(monkeypatch: pytest.MonkeyPatch) -> None:
         assert calls[-1] == (Rules.parse(rules), None, seat, "medium", "You", None)
     assert CliRunner().invoke(cli_app, ["tui", "--players", "8"]).exit_code == 2
     assert len(calls) == 6
+
+
+def test_outside_engines_take_the_bots_seats() -> None:
+    """``bots="engine:CMD"`` seats an outside engine (our random bot over the engine protocol)
+    at every bot seat; they call until the player's turn, and quit when the table closes."""
+    engine = f"engine:{sys.executable} -m texas42.services.protocol.engine --bot random"
+
+    async def test() -> None:
+        app = make_app(seed=4, bots=engine)
+        async with app.run_test(size=SIZE) as pilot:
+            while not app.waiting_for_player():
+                await pilot.pause(0.02)
+            assert all(isinstance(bot, EngineBot) for bot in app.bots.values())
+            view = app.player_view()
+            assert view.calls, "the seed has the bots call first"
+            log = " ".join(line.text.strip() for line in app.query_one(RichLog).lines)
+            for i, call in enumerate(view.calls):
+                seat = (view.first_bidder + i) % app.layout.seats
+                assert words.action_said(app.seating.who(seat), call) in log
+        app.close_bots()
+        assert not any(bot.engine.running for bot in app.bots.values())  # type: ignore[attr-defined]
+
+    run(test)

@@ -7,6 +7,7 @@ import io
 import json
 import random
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -493,3 +494,45 @@ def test_the_line_game_prints_no_tile_the_human_could_not_see(
     assert checked > 100 and len(report.hands) >= 3
     if preset == "moon":
         assert widows_taken_by_bots, "a bot should take the widow in this game"
+
+
+class FromThePrompt(io.TextIOBase):
+    """Input that answers each prompt from the choices it prints (pass, else the first tile),
+    for games whose bots this test cannot follow in parallel; ends after ``answers`` lines."""
+
+    def __init__(self, output: io.StringIO, answers: int) -> None:
+        self.output = output
+        self.left = answers
+
+    def readline(self, size: int | None = -1) -> str:  # type: ignore[override]
+        if not self.left:
+            return ""
+        self.left -= 1
+        prompt = self.output.getvalue().rsplit("\n", 1)[-1]
+        choices = prompt[prompt.index("(") + 1 : prompt.rindex(")")]
+        if prompt.startswith("Your call"):
+            return "pass\n" if "pass" in choices.split(", ") else choices.split()[0] + "\n"
+        if prompt.startswith("Name the contract"):
+            return "sixes\n"
+        return choices.split()[0] + "\n"
+
+    def isatty(self) -> bool:
+        return False
+
+
+def test_outside_engines_play_the_bots_seats(tmp_path: Path) -> None:
+    """``--bots engine:CMD`` seats an outside engine (here our own random bot served over the
+    engine protocol) at every bot seat, and the game it plays checks clean."""
+    engine = f"engine:{sys.executable} -m texas42.services.protocol.engine --bot random"
+    path = tmp_path / "game.json"
+    output = io.StringIO()
+    console = Console(file=output, width=100, highlight=False, color_system=None)
+    stream = FromThePrompt(output, answers=12)
+    status = run_play(
+        STANDARD, 3, 2, str(path), "Dana", bots=engine, input_stream=stream, console=console
+    )
+    out = output.getvalue()
+    assert status == 0 and "Traceback" not in out and not stream.left
+    assert re.search(r"\n  (Ann|Bob|Cat) \(bot\) played [0-6]-[0-6]\n", out)
+    report = check_record(Record.from_json(path.read_text()))
+    assert report.record.players[0] == "Bob (bot)" and len(report.hands[0].plays) > 12

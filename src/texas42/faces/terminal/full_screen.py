@@ -64,10 +64,12 @@ from texas42.faces.terminal.line_game import (
     BAD_SAVE_PATH,
     BOT_NAMES,
     SAVE_FAILED,
+    close_bot,
     save_problem,
     write_record,
 )
-from texas42.players import Bot, make_bot
+from texas42.players import Bot
+from texas42.services.protocol import make_bot
 
 if TYPE_CHECKING:
     from texas42.players.hints import Hint
@@ -727,6 +729,7 @@ class TableApp(App[int]):
         self.games = 0
         self.epoch = 0
         self._jobs: dict[Worker[Any], tuple[Callable[[Any], None], _Failed]] = {}
+        self.bots: dict[int, Bot] = {}
         self._new_game()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -737,7 +740,8 @@ class TableApp(App[int]):
         seed = None if self.seed is None else self.seed + self.games
         self.game = Game(self.rules, seed)
         n = self.layout.seats
-        self.bots: dict[int, Bot] = {
+        self.close_bots()
+        self.bots = {
             s: make_bot(self.bot_spec, (seed or 0) * n + s, self.players[s])
             for s in range(n)
             if s not in self.mine
@@ -1049,6 +1053,7 @@ class TableApp(App[int]):
         name = self.seating.who(seat)
         words = f"{name}'s bot failed ({error}); the rules bot takes the seat."
         self._note(words, style="bold red")
+        close_bot(self.bots[seat])
         self.bots[seat] = make_bot("rules", 0, self.players[seat])
         self._thinking = False
         self._advance()
@@ -1360,6 +1365,11 @@ class TableApp(App[int]):
     async def action_quit(self) -> None:
         self.leave()
 
+    def close_bots(self) -> None:
+        """Quit the outside engines of the game that is ending (each is a process)."""
+        for bot in self.bots.values():
+            close_bot(bot)
+
     def leave(self) -> None:
         """Save the record if asked to, and close the app; a failed save keeps the record."""
         path = self.current_save_path()
@@ -1413,7 +1423,8 @@ def run_tui(
 
     A ``save`` path that cannot be written is refused before the game starts; when the record
     cannot be written at the end, it is printed instead. ``bots`` is a level or bot spec for
-    `texas42.players.make_bot` (a bad one raises `Texas42Error` before the screen opens).
+    `texas42.services.protocol.make_bot`, so ``engine:CMD`` too (a bad one raises `Texas42Error`
+    before the screen opens).
     """
     console = Console(highlight=False)
     if save is not None:
@@ -1422,7 +1433,10 @@ def run_tui(
             console.print(f"--save: {problem}", markup=False)
             return BAD_SAVE_PATH
     app = TableApp(rules, seed, seat, bots=bots, name=name, save=save, bot_delay=bot_delay)
-    app.run()
+    try:
+        app.run()
+    finally:
+        app.close_bots()
     for line in app.farewell:
         console.print(line, markup=False, soft_wrap=True)
     return app.return_code or 0

@@ -40,7 +40,8 @@ from texas42.core.words import (
     score_line,
     trick_taken,
 )
-from texas42.players import Bot, make_bot
+from texas42.players import Bot
+from texas42.services.protocol import make_bot
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 """The bots, clockwise from the human's left: at four seats Bob is the partner."""
@@ -70,8 +71,9 @@ def run_play(
     console: Console | None = None,
 ) -> int:
     """Play one game at ``seat`` (and its partner's seat too when the rules let one person see
-    both: two-hand) against bots (``bots``: a spec or level for `texas42.players.make_bot`) in the
-    other seats; the exit status is returned.
+    both: two-hand) against bots (``bots``: a level or bot spec for
+    `texas42.services.protocol.make_bot`, so ``engine:CMD`` too) in the other seats; the exit
+    status is returned.
 
     ``seed`` makes the shakes (and so the bots' play) repeat; ``save`` names the file the game
     record is written to when the game ends or the player quits.
@@ -92,6 +94,8 @@ def run_play(
     except KeyboardInterrupt:
         session.say("Interrupted.")
         return session.finish()
+    finally:
+        session.close_bots()
 
 
 def save_problem(path: str) -> str | None:
@@ -118,6 +122,14 @@ def write_record(path: str, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def close_bot(bot: Bot) -> None:
+    """Quit an outside engine when its game ends: an ``engine:CMD`` bot is a process, which
+    `close` ends; the built-in bots hold nothing to close."""
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
 
 
 def _range(numbers: list[int]) -> str:
@@ -449,6 +461,10 @@ class _Session:
         self.say(f"Commands: help; show (the table again); quit (leave the game{save}).")
 
     # -- the end -------------------------------------------------------------------------
+
+    def close_bots(self) -> None:
+        for bot in self.bots.values():
+            close_bot(bot)
 
     def finish(self) -> int:
         """Save the record if asked to; a failed write prints the record rather than lose it."""
