@@ -301,3 +301,18 @@ def test_best_play_is_told_of_the_bidders_side() -> None:
     assert words.best_play_line(hand.view(1), 30, taken=12) == (
         "With best play from here, North-South would end with 30 points (12 taken, 18 to come)."
     )
+
+
+def test_a_reader_who_saw_every_tile_gets_the_points_and_the_contract_as_named() -> None:
+    """A 2-mark bid lays the piles face down: a seat's view has no points and shows a by-lead
+    contract as the suit its first lead named; a record's reader passes both."""
+    hand = played_out("standard", ["2m", "pass", "pass", "pass", "by-lead"])
+    view = hand.view(1)
+    assert hand.result is not None and view.points is None
+    assert said(hand, 1)[0] == "North bid 2m · ones (ones are trump)"
+    named = contract_line(view, contract=hand.contract)
+    assert named == "North bid 2m · by-lead (ones are trump)"
+    assert hand_result_lines(view, hand.result, points=hand.result.points) == [
+        "Points: North-South 35, East-West 6",
+        *said(hand, 1)[2:],
+    ]

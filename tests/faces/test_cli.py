@@ -545,12 +545,39 @@ def test_check_prints_the_sentences_of_core_words(tmp_path: Path) -> None:
         expected.append(f"hand {number}: {layout_of(hand.rules).seat_names[hand.shaker]} shakes")
         expected.append(f"  auction: {words.auction_line(view)}")
         if result.bidder is not None:
-            expected.append(f"  contract: {words.contract_line(view)}")
+            expected.append(f"  contract: {words.contract_line(view, None, hand.contract)}")
         expected.append(f"  {words.hand_headline(view, result)}")
-        expected.extend(f"  {line}" for line in words.hand_result_lines(view, result))
+        lines = words.hand_result_lines(view, result, points=result.points)
+        expected.extend(f"  {line}" for line in lines)
     winner = words.winner_words(report.record.rules, report.winner)
     expected.append(f"game: {words.score_line(report.record.rules, report.score)}; {winner}")
     assert printed == expected
+
+
+def test_check_and_replay_show_a_face_down_hand_as_the_record_holds_it(tmp_path: Path) -> None:
+    """A record shows every tile, so a hand whose piles lay face down (a 2-mark bid) still
+    shows its points, and a by-lead contract is named as bid, not as the suit its lead named."""
+    game = Game(Rules.parse("standard,target=2"), 1)
+    for call in ("2m", "pass", "pass", "pass", "by-lead"):
+        game.apply(game.hand.parse_action(call))
+    bot = RulesBot()
+    while not game.is_over():
+        seat = game.seat_to_act()
+        assert seat is not None
+        game.apply(bot.choose(game.view(seat)))
+    path = write(tmp_path, record_from_game(game).to_dict())
+    shown = [
+        "  contract: West bid 2m · by-lead (fours are trump)",
+        "  East-West went set",
+        "  Points: North-South 6, East-West 0",
+        "  Tricks: North-South 1, East-West 0",
+        "  Scored: North-South +2 marks",
+    ]
+    checked = CliRunner().invoke(app, ["check", path]).stdout.splitlines()
+    assert checked[3:8] == shown
+    replayed = CliRunner().invoke(app, ["replay", path]).stdout.splitlines()
+    at = replayed.index(shown[0])
+    assert replayed[at + 3 : at + 7] == shown[1:]
 
 
 # -- analyze, solve and hint say what they found in the words of core.words ------------------
@@ -572,7 +599,7 @@ def analyze_lines(path: Path, samples: int) -> list[str]:
     lines = []
     for hand, review in zip(report.hands, review_record(report.record, bid_samples=samples).hands):
         view = hand.view(0)
-        lines.append(f"hand {review.number}: {words.contract_line(view)}")
+        lines.append(f"hand {review.number}: {words.contract_line(view, None, hand.contract)}")
         for bid in review.bids:
             seat = view.layout.seat_names[bid.seat]
             lines.append(f"  {words.bid_review_line(seat, bid.bid, bid.contract, bid.make_share)}")

@@ -46,6 +46,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
+from texas42.core.contracts import Contract
 from texas42.core.game import Outcome
 from texas42.core.hand import HandResult, Phase
 from texas42.core.layout import layout_of
@@ -172,9 +173,14 @@ def trick_taken(who: str, number: int, points: int | None) -> str:
     return f"{who} took trick {number} ({worth})"
 
 
-def contract_line(view: View, names: Sequence[str] | None = None) -> str:
+def contract_line(
+    view: View, names: Sequence[str] | None = None, contract: Contract | None = None
+) -> str:
     """The hand's bid and contract so far, as one line over the table: who bid what, who named
     what if another seat did (a plunge), what is trump and who sits out (Nel-O).
+
+    ``contract`` is the contract as named, for a reader who saw every tile (a record): a seat's
+    view of a by-lead hand whose first trick lies face down holds only the suit that lead named.
 
     >>> import random
     >>> from texas42.core.hand import Hand
@@ -201,13 +207,14 @@ def contract_line(view: View, names: Sequence[str] | None = None) -> str:
         return (
             f"{line} · {declarer} took the widow: {plural(view.layout.widow, 'tile')} to lay down"
         )
-    if view.contract is None:
+    named = view.contract if contract is None else contract
+    if named is None:
         return f"{line} · {declarer} to name trump"
     if view.declarer != view.bidder:
-        line += f" · {declarer} named {view.contract}"
+        line += f" · {declarer} named {named}"
     else:
-        line += f" · {view.contract}"
-    if view.trump and view.trump != str(view.contract):
+        line += f" · {named}"
+    if view.trump and view.trump != str(named):
         line += f" ({view.trump})"
     if view.out_seat is not None:
         out = seat_names[view.out_seat]
@@ -276,12 +283,17 @@ def hand_headline(view: View, result: HandResult, sides: Sequence[str] | None = 
 
 
 def hand_result_lines(
-    view: View, result: HandResult, sides: Sequence[str] | None = None
+    view: View,
+    result: HandResult,
+    sides: Sequence[str] | None = None,
+    points: Sequence[int] | None = None,
 ) -> list[str]:
     """What a hand came to, a line each: the points taken (unless the piles lie face down), the
     tricks (at Nel-O: how many of those played the bidder's side took), what each side scored.
 
-    ``view`` is a seat's view of that hand, so nothing hidden from that seat is told.
+    ``view`` is a seat's view of that hand, so nothing hidden from that seat is told. A reader
+    who saw every tile (a record) passes the result's ``points``, shown even when the piles lay
+    face down.
 
     >>> import random
     >>> from texas42.core.hand import Hand
@@ -303,8 +315,9 @@ def hand_result_lines(
 
     lines = []
     nello = view.contract is not None and view.contract.kind == "nello"
-    if view.points is not None and layout.count and not nello:
-        lines.append(f"Points: {each(view.points)}")
+    taken = view.points if points is None else points
+    if taken is not None and layout.count and not nello:
+        lines.append(f"Points: {each(taken)}")
     if nello and result.bidder is not None:
         side = layout.side_of[result.bidder]
         won = plural(view.tricks_won[side], "trick")

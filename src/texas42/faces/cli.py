@@ -162,8 +162,11 @@ def _widow(hand: Hand, players: Players) -> str | None:
 
 def _hand_words(hand: Hand, result: HandResult, players: Players) -> tuple[list[str], list[str]]:
     """A hand's auction, widow and contract lines, and then what it came to: the lines both
-    ``check`` and ``replay`` print, as `texas42.core.words` writes them (the public part of the
-    hand, as every seat saw it)."""
+    ``check`` and ``replay`` print, as `texas42.core.words` writes them.
+
+    A record shows every tile, so the words get the full figures a seat's view may lack: the
+    contract as named (a by-lead one whose first trick lay face down) and the points (piles
+    face down)."""
     view = hand.view(0)
     names = _names(hand.layout, players)
     before = [f"auction: {auction_line(view, names)}"]
@@ -171,10 +174,10 @@ def _hand_words(hand: Hand, result: HandResult, players: Players) -> tuple[list[
         widow = _widow(hand, players)
         if widow is not None:
             before.append(widow)
-        before.append(f"contract: {contract_line(view, names)}")
+        before.append(f"contract: {contract_line(view, names, hand.contract)}")
     after = [hand_headline(view, result)]
-    if result.reshaken or view.contract is not None:
-        after += hand_result_lines(view, result)
+    if result.reshaken or hand.contract is not None:
+        after += hand_result_lines(view, result, points=result.points)
     return before, after
 
 
@@ -427,7 +430,7 @@ def analyze(
     names = _names(layout, report.record.players)
     for hand, reviewed in zip(report.hands, review.hands):
         view = hand.view(0)
-        print(f"hand {reviewed.number}: {contract_line(view, names)}")
+        print(f"hand {reviewed.number}: {contract_line(view, names, hand.contract)}")
         for bid in reviewed.bids:
             print(f"  {bid_review_line(names[bid.seat], bid.bid, bid.contract, bid.make_share)}")
             print(f"    {bid_shares_line(bid.shares, bid.samples)}")
