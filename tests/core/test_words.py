@@ -316,3 +316,15 @@ def test_a_reader_who_saw_every_tile_gets_the_points_and_the_contract_as_named()
         "Points: North-South 35, East-West 6",
         *said(hand, 1)[2:],
     ]
+
+
+def test_the_widow_line_counts_the_tiles_still_to_lay_down() -> None:
+    """With a widow of two, the bidder lays down two tiles, and the line counts down."""
+    hand = Hand.random(Rules.parse("moon,hand_size=6,widow=2"), 0, random.Random(1))
+    hand.apply(hand.parse_action("moon"))  # the highest call ends the auction
+    view = hand.view(1)
+    assert contract_line(view) == "East bid moon · East took the widow: 2 tiles to lay down"
+    hand.apply(view.legal[0])
+    for seat in (1, 2):  # the bidder, and a seat that does not see the tile laid down
+        said = contract_line(hand.view(seat))
+        assert said == "East bid moon · East took the widow: 1 tile to lay down"

@@ -204,9 +204,8 @@ def contract_line(
     line = f"{seat_names[view.bidder]} bid {view.bid.notation}"
     declarer = seat_names[view.declarer]
     if view.phase == Phase.DISCARD:
-        return (
-            f"{line} · {declarer} took the widow: {plural(view.layout.widow, 'tile')} to lay down"
-        )
+        left = plural(view.layout.widow - len(view.discards), "tile")
+        return f"{line} · {declarer} took the widow: {left} to lay down"
     named = view.contract if contract is None else contract
     if named is None:
         return f"{line} · {declarer} to name trump"
