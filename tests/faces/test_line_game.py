@@ -420,7 +420,7 @@ def test_each_hand_ends_with_the_sentences_of_core_words() -> None:
         if not result.reshaken:
             names = [*(f"{n} (bot)" for n in ("Bob", "Cat")), "you", "Ann (bot)"]
             lines.append(f"Contract: {words.contract_line(view, names)}")
-        lines += words.hand_result_lines(view, result)
+        lines += words.hand_result_lines(view, result, sides)
         assert "\n" + "\n".join(lines) + "\nScore: " in out
 
 

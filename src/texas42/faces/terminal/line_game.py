@@ -381,7 +381,7 @@ class _Session:
         self.say(hand_headline(view, result, sides), style="bold")
         if not result.reshaken:
             self.say(f"Contract: {contract_line(view, self.names())}")
-        for line in hand_result_lines(view, result):
+        for line in hand_result_lines(view, result, sides):
             self.say(line)
         self.say(f"Score: {score_line(self.rules, self.game.score)}")
 
