@@ -6,6 +6,7 @@ seven players (Moon's widow, two-hand's pair of hands), and never a hidden tile 
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import random
 import re
@@ -16,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 from textual.widgets import RichLog, Static
 from typer.testing import CliRunner
 
@@ -37,8 +39,10 @@ from texas42.faces.terminal.full_screen import (
     HandTile,
     HintButton,
     Panel,
+    Seating,
     TableApp,
     call_order,
+    felt,
     hand_tiles,
     review_lines,
     run_tui,
@@ -298,7 +302,8 @@ def test_hint_and_last_trick_keys() -> None:
             assert last.tiles is not None
             for t in last.tiles:
                 assert f"[{HI[t]}|{LO[t]}]" in text
-            assert f"won it ({last.points} point" in text
+            taken = words.trick_taken(app.seating.who(last.winner), len(view.tricks), last.points)
+            assert f"{taken}." in " ".join(text.split())
             await pilot.press("l")
             assert len(app.screen_stack) == 1
             await pilot.press("escape")
@@ -686,7 +691,7 @@ def test_moon_the_widow_is_taken_and_a_tile_laid_down_by_keys() -> None:
             text = assert_no_hidden_tiles(app)
             assert "Your turn to lay a tile down  (keys 1 to 8)" in text
             (widow,) = tiles_of(view.widow)
-            assert f"You took the widow ({tile_name(widow)})" in text
+            assert f"{words.widow_taken('You', view.widow)}. Choose a tile to lay down." in text
             marked = [w for w in app.query(HandTile) if w.has_class("widow")]
             assert [hand_tiles(view)[w.index] for w in marked] == [widow]
             contracts: list[str] = []
@@ -781,3 +786,18 @@ def test_outside_engines_take_the_bots_seats() -> None:
         assert not any(bot.engine.running for bot in app.bots.values())  # type: ignore[attr-defined]
 
     run(test)
+
+
+def test_the_felt_tells_who_took_the_last_trick_as_core_words_does() -> None:
+    """Between tricks the felt shows the last one and who took it, in `words.trick_taken`'s
+    sentence, face-up points or face down."""
+    for calls, worth in ((["30", "pass", "pass", "pass"], 1), (["2m", "pass", "pass", "pass"], 0)):
+        hand = Hand(Rules(), 3, list(EX14_DEAL))
+        for call in [*calls, "sixes", "6-6", "6-3", "6-1", "6-0"]:
+            hand.apply(hand.parse_action(call))
+        view = hand.view(SEAT)
+        seating = Seating(SEAT, ("Bob", "Cat", "You", "Ann"), view.layout, (SEAT,))
+        console = Console(width=100, record=True, file=io.StringIO())
+        console.print(felt(view, seating))
+        points = hand.tricks[0].points if worth else None
+        assert words.trick_taken("Bob", 1, points) in console.export_text()

@@ -300,7 +300,7 @@ def test_face_down_piles_show_only_who_won() -> None:
     _status, out, _human = run(STANDARD, seed=2, seat=0, choose=two_marks, stop_after=8)
     first_hand = out[: out.index("Hand 2: ")] if "Hand 2: " in out else out
     assert "Contract: you bid 2m · " in first_hand
-    assert "trick 1 to you, face down; you played " in first_hand
+    assert f"{words.trick_taken('You', 1, None)}; you played " in first_hand
     assert "point" not in first_hand[first_hand.index("Contract:") :]
 
 
@@ -387,7 +387,8 @@ def test_moon_asks_the_bidder_to_lay_a_tile_down() -> None:
     assert status == 0
     hand = human.game.hands[0]
     assert hand.declarer == 0 and len(hand.discards) == 1
-    assert f"You took the widow: {hand_name(hand.widow)}" in said
+    assert words.widow_taken("You", hand.widow) == f"You took the widow: {hand_name(hand.widow)}"
+    assert words.widow_taken("You", hand.widow) in said
     assert "Lay a tile face down (" in said
     assert f"you laid down {TILE_NAMES[hand.discards[0]]}" in said
     assert "bid 4 to 7" not in said

@@ -51,6 +51,7 @@ from texas42.core.game import Outcome
 from texas42.core.hand import HandResult, Phase
 from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
+from texas42.core.tiles import hand_name
 from texas42.core.view import View
 
 _ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
@@ -171,6 +172,18 @@ def trick_taken(who: str, number: int, points: int | None) -> str:
     """
     worth = "face down" if points is None else plural(points, "point")
     return f"{who} took trick {number} ({worth})"
+
+
+def widow_taken(who: str, widow: int | None = None) -> str:
+    """Who took the widow (Moon's bid winner), and its tiles (a mask) for the one who took
+    them: every other seat sees only that it was taken.
+
+    >>> from texas42.core.tiles import parse_hand
+    >>> widow_taken("East"), widow_taken("You", parse_hand("6-6 3-1"))
+    ('East took the widow', 'You took the widow: 6-6 3-1')
+    """
+    tiles = f": {hand_name(widow)}" if widow else ""
+    return f"{who} took the widow{tiles}"
 
 
 def contract_line(

@@ -58,6 +58,7 @@ from texas42.core.words import (
     seat_roles,
     trick_of_play,
     trick_taken,
+    widow_taken,
     winner_words,
 )
 from texas42.faces.terminal.line_game import (
@@ -290,10 +291,6 @@ def trick_faces(trick: TrickView, seat: int) -> list[tuple[int, str]]:
     return [(s, tile_face(trick.mine if s == seat else None)) for s in trick.seats]
 
 
-def _taken(trick: TrickView) -> str:
-    return "face down" if trick.points is None else plural(trick.points, "point")
-
-
 def felt(view: View, seating: Seating, draw: Sequence[tuple[tuple[int, int], ...]] = ()) -> Table:
     """The table: the seats round the trick in the middle, the person at the bottom; each
     seat's place holds its tile of the trick.
@@ -310,7 +307,8 @@ def felt(view: View, seating: Seating, draw: Sequence[tuple[tuple[int, int], ...
         last = view.tricks[-1]
         faces = dict(trick_faces(last, seating.seat))
         winner = last.winner
-        center.append(f"{seating.who(winner)} took it ({_taken(last)})", style="bold")
+        taken = trick_taken(seating.who(winner), len(view.tricks), last.points)
+        center.append(taken, style="bold")
     elif view.phase == Phase.AUCTION and draw and not view.calls:
         center.append("Draw for the first shake\n", style="bold")
         for number, drawn in enumerate(draw):
@@ -448,13 +446,13 @@ def result_words(view: View, result: HandResult, seating: Seating) -> tuple[str,
     return hand_headline(view, result, sides), lines
 
 
-def trick_text(trick: TrickView, seating: Seating) -> Text:
-    """One completed trick, seat by seat, and who took it."""
+def trick_text(trick: TrickView, number: int, seating: Seating) -> Text:
+    """One completed trick (the hand's ``number``-th), seat by seat, and who took it."""
     text = Text()
     for seat, face in trick_faces(trick, seating.seat):
         text.append(f"{seating.who(seat):>6} ", style="dim")
         text.append(face + "\n", style="bold green" if seat == trick.winner else "bold")
-    return text.append(f"{seating.who(trick.winner)} won it ({_taken(trick)}).")
+    return text.append(f"{trick_taken(seating.who(trick.winner), number, trick.points)}.")
 
 
 def review_lines(review: HandReview, view: View, mine: Sequence[int]) -> list[str]:
@@ -1091,11 +1089,11 @@ class TableApp(App[int]):
 
     def _took_widow(self, seat: int) -> None:
         if seat not in self.mine:
-            self._note(f"{self.seating.who(seat)} took the widow")
+            self._note(widow_taken(self.seating.who(seat)))
             return
-        widow = self.game.view(seat).widow
-        self._note(f"You took the widow: {hand_name(widow)}", style="bold")
-        self._say(f"You took the widow ({hand_name(widow)}): choose a tile to lay down.")
+        taken = widow_taken(self.seating.who(seat), self.game.view(seat).widow)
+        self._note(taken, style="bold")
+        self._say(f"{taken}. Choose a tile to lay down.")
 
     def _hand_begins(self) -> None:
         game = self.game
@@ -1256,10 +1254,11 @@ class TableApp(App[int]):
     def action_last_trick(self) -> None:
         view = self.player_view()
         if view.tricks:
-            body: RenderableType = trick_text(view.tricks[-1], self.seating)
+            body: RenderableType = trick_text(view.tricks[-1], len(view.tricks), self.seating)
         elif (number := self.last_finished()) is not None and self.finished_view(number)[0].tricks:
+            tricks = self.finished_view(number)[0].tricks
             body = Text(f"From hand {number}:\n").append(
-                trick_text(self.finished_view(number)[0].tricks[-1], self.seating)
+                trick_text(tricks[-1], len(tricks), self.seating)
             )
         else:
             body = Text("No trick has been played yet.")

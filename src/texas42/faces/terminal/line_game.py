@@ -36,9 +36,9 @@ from texas42.core.words import (
     game_over_line,
     hand_headline,
     hand_result_lines,
-    plural,
     score_line,
     trick_taken,
+    widow_taken,
 )
 from texas42.players import Bot
 from texas42.services.protocol import make_bot
@@ -290,7 +290,7 @@ class _Session:
         declarer = hand.declarer
         if hand.phase == Phase.DISCARD and not hand.discards and declarer not in self.mine:
             assert declarer is not None  # the bid winner discards
-            self.news.append(f"{self.subject(declarer)} took the widow")
+            self.news.append(widow_taken(self.subject(declarer)))
         if isinstance(action, Declare):
             trump = hand.trump_description()
             if trump:
@@ -340,7 +340,7 @@ class _Session:
         if view.widow:
             down = [tile_name(t) for t in view.discards if t is not None]
             laid = f"; you laid down {' '.join(down)}" if down else ""
-            self.say(f"You took the widow: {hand_name(view.widow)}{laid}")
+            self.say(f"{widow_taken('You', view.widow)}{laid}")
         if len(self.mine) == 1:
             self.say(Text.assemble("Your hand: ", (hand_name(view.hand), "bold")))
             return
@@ -353,15 +353,15 @@ class _Session:
     def show_piles(self, view: View) -> None:
         """The tricks taken, tile by tile when they lie face up, only who won when face down."""
         for number, trick in enumerate(view.tricks, 1):
-            taker = f"  trick {number} to {self.who(trick.winner)}"
-            if trick.tiles is None or trick.points is None:
+            taker = f"  {trick_taken(self.subject(trick.winner), number, trick.points)}"
+            if trick.tiles is None:
                 mine = f"; you played {tile_name(trick.mine)}" if trick.mine is not None else ""
-                self.say(f"{taker}, face down{mine}")
+                self.say(f"{taker}{mine}")
             else:
                 tiles = ", ".join(
                     f"{self.who(s)} {tile_name(t)}" for s, t in zip(trick.seats, trick.tiles)
                 )
-                self.say(f"{taker}, {plural(trick.points, 'point')}: {tiles}")
+                self.say(f"{taker}: {tiles}")
         if view.tricks:
             names = self.layout.side_names
             kind, amounts = (
