@@ -1,9 +1,12 @@
 """The ``texas42`` command: check and replay game records, play in the terminal, show rules.
 
 A thin face over the library: commands read their input, call `texas42.core.record` and friends, and
-print. Rich and the terminal game are imported inside the commands that use them, so that
-``texas42 check`` starts fast. Bad input never ends in a traceback: one line, exit status 2.
+print. Bad input never ends in a traceback: one line, exit status 2.
 """
+
+# Only typer, the core and texas42.extras are imported here: each command imports the other
+# layers it uses (rich, the terminal tables, services, players, the server) inside itself, so
+# that start-up stays light (``texas42 check`` loads no solver) and the extras stay optional.
 
 from __future__ import annotations
 
@@ -18,8 +21,9 @@ from texas42 import __version__
 from texas42.core.errors import Texas42Error
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
+from texas42.core.notation import parse_hand_position, parse_view_position
 from texas42.core.record import UNREADABLE, CheckReport, Record, RecordError, check_record
-from texas42.core.rules import OPTION_NAMES, Rules
+from texas42.core.rules import OPTION_NAMES, PLAYERS_PRESETS, Rules
 from texas42.core.tiles import hand_name, tile_name
 from texas42.core.words import (
     auction_line,
@@ -356,8 +360,6 @@ def _checked_table(
     """The rules of a terminal game (``--players N`` picks that size's preset unless ``--rules``
     names rules for that many), its seat (South at four seats, North at the others) and bots,
     checked before anything starts."""
-    from texas42.core.rules import PLAYERS_PRESETS
-
     if players is not None and players not in PLAYERS_PRESETS:
         raise _refused(f"--players: a table seats 2 to 7 players, not {players}")
     if players is not None and rules == "standard":
@@ -463,7 +465,6 @@ def solve(
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """Solve a position double dummy: the bidders' total with best play, and every move's."""
-    from texas42.core.notation import parse_hand_position
     from texas42.players.review import solve_position
 
     try:
@@ -721,7 +722,6 @@ def hint(
 ) -> None:
     """Rank a seat's legal actions, judged from what that seat can see: the chance to make (or,
     defending, to set) and the bidders' expected points, or for a call its expected marks."""
-    from texas42.core.notation import parse_hand_position, parse_view_position
     from texas42.players.hints import hints
 
     try:
