@@ -633,7 +633,7 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
     everyone: list[tuple[Socket, int | None]] = [(s, k) for k, s in enumerate(players)]
     everyone.append((watcher, None))
     checked = said = 0
-    face_down = 0
+    face_down = hidden_results = 0
     for seq in range(2000):
         for sock, seat in everyone:
             if not (sock.state.get("seq") == seq and sock.state["game"] is not None):
@@ -664,6 +664,9 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
                         told += sentences_of(shown_hand)
                         if shown_hand.points is None:  # piles face down: no count is told
                             assert not any("point" in said for said in sentences_of(shown_hand))
+                            result = shown_hand.result
+                            assert result is None or result.points is None, (seat, result)
+                            hidden_results += result is not None
                     assert set(TILE_WORD.findall(" ".join(told))) <= allowed, (seat, told)
                     said += len(told)
                 assert not any(
@@ -684,6 +687,7 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
     assert said > 20 * seq, "every state told its sentences"
     if rules.startswith("house"):
         assert face_down, "the seed should reach a hand whose piles lie face down"
+        assert hidden_results, "and a result of such a hand"
 
 
 # -- storage ------------------------------------------------------------------------------------

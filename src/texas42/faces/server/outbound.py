@@ -137,7 +137,7 @@ class Result:
     contract: str | None
     declarer: SeatNumber | None
     made: bool | None
-    points: list[int]
+    points: list[int] | None
     score: list[int]
     tricks: int
     reshaken: bool

@@ -87,14 +87,16 @@ def action_label(action: Action) -> str:
     return action.notation
 
 
-def result_payload(result: HandResult) -> out.Result:
+def result_payload(result: HandResult, view: View) -> out.Result:
+    """The result of the hand ``view`` shows: its points only where the view shows them, since
+    a hand set early under face-down piles would otherwise tell the count in those tricks."""
     return out.Result(
         bidder=result.bidder,
         bid=result.bid,
         contract=result.contract,
         declarer=result.declarer,
         made=result.made,
-        points=list(result.points),
+        points=list(result.points) if view.points is not None else None,
         score=list(result.score),
         tricks=result.tricks,
         reshaken=result.reshaken,
@@ -169,7 +171,9 @@ def hand_payload(
         if own_turn
         else [],
         illegal=illegal or {},
-        result=result_payload(result) if result is not None and result.made is not None else None,
+        result=result_payload(result, view)
+        if result is not None and result.made is not None
+        else None,
         contract_line=contract_line(view, names),
         roles=[seat_roles(view, s, partners_of) for s in range(seats)],
         piles=[pile_line(view, side) for side in range(view.layout.sides)],
@@ -283,10 +287,13 @@ def replay_frame(
         )
         for k, trick in enumerate(hand.tricks, 1)
     ]
+    points = list(hand.points)
+    result = public.result
     shown = replace(
         public,
         tricks=tricks,
-        points=list(hand.points),
+        points=points,
+        result=replace(result, points=points) if result is not None else None,
         widow=[TILE_NAMES[t] for t in tiles_of(hand.widow)],
         discards=[TILE_NAMES[t] for t in hand.discards],
     )
