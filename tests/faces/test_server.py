@@ -565,6 +565,40 @@ def test_the_payload_says_what_words_make_of_each_seats_view() -> None:
     assert over.over_line == words.game_over_line(NELLO, outcome)
 
 
+def test_at_moon_the_sentences_name_each_side_by_its_player() -> None:
+    """In Moon each player is a side, so a result names the player ("Ann made it"), never the
+    compass the player sits at, as every other sentence already does."""
+    rules = Rules.parse("moon,target=5")
+    players = ["Ann", "Bob", "Cat"]
+    game = Game(rules, 3)
+    rng = random.Random(3)
+    compass = re.compile(r"\b(North|East|West|South)\b")
+    results = 0
+    while not game.is_over():
+        hands = len(game.hands)
+        game.apply(rng.choice(game.legal_actions()))
+        if len(game.hands) == hands and not game.is_over():
+            continue  # the hand goes on: its sentences are checked when it ends
+        for seat in [*range(3), None]:
+            payload = game_payload(game, () if seat is None else (seat,), players)
+            told = [payload.over_line or ""]
+            for shown in (payload.hand, payload.last_hand):
+                if shown is not None:
+                    told += sentences_of(shown)
+            assert not [line for line in told if compass.search(line)], (seat, told)
+            last = payload.last_hand
+            if last is not None and last.result is not None and last.bidder is not None:
+                said = [f"{players[last.bidder]} {v}" for v in ("made it", "went set")]
+                assert last.headline in said
+                scored = [line for line in last.result_lines if line.startswith("Scored: ")]
+                assert scored and any(name in scored[0] for name in players), last.result_lines
+                results += 1
+    over = game_payload(game, (), players).over_line
+    assert over is not None, "the game is over"
+    assert re.search(r": (Ann|Bob|Cat) wins; Ann -?\d+, Bob -?\d+, Cat -?\d+$", over), over
+    assert results, "the game should finish a bid hand"
+
+
 def test_the_news_of_an_action_and_the_replay_captions_are_said_by_words(
     client: TestClient,
 ) -> None:

@@ -69,6 +69,17 @@ def seat_labels(layout: Layout, players: Sequence[str] = ()) -> list[str]:
     return labels
 
 
+def side_labels(layout: Layout, names: Sequence[str]) -> list[str]:
+    """Each side as the sentences sent to browsers name it, from the seats' ``names``
+    (`seat_labels`): a side of one seat is its player (Moon: "Ann made it"), a team of more
+    its compass pair (North-South), whose players the score pad lists under it."""
+    labels = []
+    for side, compass in enumerate(layout.side_names):
+        seats = layout.side_seats(side)
+        labels.append(names[seats[0]] if len(seats) == 1 else compass)
+    return labels
+
+
 def action_label(action: Action) -> str:
     """How a button names an action: ``30``, ``2 marks``, ``Pass``, ``fives``, ``6-4``."""
     if isinstance(action, Pass):
@@ -140,6 +151,7 @@ def hand_payload(
             )
         )
     seats = view.layout.seats
+    sides = side_labels(view.layout, names)
     partners_of = () if public else mine
     return out.Hand(
         seat=None if public else view.seat,
@@ -177,8 +189,8 @@ def hand_payload(
         contract_line=contract_line(view, names),
         roles=[seat_roles(view, s, partners_of) for s in range(seats)],
         piles=[pile_line(view, side) for side in range(view.layout.sides)],
-        headline=hand_headline(view, result) if result is not None else None,
-        result_lines=hand_result_lines(view, result) if result is not None else [],
+        headline=hand_headline(view, result, sides) if result is not None else None,
+        result_lines=hand_result_lines(view, result, sides) if result is not None else [],
     )
 
 
@@ -219,6 +231,7 @@ def game_payload(
     partner's), or as a spectator does (no seats). ``hand`` is shown from the seat to act among
     them; ``held`` gives the tiles of each of them. Sentences name the seats ``names``."""
     seat = acting_seat(game, seats)
+    labels = list(game.layout.seat_names) if names is None else names
     public = seat is None
     looking = 0 if seat is None else seat
     rules: Rules = game.rules
@@ -229,7 +242,7 @@ def game_payload(
         public=public,
         result=hand.result,
         illegal=None if seat is None else illegal_reasons(hand, seat),
-        names=names,
+        names=labels,
         mine=seats,
     )
     held = [
@@ -244,7 +257,7 @@ def game_payload(
             _hand_view(game, finished - 1, looking),
             public=public,
             result=last.result,
-            names=names,
+            names=labels,
             mine=seats,
         )
         last_hand = out.LastHand(**out.fields_of(ended), number=game.first_hand + finished - 1)
@@ -265,7 +278,9 @@ def game_payload(
         outcome=out.Outcome(winner=outcome.winner, score=list(outcome.score), hands=outcome.hands)
         if outcome is not None
         else None,
-        over_line=game_over_line(rules, outcome) if outcome is not None else None,
+        over_line=game_over_line(rules, outcome, side_labels(game.layout, labels))
+        if outcome is not None
+        else None,
     )
 
 
