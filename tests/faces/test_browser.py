@@ -93,8 +93,16 @@ def test_web_app_writes_no_sentence_of_the_game() -> None:
             "could have held",
             "best play here",
             "tilePoints",
+            "took the widow",
         ):
             assert phrase not in text, f"{path.name} writes {phrase!r}"
+        for sentence in (
+            r"\$\{[^`]*?\}\s+(?:played|bid|passed|named|laid|took)\b",  # who did what
+            r"\$\{[^`]*?\}\s+marks?\b",  # a count of marks said in words
+            r"\bmark\$\{",  # the same with its plural worked out
+        ):
+            found = re.search(sentence, text)
+            assert not found, f"{path.name} writes {found.group()!r}"
 
 
 # -- the server and the browser ------------------------------------------------------------------
