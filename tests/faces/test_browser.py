@@ -9,6 +9,7 @@ are skipped without them. The pip-geometry test needs neither. Screenshots go to
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib.util
 import json
 import os
@@ -30,6 +31,7 @@ from texas42.core.game import Game
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
 from texas42.core.words import no_costly_plays
+from texas42.faces.server import outbound
 from texas42.players import RulesBot
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,6 +105,14 @@ def test_web_app_writes_no_sentence_of_the_game() -> None:
         ):
             found = re.search(sentence, text)
             assert not found, f"{path.name} writes {found.group()!r}"
+
+
+def test_web_app_reads_every_field_of_the_game_it_is_sent() -> None:
+    """A field of `Game` that no module reads is a second copy of something the app works out
+    for itself, free to drift from it."""
+    source = "\n".join(path.read_text() for path in WEB.glob("*.js"))
+    for field in dataclasses.fields(outbound.Game):
+        assert re.search(rf"\.{field.name}\b", source), f"no web module reads Game.{field.name}"
 
 
 # -- the server and the browser ------------------------------------------------------------------

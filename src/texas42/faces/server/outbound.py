@@ -208,7 +208,6 @@ class Game:
     score: list[int]
     target: int
     unit: Literal["marks", "points"]
-    tally: list[str]
     history: list[list[int]]
     draw: list[list[tuple[SeatNumber, Tile]]]
     hand: Hand

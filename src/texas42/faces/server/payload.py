@@ -25,7 +25,6 @@ from texas42.core.words import (
     game_over_line,
     hand_headline,
     hand_result_lines,
-    marks_tally,
     pile_line,
     seat_roles,
     trick_taken,
@@ -262,14 +261,11 @@ def game_payload(
         )
         last_hand = out.LastHand(**out.fields_of(ended), number=game.first_hand + finished - 1)
     outcome = game.outcome()
-    score = game.score
-    marks = rules.game == "marks"
     return out.Game(
         hand_number=game.hand_number,
-        score=list(score),
+        score=list(game.score),
         target=rules.winning_target,
-        unit="marks" if marks else "points",
-        tally=[marks_tally(max(0, s)) if marks else "" for s in score],
+        unit="marks" if rules.game == "marks" else "points",
         history=[list(s) for s in game.score_history()],
         draw=[[(s, TILE_NAMES[t]) for s, t in rnd] for rnd in game.draw_rounds],
         hand=current,
