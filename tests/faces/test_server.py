@@ -493,6 +493,28 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     assert review["no_costly_line"] == (None if review["mistakes"] else clean)
 
 
+def test_a_hints_words_say_the_figures_it_sends(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chance of 0.26504 is sent as 0.265: its words say 26%, as the figure sent does, not the
+    27% of the figure before rounding."""
+    from texas42.players import hints
+
+    def judged(view: Any, *, samples: int, seed: int) -> list[hints.Hint]:
+        return [hints.Hint(view.legal[0], 0.26504, 28.504999, 0.1234999)]
+
+    monkeypatch.setattr(hints, "hints", judged)
+    _table, me, _ = seat_with_bots(client)
+    me.next_turn()
+    me.send(type="hint")
+    (hint,) = me.until("hints")["hints"]
+    assert (hint["chance"], hint["points"], hint["marks"]) == (0.265, 28.5, 0.123)
+    assert (
+        hint["text"]
+        == "26% to make · the bidders take 28.5 points on average · 0.12 marks expected"
+    )
+
+
 # -- the words the browser shows ---------------------------------------------------------------
 
 NELLO = Rules.parse("standard,nello,nello_min_marks=1")

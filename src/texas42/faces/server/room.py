@@ -656,16 +656,20 @@ class Room:
 
             try:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
+                # the words are made from the figures as sent, so the two never disagree
+                sent = [h.to_dict() for h in found]
                 ranked = [
                     out.read(
                         out.Hint,
                         {
-                            **h.to_dict(),
+                            **fields,
                             "action": action_words(h.action),
-                            "text": words.hint_facts(view, h.chance, h.points, h.marks),
+                            "text": words.hint_facts(
+                                view, fields["chance"], fields["points"], fields["marks"]
+                            ),
                         },
                     )
-                    for h in found
+                    for h, fields in zip(found, sent)
                 ]
                 connection.post(out.Hints(seq=seq, hints=ranked))
             except Exception:
