@@ -493,6 +493,28 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     assert review["no_costly_line"] == (None if review["mistakes"] else clean)
 
 
+def test_a_hints_words_say_the_figures_it_sends(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A chance of 0.26504 is sent as 0.265: its words say 26%, as the figure sent does, not the
+    27% of the figure before rounding."""
+    from texas42.players import hints
+
+    def judged(view: Any, *, samples: int, seed: int) -> list[hints.Hint]:
+        return [hints.Hint(view.legal[0], 0.26504, 28.504999, 0.1234999)]
+
+    monkeypatch.setattr(hints, "hints", judged)
+    _table, me, _ = seat_with_bots(client)
+    me.next_turn()
+    me.send(type="hint")
+    (hint,) = me.until("hints")["hints"]
+    assert (hint["chance"], hint["points"], hint["marks"]) == (0.265, 28.5, 0.123)
+    assert (
+        hint["text"]
+        == "26% to make · the bidders take 28.5 points on average · 0.12 marks expected"
+    )
+
+
 # -- the words the browser shows ---------------------------------------------------------------
 
 NELLO = Rules.parse("standard,nello,nello_min_marks=1")
@@ -565,6 +587,40 @@ def test_the_payload_says_what_words_make_of_each_seats_view() -> None:
     assert over.over_line == words.game_over_line(NELLO, outcome)
 
 
+def test_at_moon_the_sentences_name_each_side_by_its_player() -> None:
+    """In Moon each player is a side, so a result names the player ("Ann made it"), never the
+    compass the player sits at, as every other sentence already does."""
+    rules = Rules.parse("moon,target=5")
+    players = ["Ann", "Bob", "Cat"]
+    game = Game(rules, 3)
+    rng = random.Random(3)
+    compass = re.compile(r"\b(North|East|West|South)\b")
+    results = 0
+    while not game.is_over():
+        hands = len(game.hands)
+        game.apply(rng.choice(game.legal_actions()))
+        if len(game.hands) == hands and not game.is_over():
+            continue  # the hand goes on: its sentences are checked when it ends
+        for seat in [*range(3), None]:
+            payload = game_payload(game, () if seat is None else (seat,), players)
+            told = [payload.over_line or ""]
+            for shown in (payload.hand, payload.last_hand):
+                if shown is not None:
+                    told += sentences_of(shown)
+            assert not [line for line in told if compass.search(line)], (seat, told)
+            last = payload.last_hand
+            if last is not None and last.result is not None and last.bidder is not None:
+                said = [f"{players[last.bidder]} {v}" for v in ("made it", "went set")]
+                assert last.headline in said
+                scored = [line for line in last.result_lines if line.startswith("Scored: ")]
+                assert scored and any(name in scored[0] for name in players), last.result_lines
+                results += 1
+    over = game_payload(game, (), players).over_line
+    assert over is not None, "the game is over"
+    assert re.search(r": (Ann|Bob|Cat) wins; Ann -?\d+, Bob -?\d+, Cat -?\d+$", over), over
+    assert results, "the game should finish a bid hand"
+
+
 def test_the_news_of_an_action_and_the_replay_captions_are_said_by_words(
     client: TestClient,
 ) -> None:
@@ -633,7 +689,7 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
     everyone: list[tuple[Socket, int | None]] = [(s, k) for k, s in enumerate(players)]
     everyone.append((watcher, None))
     checked = said = 0
-    face_down = 0
+    face_down = hidden_results = 0
     for seq in range(2000):
         for sock, seat in everyone:
             if not (sock.state.get("seq") == seq and sock.state["game"] is not None):
@@ -664,6 +720,9 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
                         told += sentences_of(shown_hand)
                         if shown_hand.points is None:  # piles face down: no count is told
                             assert not any("point" in said for said in sentences_of(shown_hand))
+                            result = shown_hand.result
+                            assert result is None or result.points is None, (seat, result)
+                            hidden_results += result is not None
                     assert set(TILE_WORD.findall(" ".join(told))) <= allowed, (seat, told)
                     said += len(told)
                 assert not any(
@@ -684,6 +743,7 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
     assert said > 20 * seq, "every state told its sentences"
     if rules.startswith("house"):
         assert face_down, "the seed should reach a hand whose piles lie face down"
+        assert hidden_results, "and a result of such a hand"
 
 
 # -- storage ------------------------------------------------------------------------------------

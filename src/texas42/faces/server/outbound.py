@@ -137,7 +137,7 @@ class Result:
     contract: str | None
     declarer: SeatNumber | None
     made: bool | None
-    points: list[int]
+    points: list[int] | None
     score: list[int]
     tricks: int
     reshaken: bool
@@ -208,7 +208,6 @@ class Game:
     score: list[int]
     target: int
     unit: Literal["marks", "points"]
-    tally: list[str]
     history: list[list[int]]
     draw: list[list[tuple[SeatNumber, Tile]]]
     hand: Hand

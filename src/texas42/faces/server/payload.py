@@ -25,7 +25,6 @@ from texas42.core.words import (
     game_over_line,
     hand_headline,
     hand_result_lines,
-    marks_tally,
     pile_line,
     seat_roles,
     trick_taken,
@@ -69,6 +68,17 @@ def seat_labels(layout: Layout, players: Sequence[str] = ()) -> list[str]:
     return labels
 
 
+def side_labels(layout: Layout, names: Sequence[str]) -> list[str]:
+    """Each side as the sentences sent to browsers name it, from the seats' ``names``
+    (`seat_labels`): a side of one seat is its player (Moon: "Ann made it"), a team of more
+    its compass pair (North-South), whose players the score pad lists under it."""
+    labels = []
+    for side, compass in enumerate(layout.side_names):
+        seats = layout.side_seats(side)
+        labels.append(names[seats[0]] if len(seats) == 1 else compass)
+    return labels
+
+
 def action_label(action: Action) -> str:
     """How a button names an action: ``30``, ``2 marks``, ``Pass``, ``fives``, ``6-4``."""
     if isinstance(action, Pass):
@@ -87,14 +97,16 @@ def action_label(action: Action) -> str:
     return action.notation
 
 
-def result_payload(result: HandResult) -> out.Result:
+def result_payload(result: HandResult, view: View) -> out.Result:
+    """The result of the hand ``view`` shows: its points only where the view shows them, since
+    a hand set early under face-down piles would otherwise tell the count in those tricks."""
     return out.Result(
         bidder=result.bidder,
         bid=result.bid,
         contract=result.contract,
         declarer=result.declarer,
         made=result.made,
-        points=list(result.points),
+        points=list(result.points) if view.points is not None else None,
         score=list(result.score),
         tricks=result.tricks,
         reshaken=result.reshaken,
@@ -138,6 +150,7 @@ def hand_payload(
             )
         )
     seats = view.layout.seats
+    sides = side_labels(view.layout, names)
     partners_of = () if public else mine
     return out.Hand(
         seat=None if public else view.seat,
@@ -169,12 +182,14 @@ def hand_payload(
         if own_turn
         else [],
         illegal=illegal or {},
-        result=result_payload(result) if result is not None and result.made is not None else None,
+        result=result_payload(result, view)
+        if result is not None and result.made is not None
+        else None,
         contract_line=contract_line(view, names),
         roles=[seat_roles(view, s, partners_of) for s in range(seats)],
         piles=[pile_line(view, side) for side in range(view.layout.sides)],
-        headline=hand_headline(view, result) if result is not None else None,
-        result_lines=hand_result_lines(view, result) if result is not None else [],
+        headline=hand_headline(view, result, sides) if result is not None else None,
+        result_lines=hand_result_lines(view, result, sides) if result is not None else [],
     )
 
 
@@ -215,6 +230,7 @@ def game_payload(
     partner's), or as a spectator does (no seats). ``hand`` is shown from the seat to act among
     them; ``held`` gives the tiles of each of them. Sentences name the seats ``names``."""
     seat = acting_seat(game, seats)
+    labels = list(game.layout.seat_names) if names is None else names
     public = seat is None
     looking = 0 if seat is None else seat
     rules: Rules = game.rules
@@ -225,7 +241,7 @@ def game_payload(
         public=public,
         result=hand.result,
         illegal=None if seat is None else illegal_reasons(hand, seat),
-        names=names,
+        names=labels,
         mine=seats,
     )
     held = [
@@ -240,19 +256,16 @@ def game_payload(
             _hand_view(game, finished - 1, looking),
             public=public,
             result=last.result,
-            names=names,
+            names=labels,
             mine=seats,
         )
         last_hand = out.LastHand(**out.fields_of(ended), number=game.first_hand + finished - 1)
     outcome = game.outcome()
-    score = game.score
-    marks = rules.game == "marks"
     return out.Game(
         hand_number=game.hand_number,
-        score=list(score),
+        score=list(game.score),
         target=rules.winning_target,
-        unit="marks" if marks else "points",
-        tally=[marks_tally(max(0, s)) if marks else "" for s in score],
+        unit="marks" if rules.game == "marks" else "points",
         history=[list(s) for s in game.score_history()],
         draw=[[(s, TILE_NAMES[t]) for s, t in rnd] for rnd in game.draw_rounds],
         hand=current,
@@ -261,7 +274,9 @@ def game_payload(
         outcome=out.Outcome(winner=outcome.winner, score=list(outcome.score), hands=outcome.hands)
         if outcome is not None
         else None,
-        over_line=game_over_line(rules, outcome) if outcome is not None else None,
+        over_line=game_over_line(rules, outcome, side_labels(game.layout, labels))
+        if outcome is not None
+        else None,
     )
 
 
@@ -283,10 +298,13 @@ def replay_frame(
         )
         for k, trick in enumerate(hand.tricks, 1)
     ]
+    points = list(hand.points)
+    result = public.result
     shown = replace(
         public,
         tricks=tricks,
-        points=list(hand.points),
+        points=points,
+        result=replace(result, points=points) if result is not None else None,
         widow=[TILE_NAMES[t] for t in tiles_of(hand.widow)],
         discards=[TILE_NAMES[t] for t in hand.discards],
     )

@@ -190,7 +190,8 @@ class Room:
     queue: asyncio.Queue[_Envelope | _BotMove | _Part] = field(default_factory=asyncio.Queue)
     task: asyncio.Task[None] | None = None
     helpers: set[asyncio.Task[None]] = field(default_factory=set)
-    bot_pending: int = -1
+    bot_pending: int | None = None
+    """The ``seq`` a bot is thinking about, so it is asked once a state; None while none is."""
     active: float = field(default_factory=time.monotonic)
     sockets: int = 0
     """Open WebSockets on this table, joined or not yet."""
@@ -416,7 +417,7 @@ class Room:
         return parse_action_words(text, self.layout.total, self.rules.bids == "tricks")
 
     async def _bot_move(self, move: _BotMove) -> None:
-        self.bot_pending = -1
+        self.bot_pending = None
         game = self.game
         if game is None or move.seq != self.seq or game.seat_to_act() != move.seat:
             return
@@ -655,16 +656,20 @@ class Room:
 
             try:
                 found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
+                # the words are made from the figures as sent, so the two never disagree
+                sent = [h.to_dict() for h in found]
                 ranked = [
                     out.read(
                         out.Hint,
                         {
-                            **h.to_dict(),
+                            **fields,
                             "action": action_words(h.action),
-                            "text": words.hint_facts(view, h.chance, h.points, h.marks),
+                            "text": words.hint_facts(
+                                view, fields["chance"], fields["points"], fields["marks"]
+                            ),
                         },
                     )
-                    for h in found
+                    for h, fields in zip(found, sent)
                 ]
                 connection.post(out.Hints(seq=seq, hints=ranked))
             except Exception:

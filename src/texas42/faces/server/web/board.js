@@ -119,6 +119,12 @@ export function callsList(hand, seats, testid = "calls") {
       h("strong", {}, String(c.call)))));
 }
 
+/** A played tile's label for screen readers, "Ann: 6-4" or "Ann: face down": a seat and a
+    tile, not a sentence (the news of a play is the server's `Last.text`). */
+function playLabel(seats, play) {
+  return `${seatLabel(seats, play.seat)}: ${play.tile || "face down"}`;
+}
+
 /** A tile in a picture (not a button), labelled for screen readers. */
 export function tilePicture(tile, { vertical = true, cls = "", label } = {}) {
   const known = typeof tile === "string" && tile.length === 3;
@@ -148,12 +154,10 @@ export function trickArea(plays, bottom, seats, { won = null, note = "" } = {}) 
     if (!p || !isSeat(p.seat)) return;
     const place = placeOf(p.seat, bottom);
     const vertical = place === "top" || place === "bottom";
-    const who = seatLabel(seats, p.seat);
-    const text = p.tile ? `${who} played ${p.tile}` : `${who} played a face-down tile`;
     slots[place] = h("div", {
       class: `trick-slot slot-${place}${i === 0 ? " led" : ""}${won === p.seat ? " winner" : ""}`,
       "data-seat": p.seat, "data-testid": `trick-${p.seat}`,
-    }, tilePicture(p.tile, { vertical, label: text }));
+    }, tilePicture(p.tile, { vertical, label: playLabel(seats, p) }));
   });
   const trick = h("div", { class: `trick${won !== null ? " done" : ""}`, "data-testid": "trick", role: "group",
     "aria-label": won !== null ? "the last trick" : list.length ? "the trick" : "no tile played yet" },
@@ -166,12 +170,11 @@ function ovalTrick(list, bottom, seats, won, note) {
   const n = seatCount(seats);
   const slots = list.filter((p) => p && isSeat(p.seat)).map((p, i) => {
     const spot = ovalSpot(p.seat, bottom, n, 36, 34);
-    const who = seatLabel(seats, p.seat);
     return h("div", {
       class: `trick-slot oval-slot${i === 0 ? " led" : ""}${won === p.seat ? " winner" : ""}`,
       style: `left: ${spot.x.toFixed(1)}%; top: ${spot.y.toFixed(1)}%`,
       "data-seat": p.seat, "data-testid": `trick-${p.seat}`,
-    }, tilePicture(p.tile, { vertical: true, label: p.tile ? `${who} played ${p.tile}` : `${who} played a face-down tile` }));
+    }, tilePicture(p.tile, { vertical: true, label: playLabel(seats, p) }));
   });
   const trick = h("div", { class: `trick oval${won !== null ? " done" : ""}`, "data-testid": "trick", role: "group",
     "aria-label": won !== null ? "the last trick" : list.length ? "the trick" : "no tile played yet" }, slots);
@@ -183,10 +186,7 @@ export function trickRow(trick, seats, { withSeats = false } = {}) {
   const plays = Array.isArray(trick.plays) ? trick.plays : [];
   return h("div", { class: "trick-row", "data-winner": trick.winner },
     plays.map((p) => h("span", { class: `trick-row-play${p.seat === trick.winner ? " winner" : ""}` },
-      tilePicture(p.tile, {
-        vertical: true, cls: "small",
-        label: p.tile ? `${seatLabel(seats, p.seat)}: ${p.tile}` : `${seatLabel(seats, p.seat)}: face down`,
-      }),
+      tilePicture(p.tile, { vertical: true, cls: "small", label: playLabel(seats, p) }),
       withSeats ? h("span", { class: "trick-row-seat" }, seatLabel(seats, p.seat)) : null)));
 }
 
@@ -225,7 +225,7 @@ export function scorePad(game, seats, you = null) {
     h("div", { class: "pad-names" }, labels[team].replace(/^[A-Za-z-]+ \((.*)\)$/, "$1")),
     h("div", { class: "pad-marks" },
       unit === "marks"
-        ? tallySvg(numberOr(score[team]), `${labels[team]}: ${numberOr(score[team])} marks`)
+        ? tallySvg(numberOr(score[team]))
         : null,
       h("div", { class: "pad-score", "data-testid": `score-${team}` }, String(numberOr(score[team]))))));
   const zeros = sides.map(() => 0);

@@ -731,7 +731,7 @@ class TablePage {
     const parts = [];
     if (myTurn && phase === "discard") {
       parts.push(h("div", { class: "call-box discard", "data-testid": "discard-box", role: "note" },
-        h("span", { class: "call-title" }, "You took the widow: click a tile to lay it face down")));
+        h("span", { class: "call-title" }, "Your discard: click a tile")));
     }
     if (myTurn && calls.length && (phase === "auction" || phase === "declare")) {
       const title = phase === "auction" ? "Your bid" : "Name the contract";

@@ -89,8 +89,9 @@ const STROKES = [
   [37, 2, 37, 26], [37, 26, 45, 26],
 ];
 
-/** A team's marks drawn as strokes of "ALL", one word per seven marks. */
-export function tallySvg(marks, label) {
+/** A team's marks drawn as strokes of "ALL", one word per seven marks. The picture is
+    decorative: the score pad shows the same count as text beside it. */
+export function tallySvg(marks) {
   const n = Math.max(0, Math.floor(Number(marks) || 0));
   const words = Math.max(1, Math.ceil(n / STROKES.length));
   const lines = [];
@@ -100,7 +101,6 @@ export function tallySvg(marks, label) {
     lines.push(s("line", { class: "tally-stroke", x1, y1: y1 + word * 32, x2, y2: y2 + word * 32 }));
   }
   return s("svg", {
-    class: "tally", viewBox: `0 0 48 ${words * 32}`, role: "img",
-    "aria-label": label || `${n} mark${n === 1 ? "" : "s"}`,
+    class: "tally", viewBox: `0 0 48 ${words * 32}`, "aria-hidden": "true", focusable: "false",
   }, lines);
 }
