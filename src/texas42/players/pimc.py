@@ -58,6 +58,7 @@ from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.hand import Hand, Phase
 from texas42.core.layout import layout_of
 from texas42.core.notation import view_position
+from texas42.core.progress import sitting_out
 from texas42.core.rules import Rules
 from texas42.core.tiles import iter_tiles, tiles_of
 from texas42.core.view import View, build_view
@@ -679,8 +680,6 @@ def _trial_position(
     """The play from the first lead on these holdings, the viewer having won the auction and
     ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
     (the goal is left at 0: the caller judges the totals itself)."""
-    mate = view.layout.partner(view.seat)
-    out_seat = mate if contract.kind == "nello" else None
     leader = view.seat if declarer is None else declarer
     return PlayPosition(
         rules=view.rules,
@@ -691,7 +690,7 @@ def _trial_position(
         leader=leader,
         bidder=view.seat,
         declarer=leader,
-        out_seat=out_seat,
+        out_seat=sitting_out(view.layout, contract, leader),
         taken=0,
         goal=0,
         tricks_played=0,
