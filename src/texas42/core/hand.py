@@ -53,7 +53,14 @@ from texas42.core.auction import (
     why_call_illegal,
     why_declaration_illegal,
 )
-from texas42.core.contracts import SUIT_WORDS, Contract, PlayTables, legal_plays, tables_for
+from texas42.core.contracts import (
+    SUIT_WORDS,
+    Contract,
+    PlayTables,
+    legal_plays,
+    tables_for,
+    trump_description,
+)
 from texas42.core.deal import (
     check_deal,
     check_shaker,
@@ -302,11 +309,9 @@ class Hand:
         )
 
     def trump_description(self) -> str | None:
-        if self.tables is not None:
-            return self.tables.description
-        if self.contract is not None:
-            return "trump is named by the first tile led"
-        return None
+        """What is trump, in the words every seat's `View.trump` uses
+        (`texas42.core.contracts.trump_description`)."""
+        return trump_description(self.contract, self.tables)
 
     # -- changing the state --------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from texas42.core.actions import ACTIONS, DISCARD_BASE, MOON_ID, PASS_ID, Action, Declare
 from texas42.core.auction import call_value, legal_calls, legal_declarations
-from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for
+from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for, trump_description
 from texas42.core.errors import NotationError
 from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import (
@@ -198,12 +198,7 @@ def build_view(
     legal_mask = 0
     if turn == seat:
         legal_mask = _legal_mask(rules, phase, auction, len(calls), hand, play)
-    tables = play.tables if play is not None else None
-    trump = (
-        tables.description
-        if tables is not None
-        else ("trump is named by the first tile led" if contract is not None else None)
-    )
+    trump = trump_description(contract, play.tables if play is not None else None)
     played = play.played if play is not None else (0,) * layout.seats
     return View(
         rules=rules,
