@@ -17,8 +17,9 @@ from texas42.core.actions import (
 from texas42.core.contracts import Contract
 from texas42.core.errors import IllegalActionError, NotationError, RulesError, Texas42Error
 from texas42.core.game import Game, Outcome
-from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
+from texas42.core.progress import Phase
 from texas42.core.record import CheckReport, Record, RecordError, check_record, record_from_game
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name, parse_hand, parse_tile, tile_name

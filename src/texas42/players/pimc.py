@@ -55,10 +55,10 @@ from texas42.core.actions import (
 from texas42.core.auction import plain_contracts, special_bid_marks
 from texas42.core.contracts import Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError, Texas42Error
-from texas42.core.hand import Hand, Phase
+from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
 from texas42.core.notation import view_position
-from texas42.core.progress import sitting_out
+from texas42.core.progress import Phase, sitting_out
 from texas42.core.rules import Rules
 from texas42.core.tiles import iter_tiles, tiles_of
 from texas42.core.view import View, build_view

@@ -18,9 +18,8 @@ from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Pass, P
 from texas42.core.auction import legal_declarations
 from texas42.core.contracts import TRUMP, Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError
-from texas42.core.hand import Phase
 from texas42.core.layout import Layout, layout_of
-from texas42.core.progress import next_player, trick_size
+from texas42.core.progress import Phase, next_player, trick_size
 from texas42.core.rules import FOUR_SEATS, Rules
 from texas42.core.tiles import (
     COUNT_TILES,

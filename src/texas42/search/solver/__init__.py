@@ -31,9 +31,9 @@ from texas42.core.contracts import (
     tables_for,
 )
 from texas42.core.errors import RulesError
-from texas42.core.hand import Hand, Phase
+from texas42.core.hand import Hand
 from texas42.core.layout import Layout, layout_of
-from texas42.core.progress import next_player, trick_size
+from texas42.core.progress import Phase, next_player, trick_size
 from texas42.core.rules import Rules
 from texas42.core.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of
 from texas42.core.view import View
