@@ -159,7 +159,8 @@ class Discard(Action):
 
 
 class Declare(Action):
-    """Name the contract: ``Declare("fives")``, ``Declare("follow-me:low")``, ``Declare("nello")``."""
+    """Name the contract: ``Declare("fives")``, ``Declare("follow-me:low")``,
+    ``Declare("nello")``."""
 
     __slots__ = ("contract",)
     contract: Contract

@@ -1,11 +1,11 @@
 """PimcBot: card play by Perfect Information Monte Carlo, bids and trump by simulation.
 
-**Play.** The bot draws deals consistent with its seat's view (`texas42.search.sampler`), solves each
-one double dummy (`texas42.search.solver`) for every legal tile, and plays the tile that is best for its
-side over the deals: in a marks game the chance the contract is made (the bidders push it up, the
-defenders down), then the bidders' expected total; in a points game the expected score
-difference. Ties, common in 42, go to the tile RulesBot would play if it is among them (it keeps
-count and partner in mind), else the lowest-ranked tile (keeping the high ones as options).
+**Play.** The bot draws deals consistent with its seat's view (`texas42.search.sampler`), solves
+each one double dummy (`texas42.search.solver`) for every legal tile, and plays the tile that is
+best for its side over the deals: in a marks game the chance the contract is made (the bidders
+push it up, the defenders down), then the bidders' expected total; in a points game the expected
+score difference. Ties, common in 42, go to the tile RulesBot would play if it is among them (it
+keeps count and partner in mind), else the lowest-ranked tile (keeping the high ones as options).
 
 **Inference** (``inference``): deals are weighted by how well they explain the calls and the
 contract: a bidder's dealt hand should be worth its bid, a seat that passed when it could bid
