@@ -255,6 +255,17 @@ def action_from_id(action_id: int) -> Action:
     return ACTIONS[action_id]
 
 
+def actions_in(mask: int) -> tuple[Action, ...]:
+    """The actions whose ids are set in ``mask``, lowest id first: a legal-action mask read out.
+    It visits only the set bits, not all 130 ids, since every seat view reads its mask."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(ACTIONS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
+
+
 def parse_call(text: str, total: int = 42, tricks: bool = False) -> Action:
     """A call in the auction: ``"pass"`` or a bid.
 

@@ -24,7 +24,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from texas42.core.actions import ACTIONS, DISCARD_BASE, MOON_ID, PASS_ID, Action, Declare
+from texas42.core.actions import (
+    ACTIONS,
+    DISCARD_BASE,
+    MOON_ID,
+    PASS_ID,
+    Action,
+    Declare,
+    actions_in,
+)
 from texas42.core.auction import call_value, legal_calls, legal_declarations
 from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for, trump_description
 from texas42.core.errors import NotationError
@@ -237,7 +245,7 @@ def build_view(
         ),
         tricks_won=play.won if play is not None else (0,) * layout.sides,
         voids=play.voids if play is not None else (0,) * layout.seats,
-        legal=tuple(ACTIONS[i] for i in range(len(ACTIONS)) if legal_mask >> i & 1),
+        legal=actions_in(legal_mask),
     )
 
 
