@@ -1,7 +1,10 @@
 """texas42: Texas 42 dominoes, an exact rules engine under every house rule.
 
-The core (tiles, rules, contracts, actions, hand, game, view, notation, record, svg) is pure Python
-with no I/O; the CLI and the bots are layers on top of it.
+The package is layered, each layer importing only from those below it: the core (`texas42.core`:
+the rules of 42 as plain values, pure Python with no I/O), search (the exact solver and the deal
+sampler), players (the bots), services (the arena, the engine protocol, the RL environments) and
+faces (the command line, the terminal game and the web table). This module re-exports the core's
+public API.
 """
 
 from texas42.core.actions import (
@@ -17,8 +20,9 @@ from texas42.core.actions import (
 from texas42.core.contracts import Contract
 from texas42.core.errors import IllegalActionError, NotationError, RulesError, Texas42Error
 from texas42.core.game import Game, Outcome
-from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
+from texas42.core.progress import Phase
 from texas42.core.record import CheckReport, Record, RecordError, check_record, record_from_game
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name, parse_hand, parse_tile, tile_name

@@ -242,8 +242,10 @@ def test_ex22_trump_by_first_lead() -> None:
     deal = fill_deal({N: "6-3", E: "3-1 6-0"}, avoid={E: suit(6)})
     hand = contract_hand("by-lead", deal)
     assert hand.trump_description() == "trump is named by the first tile led"
+    assert {hand.view(s).trump for s in range(4)} == {hand.trump_description()}
     play(hand, "6-3")
     assert hand.trump_description() == "sixes are trump"
+    assert {hand.view(s).trump for s in range(4)} == {hand.trump_description()}
     assert legal_tiles(hand) == "6-0"  # 6-3 was a trump lead, not a three
     assert hand.why_illegal(Play("3-1")) == "East must follow trumps: 6-0"
     assert str(hand.contract) == "by-lead"

@@ -155,6 +155,24 @@ def test_face_down_first_trick_cannot_leave_a_by_lead_trump_unknown() -> None:
         parse_view_position(words)
 
 
+@pytest.mark.parametrize(
+    ("plays", "words"),
+    [
+        ("x0", "a face-down trick must give this seat's own tile, if it played"),
+        ("x0:63.x0:63", "6-3 is played twice"),
+        ("x0:63.63", "6-3 is played twice"),
+        ("54", "5-4 is this seat's tile, played by seat 0"),
+        ("66.x0:63", "a face-down trick cannot start in the middle of a trick"),
+    ],
+)
+def test_a_seat_view_refuses_plays_its_seat_could_not_have_seen(plays: str, words: str) -> None:
+    """East's view of a 2-mark hand (piles face down): each face-down trick and face-up tile
+    is checked against the tricks before it and East's own tiles."""
+    position = f"standard 0-0 1 3 ?/63.54.44.42.31.20.00/?/? 0:2m.pass.pass.pass sixes {plays} 0 @1"
+    with pytest.raises(NotationError, match=words):
+        parse_view_position(position)
+
+
 # -- regressions from the table-size review (issue 7) ---------------------------------------
 
 

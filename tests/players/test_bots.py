@@ -12,7 +12,7 @@ from helpers import STANDARD, E, N, S, W, contract_hand, fill_deal, hidden_swaps
 from texas42 import Bid, Declare, Game, Hand, Pass, Play, Rules
 from texas42.core.actions import Action
 from texas42.core.contracts import Contract, tables_for
-from texas42.core.hand import Phase
+from texas42.core.progress import Phase
 from texas42.core.view import View
 from texas42.players import Bot, RandomBot, RulesBot
 from texas42.players.easy_bot import EasyBot

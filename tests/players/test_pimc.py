@@ -134,6 +134,12 @@ def test_bad_specs_are_refused_with_the_reason(spec: str, words: str) -> None:
         make_bot(spec)
 
 
+@pytest.mark.parametrize("spec", ["engine", "engine:./mybot --fast", "Engine[movetime=50]:bot"])
+def test_engine_specs_are_sent_to_the_services_layer(spec: str) -> None:
+    with pytest.raises(Texas42Error, match="runs an outside program"):
+        make_bot(spec)
+
+
 def test_simulation_bids_a_cold_hand_and_passes_a_weak_one() -> None:
     """North's Ex 14 hand (top three sixes, 5-5, 3-3) makes 36 double dummy in every deal
     drawn, so it opens: 30, or 2 marks when nearly every deal gives it all 42; West's hand

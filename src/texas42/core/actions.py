@@ -159,7 +159,8 @@ class Discard(Action):
 
 
 class Declare(Action):
-    """Name the contract: ``Declare("fives")``, ``Declare("follow-me:low")``, ``Declare("nello")``."""
+    """Name the contract: ``Declare("fives")``, ``Declare("follow-me:low")``,
+    ``Declare("nello")``."""
 
     __slots__ = ("contract",)
     contract: Contract
@@ -252,6 +253,17 @@ def action_from_id(action_id: int) -> Action:
     if not isinstance(action_id, int) or not 0 <= action_id < NUM_ACTIONS:
         raise NotationError(f"no action has id {action_id!r} (ids are 0..{NUM_ACTIONS - 1})")
     return ACTIONS[action_id]
+
+
+def actions_in(mask: int) -> tuple[Action, ...]:
+    """The actions whose ids are set in ``mask``, lowest id first: a legal-action mask read out.
+    It visits only the set bits, not all 130 ids, since every seat view reads its mask."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(ACTIONS[low.bit_length() - 1])
+        mask ^= low
+    return tuple(out)
 
 
 def parse_call(text: str, total: int = 42, tricks: bool = False) -> Action:

@@ -242,6 +242,15 @@ def tables_for(contract: Contract, rules: Rules, first_lead: int | None = None) 
     return play_tables(kind, trump, treatment)
 
 
+def trump_description(contract: Contract | None, tables: PlayTables | None) -> str | None:
+    """What is trump, in a player's words: the tables' description, or, for a by-lead contract
+    before its first lead (no tables yet), that the lead will name it; None before a contract.
+    `Hand.trump_description` and every seat's `View.trump` say it this one way."""
+    if tables is not None:
+        return tables.description
+    return None if contract is None else "trump is named by the first tile led"
+
+
 def legal_plays(
     rules: Rules, tables: PlayTables | None, hand: int, trick: Sequence[int], first_trick: bool
 ) -> int:

@@ -53,7 +53,14 @@ from texas42.core.auction import (
     why_call_illegal,
     why_declaration_illegal,
 )
-from texas42.core.contracts import SUIT_WORDS, Contract, PlayTables, legal_plays, tables_for
+from texas42.core.contracts import (
+    SUIT_WORDS,
+    Contract,
+    PlayTables,
+    legal_plays,
+    tables_for,
+    trump_description,
+)
 from texas42.core.deal import (
     check_deal,
     check_shaker,
@@ -81,8 +88,9 @@ from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, iter_tiles, parse_tile
 from texas42.core.view import Event, HiddenTrick, View, build_view
 
 __all__ = ["Hand", "HandResult", "Phase", "Trick"]
-"""`Phase` and `Trick` live in `texas42.core.progress`, which the seat views share; a hand's
-callers read them from here."""
+"""`Phase` and `Trick` live in `texas42.core.progress`, which the seat views share: import them
+from there (or `Phase` from `texas42`); they are re-exported here for the callers that still
+read them from the hand."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,9 +115,12 @@ class HandResult:
         return self.bidder is None and self.made is not None
 
 
-class _Undo(NamedTuple):
-    """What a call, a discard or the declaration changes, kept for `Hand.undo`; the lists that
-    only grow keep their lengths."""
+class _StateRecord(NamedTuple):
+    """The hand's state before a call, a discard or the declaration, kept for `Hand.undo`.
+
+    Those actions change much of the state (the high bid, the declarer, the contract, the
+    tables, the hands after a widow), so undo restores it whole; the lists that only grow keep
+    their lengths."""
 
     phase: Phase
     turn: int
@@ -129,9 +140,10 @@ class _Undo(NamedTuple):
     n_discards: int
 
 
-class _Played(NamedTuple):
+class _PlayRecord(NamedTuple):
     """What a play changes that the plays and tricks themselves do not tell `Hand.undo`: the
-    tables a by-lead first tile resolved, and the totals before a trick was taken."""
+    tables a by-lead first tile resolved, and the totals before a trick was taken. It is kept
+    small because it is pushed at every play, the hot path."""
 
     tables: PlayTables | None
     points: tuple[int, ...]
@@ -214,7 +226,7 @@ class Hand:
         self.points: tuple[int, ...] = (0,) * layout.sides
         self.tricks_won: tuple[int, ...] = (0,) * layout.sides
         self.result: HandResult | None = None
-        self._history: list[_Undo | _Played] = []
+        self._history: list[_StateRecord | _PlayRecord] = []
         self._legal = -1
 
     @classmethod
@@ -302,11 +314,9 @@ class Hand:
         )
 
     def trump_description(self) -> str | None:
-        if self.tables is not None:
-            return self.tables.description
-        if self.contract is not None:
-            return "trump is named by the first tile led"
-        return None
+        """What is trump, in the words every seat's `View.trump` uses
+        (`texas42.core.contracts.trump_description`)."""
+        return trump_description(self.contract, self.tables)
 
     # -- changing the state --------------------------------------------------------------
 
@@ -318,11 +328,11 @@ class Hand:
         self._legal = -1
         phase = self.phase
         if phase == Phase.PLAY:
-            self._history.append(_Played(self.tables, self.points, self.tricks_won))
+            self._history.append(_PlayRecord(self.tables, self.points, self.tricks_won))
             self._play(aid)
             return
         self._history.append(
-            _Undo(
+            _StateRecord(
                 phase,
                 self.turn,
                 self.high_id,
@@ -354,10 +364,10 @@ class Hand:
             raise IllegalActionError("nothing to undo in this hand")
         record = self._history.pop()
         self._legal = -1
-        if type(record) is _Played:
+        if type(record) is _PlayRecord:
             self._unplay(record)
             return
-        assert type(record) is _Undo
+        assert type(record) is _StateRecord
         (
             self.phase,
             self.turn,
@@ -380,7 +390,7 @@ class Hand:
         del self.calls[n_calls:]
         del self.discards[n_discards:]
 
-    def _unplay(self, record: _Played) -> None:
+    def _unplay(self, record: _PlayRecord) -> None:
         """Take back the last play: the seat takes its tile back, and a trick it completed is
         open again with the other tiles in it."""
         self.tables, self.points, self.tricks_won = record

@@ -30,8 +30,9 @@ from texas42.core.contracts import SUIT_WORDS, Contract
 from texas42.core.deal import check_widow
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.game import Game
-from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
+from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name, parse_tile, tile_name
 

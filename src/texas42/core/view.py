@@ -24,9 +24,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from texas42.core.actions import ACTIONS, DISCARD_BASE, MOON_ID, PASS_ID, Action, Declare
+from texas42.core.actions import (
+    ACTIONS,
+    DISCARD_BASE,
+    MOON_ID,
+    PASS_ID,
+    Action,
+    Declare,
+    actions_in,
+)
 from texas42.core.auction import call_value, legal_calls, legal_declarations
-from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for
+from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for, trump_description
 from texas42.core.errors import NotationError
 from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import (
@@ -128,20 +136,6 @@ class _Auction(NamedTuple):
     declarer: int | None
 
 
-class _Play(NamedTuple):
-    """The play as the seat saw it: the tricks, the one in progress, and what they tell."""
-
-    tables: PlayTables | None
-    tricks: tuple[TrickView, ...]
-    trick: tuple[tuple[int, int], ...]
-    leader: int
-    points: tuple[int, ...]
-    won: tuple[int, ...]
-    played: tuple[int, ...]
-    voids: tuple[int, ...]
-    mine: int
-
-
 def build_view(
     rules: Rules,
     seat: int,
@@ -180,7 +174,7 @@ def build_view(
         if play.mine & ~held:
             raise NotationError("the seat played a tile it was not dealt")
     expected = _to_act(layout, first_bidder, len(calls), auction, play, out_seat)
-    ended = expected is None or (play is not None and bool(play.tricks) and not play.trick)
+    ended = expected is None or (play is not None and bool(play.tricks) and not play.trick_tiles)
     if turn != expected and not (turn is None and ended):
         given, actual = ("end" if s is None else f"seat {s}" for s in (turn, expected))
         raise NotationError(f"{actual} is to act here, not {given}")
@@ -198,12 +192,7 @@ def build_view(
     legal_mask = 0
     if turn == seat:
         legal_mask = _legal_mask(rules, phase, auction, len(calls), hand, play)
-    tables = play.tables if play is not None else None
-    trump = (
-        tables.description
-        if tables is not None
-        else ("trump is named by the first tile led" if contract is not None else None)
-    )
+    trump = trump_description(contract, play.tables if play is not None else None)
     played = play.played if play is not None else (0,) * layout.seats
     return View(
         rules=rules,
@@ -227,8 +216,10 @@ def build_view(
         declarer=declarer,
         out_seat=out_seat,
         trump=trump,
-        tricks=play.tricks if play is not None else (),
-        trick=play.trick if play is not None else (),
+        tricks=tuple(play.tricks) if play is not None else (),
+        trick=tuple(zip(play.trick_seats, play.trick_tiles, strict=True))
+        if play is not None
+        else (),
         tiles_left=tuple(
             layout.hand_size
             - n
@@ -241,8 +232,8 @@ def build_view(
             else (play.points if play is not None else (0,) * layout.sides)
         ),
         tricks_won=play.won if play is not None else (0,) * layout.sides,
-        voids=play.voids if play is not None else (0,) * layout.seats,
-        legal=tuple(ACTIONS[i] for i in range(len(ACTIONS)) if legal_mask >> i & 1),
+        voids=tuple(play.voids) if play is not None else (0,) * layout.seats,
+        legal=actions_in(legal_mask),
     )
 
 
@@ -347,87 +338,144 @@ def _replay_play(
     ``held`` is every tile the seat had (its hand and any widow), ``mine`` those it has laid down
     already (its discards).
     """
-    layout = rules.layout
-    seats = layout.seats
-    size = trick_size(layout, out_seat)
-    tables = None if contract.kind == "by-lead" else tables_for(contract, rules)
-    leader = declarer
-    trick: list[tuple[int, int]] = []
-    tricks: list[TrickView] = []
-    points = won = (0,) * layout.sides
-    played = [0] * seats
-    seen = mine
-    voids = [0] * seats
+    play = _Play(rules, seat, contract, declarer, out_seat, held, mine)
+    hidden_trick, face_up_play = play.hidden_trick, play.face_up_play
+    in_play, seen = rules.layout.tiles, mine
     for event in events:
         shown = event.mine if isinstance(event, HiddenTrick) else event
-        if shown is not None:
-            if not layout.tiles >> shown & 1:
+        if shown is not None:  # every tile the seat saw, face up or its own face down, once
+            if not in_play >> shown & 1:
                 raise NotationError(f"{TILE_NAMES[shown]} is not in play under these rules")
             if seen >> shown & 1:
                 raise NotationError(f"{TILE_NAMES[shown]} is played twice")
             seen |= 1 << shown
         if isinstance(event, HiddenTrick):
-            if trick:
-                raise NotationError("a face-down trick cannot start in the middle of a trick")
-            if tables is None:
-                raise NotationError("a by-lead trump cannot be read from a face-down trick")
-            in_trick = [leader]
-            while len(in_trick) < size:
-                in_trick.append(next_player(seats, in_trick[-1], out_seat))
-            for s in in_trick:
-                played[s] += 1
-            if (event.mine is None) == (seat in in_trick):
-                raise NotationError(
-                    "a face-down trick must give this seat's own tile, if it played"
-                )
-            if event.mine is not None:
-                mine |= 1 << event.mine
-            if not 0 <= event.winner < seats:
-                raise NotationError(f"a face-down trick is won by a seat 0..{seats - 1}")
-            # its points lie face down with the pile: it counts as a trick won, for no points
-            points, won = add_trick(layout, points, won, event.winner, 0)
-            tricks.append(TrickView(leader, tuple(in_trick), event.winner, None, None, event.mine))
-            leader = event.winner
-            continue
-        player = next_player(seats, trick[-1][0], out_seat) if trick else leader
-        if tables is None:
-            tables = tables_for(contract, rules, first_lead=event)
-        if player != seat and held >> event & 1:
-            raise NotationError(f"{TILE_NAMES[event]} is this seat's tile, played by seat {player}")
-        if player == seat and (held & ~mine) >> event & 1:
-            own = legal_plays(rules, tables, held & ~mine, [t for _, t in trick], not tricks)
-            if not own >> event & 1:
-                raise NotationError(f"{TILE_NAMES[event]} was not a legal play for this seat")
-        trick.append((player, event))
-        played[player] += 1
-        if player == seat:
-            mine |= 1 << event
-        if len(trick) > 1 and not tables.sevens:
-            led = tables.led[trick[0][1]]
-            if not tables.follows(event, led):
-                voids[player] |= 1 << led
-        if len(trick) == size:
-            taken = take_trick(
-                layout, tables, tuple(s for s, _ in trick), tuple(t for _, t in trick)
-            )
-            points, won = add_trick(layout, points, won, taken.winner, taken.points)
-            theirs = next((t for s, t in trick if s == seat), None)
-            tricks.append(
-                TrickView(leader, taken.seats, taken.winner, taken.tiles, taken.points, theirs)
-            )
-            leader = taken.winner
-            trick = []
-    return _Play(
-        tables,
-        tuple(tricks),
-        tuple(trick),
-        leader,
-        points,
-        won,
-        tuple(played),
-        tuple(voids),
-        mine,
+            hidden_trick(event)
+        else:
+            face_up_play(event)
+    return play
+
+
+class _Play:
+    """The play as the seat saw it (the tricks, the one in progress, and what they tell),
+    replayed one public event at a time, each checked against what came before.
+
+    A face-down trick and a face-up tile tell the seat different things (a winner and its own
+    tile; a tile, its player and any void shown), so each has its own step. The trick in
+    progress is kept as its seats and its tiles, the two ways it is read.
+    """
+
+    __slots__ = (
+        "contract",
+        "held",
+        "layout",
+        "leader",
+        "mine",
+        "out_seat",
+        "played",
+        "points",
+        "rules",
+        "seat",
+        "size",
+        "tables",
+        "trick_seats",
+        "trick_tiles",
+        "tricks",
+        "voids",
+        "won",
     )
+
+    def __init__(
+        self,
+        rules: Rules,
+        seat: int,
+        contract: Contract,
+        declarer: int,
+        out_seat: int | None,
+        held: int,
+        mine: int,
+    ) -> None:
+        layout = rules.layout
+        self.rules = rules
+        self.layout = layout
+        self.seat = seat
+        self.contract = contract
+        self.out_seat = out_seat
+        self.held = held
+        self.size = trick_size(layout, out_seat)
+        self.tables: PlayTables | None = (
+            None if contract.kind == "by-lead" else tables_for(contract, rules)
+        )
+        self.leader = declarer
+        self.trick_seats: list[int] = []
+        self.trick_tiles: list[int] = []
+        self.tricks: list[TrickView] = []
+        self.points = self.won = (0,) * layout.sides
+        self.played = [0] * layout.seats
+        self.voids = [0] * layout.seats
+        self.mine = mine
+
+    def hidden_trick(self, event: HiddenTrick) -> None:
+        """A whole trick lying face down: its seats in turn from the leader, its winner, and the
+        seat's own tile in it, if it played; its points stay hidden with the pile."""
+        if self.trick_tiles:
+            raise NotationError("a face-down trick cannot start in the middle of a trick")
+        if self.tables is None:
+            raise NotationError("a by-lead trump cannot be read from a face-down trick")
+        seats = self.layout.seats
+        in_trick = [self.leader]
+        while len(in_trick) < self.size:
+            in_trick.append(next_player(seats, in_trick[-1], self.out_seat))
+        for s in in_trick:
+            self.played[s] += 1
+        if (event.mine is None) == (self.seat in in_trick):
+            raise NotationError("a face-down trick must give this seat's own tile, if it played")
+        if event.mine is not None:
+            self.mine |= 1 << event.mine
+        if not 0 <= event.winner < seats:
+            raise NotationError(f"a face-down trick is won by a seat 0..{seats - 1}")
+        # it counts as a trick won, for no points
+        self.points, self.won = add_trick(self.layout, self.points, self.won, event.winner, 0)
+        self.tricks.append(
+            TrickView(self.leader, tuple(in_trick), event.winner, None, None, event.mine)
+        )
+        self.leader = event.winner
+
+    def face_up_play(self, tile: int) -> None:
+        """One tile played face up by the seat whose turn it is: a legal play if it is this
+        seat's, a void shown if it does not follow, and the trick taken once it is full."""
+        seats, tiles, seat = self.trick_seats, self.trick_tiles, self.seat
+        player = next_player(self.layout.seats, seats[-1], self.out_seat) if seats else self.leader
+        tables = self.tables
+        if tables is None:
+            tables = self.tables = tables_for(self.contract, self.rules, first_lead=tile)
+        if player != seat and self.held >> tile & 1:
+            raise NotationError(f"{TILE_NAMES[tile]} is this seat's tile, played by seat {player}")
+        if player == seat and (self.held & ~self.mine) >> tile & 1:
+            own = legal_plays(self.rules, tables, self.held & ~self.mine, tiles, not self.tricks)
+            if not own >> tile & 1:
+                raise NotationError(f"{TILE_NAMES[tile]} was not a legal play for this seat")
+        seats.append(player)
+        tiles.append(tile)
+        self.played[player] += 1
+        if player == seat:
+            self.mine |= 1 << tile
+        if len(tiles) > 1 and not tables.sevens:
+            led = tables.led[tiles[0]]
+            if not tables.follows(tile, led):
+                self.voids[player] |= 1 << led
+        if len(tiles) == self.size:
+            layout = self.layout
+            taken = take_trick(layout, tables, tuple(seats), tuple(tiles))
+            self.points, self.won = add_trick(
+                layout, self.points, self.won, taken.winner, taken.points
+            )
+            theirs = tiles[seats.index(seat)] if seat in seats else None
+            self.tricks.append(
+                TrickView(self.leader, taken.seats, taken.winner, taken.tiles, taken.points, theirs)
+            )
+            self.leader = taken.winner
+            self.trick_seats, self.trick_tiles = [], []
 
 
 def _to_act(
@@ -445,8 +493,8 @@ def _to_act(
         return None
     if play is None:
         return auction.declarer
-    if play.trick:
-        return next_player(layout.seats, play.trick[-1][0], out_seat)
+    if play.trick_seats:
+        return next_player(layout.seats, play.trick_seats[-1], out_seat)
     return play.leader
 
 
@@ -461,6 +509,5 @@ def _legal_mask(
     if phase == Phase.DECLARE and auction.high_id is not None:
         return legal_declarations(rules, auction.high_id, auction.bid_marks)
     if phase == Phase.PLAY and play is not None:
-        trick = [t for _, t in play.trick]
-        return legal_plays(rules, play.tables, hand, trick, not play.tricks)
+        return legal_plays(rules, play.tables, hand, play.trick_tiles, not play.tricks)
     return 0

@@ -68,11 +68,14 @@ def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
     An outside engine (``engine:CMD``) is a process, so it is made one layer up, by
     `texas42.services.protocol.make_bot`, which takes every spec this function takes.
     """
-    kind, options = parse_spec(spec)
-    if kind == "engine":
+    # the prefix services.protocol.parse_engine_spec reads, tested before parse_spec: an
+    # engine's command is not key=value options
+    head = spec.strip()[:7].lower()
+    if head.startswith("engine") and head[6:7] in ("", "[", ":", " "):
         raise Texas42Error(
             f"{spec!r} runs an outside program: make it with texas42.services.protocol.make_bot"
         )
+    kind, options = parse_spec(spec)
     if kind in LEVELS and kind not in BOT_NAMES:
         base, base_options = parse_spec(LEVELS[kind])
         if base == "easy":

@@ -19,8 +19,8 @@ from typing import Any
 from texas42.core.actions import Action, Bid, Declare, Pass, Play
 from texas42.core.contracts import Contract
 from texas42.core.errors import IllegalActionError
-from texas42.core.hand import Phase
 from texas42.core.notation import view_position
+from texas42.core.progress import Phase
 from texas42.core.view import View
 from texas42.players.pimc import Chances, PimcBot, PimcSettings
 from texas42.search.solver import points_needed

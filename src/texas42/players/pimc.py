@@ -1,11 +1,11 @@
 """PimcBot: card play by Perfect Information Monte Carlo, bids and trump by simulation.
 
-**Play.** The bot draws deals consistent with its seat's view (`texas42.search.sampler`), solves each
-one double dummy (`texas42.search.solver`) for every legal tile, and plays the tile that is best for its
-side over the deals: in a marks game the chance the contract is made (the bidders push it up, the
-defenders down), then the bidders' expected total; in a points game the expected score
-difference. Ties, common in 42, go to the tile RulesBot would play if it is among them (it keeps
-count and partner in mind), else the lowest-ranked tile (keeping the high ones as options).
+**Play.** The bot draws deals consistent with its seat's view (`texas42.search.sampler`), solves
+each one double dummy (`texas42.search.solver`) for every legal tile, and plays the tile that is
+best for its side over the deals: in a marks game the chance the contract is made (the bidders
+push it up, the defenders down), then the bidders' expected total; in a points game the expected
+score difference. Ties, common in 42, go to the tile RulesBot would play if it is among them (it
+keeps count and partner in mind), else the lowest-ranked tile (keeping the high ones as options).
 
 **Inference** (``inference``): deals are weighted by how well they explain the calls and the
 contract: a bidder's dealt hand should be worth its bid, a seat that passed when it could bid
@@ -55,9 +55,10 @@ from texas42.core.actions import (
 from texas42.core.auction import plain_contracts, special_bid_marks
 from texas42.core.contracts import Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError, Texas42Error
-from texas42.core.hand import Hand, Phase
+from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
 from texas42.core.notation import view_position
+from texas42.core.progress import Phase, sitting_out
 from texas42.core.rules import Rules
 from texas42.core.tiles import iter_tiles, tiles_of
 from texas42.core.view import View, build_view
@@ -679,8 +680,6 @@ def _trial_position(
     """The play from the first lead on these holdings, the viewer having won the auction and
     ``declarer`` (the viewer unless given: a plunge's partner) named ``contract`` and leading
     (the goal is left at 0: the caller judges the totals itself)."""
-    mate = view.layout.partner(view.seat)
-    out_seat = mate if contract.kind == "nello" else None
     leader = view.seat if declarer is None else declarer
     return PlayPosition(
         rules=view.rules,
@@ -691,7 +690,7 @@ def _trial_position(
         leader=leader,
         bidder=view.seat,
         declarer=leader,
-        out_seat=out_seat,
+        out_seat=sitting_out(view.layout, contract, leader),
         taken=0,
         goal=0,
         tricks_played=0,

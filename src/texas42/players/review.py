@@ -22,7 +22,8 @@ from typing import Any
 
 from texas42.core.actions import ACTIONS, PASS_ID, Declare, Discard
 from texas42.core.auction import plain_contracts
-from texas42.core.hand import Hand, Phase
+from texas42.core.hand import Hand
+from texas42.core.progress import Phase
 from texas42.core.record import Record, check_record
 from texas42.core.tiles import tile_name
 from texas42.search.solver import PlayPosition, Solver

@@ -18,8 +18,8 @@ from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Pass, P
 from texas42.core.auction import legal_declarations
 from texas42.core.contracts import TRUMP, Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError
-from texas42.core.hand import Phase
 from texas42.core.layout import Layout, layout_of
+from texas42.core.progress import Phase, next_player, trick_size
 from texas42.core.rules import FOUR_SEATS, Rules
 from texas42.core.tiles import (
     COUNT_TILES,
@@ -382,15 +382,13 @@ class _Trick:
         return estimate(self.view.hand, tables, self.layout).points
 
     def _later_seats(self) -> list[int]:
+        """The seats still to play to this trick after this one, in their order."""
         view = self.view
-        n = self.layout.seats
-        size = n - 1 if view.out_seat is not None else n
         seats: list[int] = []
         seat = self.seat
-        while len(seats) < size - len(view.trick) - 1:
-            seat = (seat + 1) % n
-            if seat != view.out_seat:
-                seats.append(seat)
+        for _ in range(trick_size(self.layout, view.out_seat) - len(view.trick) - 1):
+            seat = next_player(self.layout.seats, seat, view.out_seat)
+            seats.append(seat)
         return seats
 
     def allied(self, seat: int) -> bool:

@@ -31,8 +31,9 @@ from texas42.core.contracts import (
     tables_for,
 )
 from texas42.core.errors import RulesError
-from texas42.core.hand import Hand, Phase
+from texas42.core.hand import Hand
 from texas42.core.layout import Layout, layout_of
+from texas42.core.progress import Phase, next_player, trick_size
 from texas42.core.rules import Rules
 from texas42.core.tiles import COUNT5, COUNT10, TILE_COUNT, count_points, mask_of, tiles_of
 from texas42.core.view import View
@@ -179,8 +180,7 @@ class PlayPosition:
 
     @property
     def trick_size(self) -> int:
-        seats = self.layout.seats
-        return seats if self.out_seat is None else seats - 1
+        return trick_size(self.layout, self.out_seat)
 
     @property
     def is_over(self) -> bool:
@@ -188,15 +188,10 @@ class PlayPosition:
 
     @property
     def turn(self) -> int:
-        seat = self.leader
+        seat, seats = self.leader, self.layout.seats
         for _ in self.trick:
-            seat = self._next_seat(seat)
+            seat = next_player(seats, seat, self.out_seat)
         return seat
-
-    def _next_seat(self, seat: int) -> int:
-        seats = self.layout.seats
-        seat = (seat + 1) % seats
-        return (seat + 1) % seats if seat == self.out_seat else seat
 
     def maximizing(self, seat: int) -> bool:
         """Whether ``seat`` wants the value high (the bidding side, or in Nel-O the opponents)."""
@@ -232,7 +227,7 @@ class PlayPosition:
             return replace(self, tables=tables, hands=tuple(hands), trick=trick)
         seats = [self.leader]
         while len(seats) < len(trick):
-            seats.append(self._next_seat(seats[-1]))
+            seats.append(next_player(self.layout.seats, seats[-1], self.out_seat))
         winner = seats[tables.trick_winner(trick)]
         gain = 0
         if self.nello:
