@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_engine import machine
 from texas42 import Game, Rules
-from texas42.core.hand import Phase
+from texas42.core.progress import Phase
 from texas42.players import make_bot
 
 

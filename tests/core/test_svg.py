@@ -11,9 +11,9 @@ import pytest
 
 from helpers import STANDARD, E, N, S, W, auction, fill_deal, hidden_swaps, play, tiles
 from texas42 import Bid, Declare, Hand, NotationError, Pass, Rules
-from texas42.core.hand import Phase
 from texas42.core.layout import layout_of
 from texas42.core.notation import parse_view_position, view_position
+from texas42.core.progress import Phase
 from texas42.core.svg import PIP_SPOTS, SVG, hand_svg, table_svg, tile_svg
 from texas42.core.tiles import HI, LO, TILE_NAMES, hand_name, parse_tile, tiles_of
 

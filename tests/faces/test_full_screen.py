@@ -24,8 +24,9 @@ from typer.testing import CliRunner
 from helpers import EX14_DEAL
 from texas42.core import words
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play
-from texas42.core.hand import Hand, Phase
+from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
+from texas42.core.progress import Phase
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.core.tiles import HI, LO, parse_hand, tile, tile_name, tiles_of

@@ -17,7 +17,7 @@ from rich.console import Console
 from texas42 import Game, Rules
 from texas42.core import words
 from texas42.core.actions import Action, Bid
-from texas42.core.hand import Phase
+from texas42.core.progress import Phase
 from texas42.core.record import Record, check_record
 from texas42.core.tiles import TILE_NAMES, hand_name, iter_tiles, tiles_of
 from texas42.faces.terminal import line_game as tui

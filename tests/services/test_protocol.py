@@ -41,8 +41,8 @@ from texas42.core.actions import (
     parse_action_words,
 )
 from texas42.core.errors import NotationError, Texas42Error
-from texas42.core.hand import Phase
 from texas42.core.notation import parse_view_position, view_position
+from texas42.core.progress import Phase
 from texas42.core.rules import FOUR_SEATS
 from texas42.core.tiles import TILE_CODES, tiles_of
 from texas42.core.view import HiddenTrick, View

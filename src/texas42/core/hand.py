@@ -87,10 +87,8 @@ from texas42.core.rules import Rules, piles_face_down
 from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, iter_tiles, parse_tile
 from texas42.core.view import Event, HiddenTrick, View, build_view
 
-__all__ = ["Hand", "HandResult", "Phase", "Trick"]
-"""`Phase` and `Trick` live in `texas42.core.progress`, which the seat views share: import them
-from there (or `Phase` from `texas42`); they are re-exported here for the callers that still
-read them from the hand."""
+__all__ = ["Hand", "HandResult"]
+"""`Phase` and `Trick`, which the seat views share, live in `texas42.core.progress`."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,7 +2,8 @@
 
 Every drawing uses one pip geometry, `PIP_SPOTS`, so a tile looks the same everywhere. The table is
 drawn from a seat's `View` only, so it can show nothing that seat could not see. The functions
-return `SVG`, a ``str`` that Jupyter renders as a picture.
+return `SVG`, a ``str`` that Jupyter renders as a picture. Drawing lives in the core because it is
+pure: strings in and out, no I/O and no library, so a notebook and every face use the same one.
 """
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ from collections.abc import Callable, Sequence
 from xml.sax.saxutils import escape
 
 from texas42.core.errors import NotationError
-from texas42.core.hand import Phase
 from texas42.core.layout import Layout
+from texas42.core.progress import Phase
 from texas42.core.tiles import ALL_TILES, HAND_SIZE, HI, LO, TILE_COUNT, TILE_NAMES, iter_tiles
 from texas42.core.view import View
 from texas42.core.words import auction_line, contract_line, pile_line, score_line, seat_roles

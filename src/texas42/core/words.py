@@ -48,8 +48,9 @@ from collections.abc import Mapping, Sequence
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
 from texas42.core.contracts import Contract
 from texas42.core.game import Outcome
-from texas42.core.hand import HandResult, Phase
+from texas42.core.hand import HandResult
 from texas42.core.layout import layout_of
+from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name
 from texas42.core.view import View

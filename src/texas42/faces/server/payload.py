@@ -14,8 +14,9 @@ from dataclasses import replace
 
 from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Pass, Play, action_words
 from texas42.core.game import Game
-from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
+from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View

@@ -35,8 +35,9 @@ from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play, acti
 from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
-from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
+from texas42.core.progress import Phase
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of

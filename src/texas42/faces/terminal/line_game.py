@@ -23,8 +23,9 @@ from rich.text import Text
 
 from texas42.core.actions import Action, Bid, Declare
 from texas42.core.game import Game
-from texas42.core.hand import Hand, HandResult, Phase
+from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import layout_of
+from texas42.core.progress import Phase
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import hand_name, tile_name
