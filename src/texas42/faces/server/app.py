@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, HTTPException, Request, WebSocket
+from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
 from fastapi import Path as FastApiPath
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -229,7 +229,19 @@ def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
     return origin in own or origin in allowed
 
 
+pages = APIRouter(include_in_schema=False)
+"""The browser app's pages: one HTML file that reads its route from the address."""
+
+api = APIRouter(prefix="/api")
+"""The JSON API the lobby, the replay viewer and outside tools read."""
+
+sockets = APIRouter()
+"""One WebSocket per browser tab at a table."""
+
+
 def create_app(settings: ServerSettings | None = None) -> FastAPI:
+    """The table server: the routes below over the storage and tables that ``settings`` name,
+    opened when the app starts and closed when it stops."""
     settings = settings or ServerSettings()
 
     @contextlib.asynccontextmanager
@@ -253,137 +265,173 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             storage.close()
 
     app = FastAPI(title="texas42 table", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.settings = settings
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
-
-    def tables_of(request: Request | WebSocket) -> Tables:
-        tables: Tables = request.app.state.tables
-        return tables
-
-    def page() -> FileResponse:
-        return FileResponse(WEB_DIR / "index.html", media_type="text/html")
-
-    @app.get("/", include_in_schema=False)
-    async def lobby_page() -> FileResponse:
-        return page()
-
-    @app.get("/t/{table_id}", include_in_schema=False)
-    async def table_page(table_id: str) -> FileResponse:
-        return page()
-
-    @app.get("/replay", include_in_schema=False)
-    async def import_page() -> FileResponse:
-        return page()
-
-    @app.get("/replay/{table_id}/{number}", include_in_schema=False)
-    async def replay_page(table_id: str, number: int) -> FileResponse:
-        return page()
-
-    @app.get("/api/options")
-    async def options() -> Response:
-        return _json(options_payload(settings.engines))
-
-    @app.post("/api/tables")
-    async def create_table(body: TableRequest, request: Request) -> Response:
-        try:
-            rules = Rules.parse(body.rules)
-        except Texas42Error as exc:
-            raise HTTPException(400, f"rules: {exc}") from None
-        room = await tables_of(request).create(body.name, rules)
-        return _json(out.Created(id=room.id, url=f"/t/{room.id}"))
-
-    @app.get("/api/tables/{table_id}")
-    async def table_summary(table_id: str, request: Request) -> Response:
-        room = await _room(request, table_id)
-        game = room.game
-        return _json(
-            out.TableSummary(
-                **out.fields_of(room.table_payload()),
-                score=list(game.score) if game is not None else None,
-                hand_number=game.hand_number if game is not None else None,
-            )
-        )
-
-    @app.get("/api/history")
-    async def history(request: Request, limit: int = 20) -> Response:
-        storage: Storage = request.app.state.storage
-        games = await storage.run(storage.history, max(1, min(limit, HISTORY_LIMIT)))
-        return _json(games)
-
-    @app.get("/api/tables/{table_id}/games/{number}/record")
-    async def game_record(table_id: str, number: GameNumber, request: Request) -> Response:
-        finished = await _finished(request, table_id, number)
-        return Response(
-            finished.record,
-            media_type="application/json",
-            headers={
-                "Content-Disposition": f'attachment; filename="texas42-{table_id}-{number}.json"'
-            },
-        )
-
-    @app.get("/api/tables/{table_id}/games/{number}/replay")
-    async def game_replay(table_id: str, number: GameNumber, request: Request) -> Response:
-        finished = await _finished(request, table_id, number)
-        return _json(await asyncio.to_thread(_replay, Record.from_json(finished.record)))
-
-    @app.post("/api/replay")
-    async def import_replay(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_RECORD_BYTES:
-            return _json(out.Failure(error=f"a record is at most {MAX_RECORD_BYTES} bytes"), 413)
-        try:
-            record = Record.from_json(body.decode("utf-8", errors="replace"))
-            result = await asyncio.to_thread(_replay, record)
-        except RecordError as exc:
-            return _json(out.Failure(error=exc.line()), 400)
-        except RecursionError:
-            return _json(out.Failure(error="not JSON: nested too deeply"), 400)
-        return _json(result)
-
-    async def _room(request: Request, table_id: str) -> Room:
-        room = await tables_of(request).get(table_id)
-        if room is None:
-            raise HTTPException(404, f"no table {table_id!r}")
-        return room
-
-    async def _finished(request: Request, table_id: str, number: int) -> Any:
-        storage: Storage = request.app.state.storage
-        finished = await storage.run(storage.finished_game, table_id, number)
-        if finished is None:
-            room = await tables_of(request).get(table_id)
-            if room is not None and 1 <= number <= room.game_number:
-                raise HTTPException(409, "that game is still being played")
-            raise HTTPException(404, f"no game {number} at table {table_id!r}")
-        return finished
-
-    @app.websocket("/ws/{table_id}")
-    async def table_socket(websocket: WebSocket, table_id: str) -> None:
-        if not origin_allowed(websocket, settings.allowed_origins):
-            await websocket.close(code=1008, reason="origin not allowed")
-            return
-        room = await tables_of(websocket).get(table_id)
-        if room is None:
-            await websocket.accept()
-            await websocket.send_text(
-                out.encode(out.Error(message=f"no table {table_id!r}", code="not-found"))
-            )
-            await websocket.close(code=4404)
-            return
-        room.sockets += 1  # before any await, so the sweep cannot drop the table under us
-        try:
-            await websocket.accept()
-            connection = Connection(RateLimit(settings.message_rate, settings.message_burst))
-            sender = asyncio.create_task(_pump(websocket, connection))
-            try:
-                await _listen(websocket, room, connection)
-            finally:
-                connection.close()
-                await room.part(connection)
-                with contextlib.suppress(Exception):
-                    await sender
-        finally:
-            room.sockets -= 1
-
+    for router in (pages, api, sockets):
+        app.include_router(router)
     return app
+
+
+def _settings(request: Request | WebSocket) -> ServerSettings:
+    settings: ServerSettings = request.app.state.settings
+    return settings
+
+
+def _tables(request: Request | WebSocket) -> Tables:
+    tables: Tables = request.app.state.tables
+    return tables
+
+
+def _storage(request: Request) -> Storage:
+    storage: Storage = request.app.state.storage
+    return storage
+
+
+# -- pages --------------------------------------------------------------------------------------
+
+
+def _page() -> FileResponse:
+    return FileResponse(WEB_DIR / "index.html", media_type="text/html")
+
+
+@pages.get("/")
+async def lobby_page() -> FileResponse:
+    return _page()
+
+
+@pages.get("/t/{table_id}")
+async def table_page(table_id: str) -> FileResponse:
+    return _page()
+
+
+@pages.get("/replay")
+async def import_page() -> FileResponse:
+    return _page()
+
+
+@pages.get("/replay/{table_id}/{number}")
+async def replay_page(table_id: str, number: int) -> FileResponse:
+    return _page()
+
+
+# -- the JSON API -------------------------------------------------------------------------------
+
+
+@api.get("/options")
+async def options(request: Request) -> Response:
+    return _json(options_payload(_settings(request).engines))
+
+
+@api.post("/tables")
+async def create_table(body: TableRequest, request: Request) -> Response:
+    try:
+        rules = Rules.parse(body.rules)
+    except Texas42Error as exc:
+        raise HTTPException(400, f"rules: {exc}") from None
+    room = await _tables(request).create(body.name, rules)
+    return _json(out.Created(id=room.id, url=f"/t/{room.id}"))
+
+
+@api.get("/tables/{table_id}")
+async def table_summary(table_id: str, request: Request) -> Response:
+    room = await _room(request, table_id)
+    game = room.game
+    return _json(
+        out.TableSummary(
+            **out.fields_of(room.table_payload()),
+            score=list(game.score) if game is not None else None,
+            hand_number=game.hand_number if game is not None else None,
+        )
+    )
+
+
+@api.get("/history")
+async def history(request: Request, limit: int = 20) -> Response:
+    storage = _storage(request)
+    games = await storage.run(storage.history, max(1, min(limit, HISTORY_LIMIT)))
+    return _json(games)
+
+
+@api.get("/tables/{table_id}/games/{number}/record")
+async def game_record(table_id: str, number: GameNumber, request: Request) -> Response:
+    finished = await _finished(request, table_id, number)
+    return Response(
+        finished.record,
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="texas42-{table_id}-{number}.json"'},
+    )
+
+
+@api.get("/tables/{table_id}/games/{number}/replay")
+async def game_replay(table_id: str, number: GameNumber, request: Request) -> Response:
+    finished = await _finished(request, table_id, number)
+    return _json(await asyncio.to_thread(_replay, Record.from_json(finished.record)))
+
+
+@api.post("/replay")
+async def import_replay(request: Request) -> Response:
+    body = await request.body()
+    if len(body) > MAX_RECORD_BYTES:
+        return _json(out.Failure(error=f"a record is at most {MAX_RECORD_BYTES} bytes"), 413)
+    try:
+        record = Record.from_json(body.decode("utf-8", errors="replace"))
+        result = await asyncio.to_thread(_replay, record)
+    except RecordError as exc:
+        return _json(out.Failure(error=exc.line()), 400)
+    except RecursionError:
+        return _json(out.Failure(error="not JSON: nested too deeply"), 400)
+    return _json(result)
+
+
+async def _room(request: Request, table_id: str) -> Room:
+    room = await _tables(request).get(table_id)
+    if room is None:
+        raise HTTPException(404, f"no table {table_id!r}")
+    return room
+
+
+async def _finished(request: Request, table_id: str, number: int) -> Any:
+    storage = _storage(request)
+    finished = await storage.run(storage.finished_game, table_id, number)
+    if finished is None:
+        room = await _tables(request).get(table_id)
+        if room is not None and 1 <= number <= room.game_number:
+            raise HTTPException(409, "that game is still being played")
+        raise HTTPException(404, f"no game {number} at table {table_id!r}")
+    return finished
+
+
+# -- the table's WebSocket ----------------------------------------------------------------------
+
+
+@sockets.websocket("/ws/{table_id}")
+async def table_socket(websocket: WebSocket, table_id: str) -> None:
+    settings = _settings(websocket)
+    if not origin_allowed(websocket, settings.allowed_origins):
+        await websocket.close(code=1008, reason="origin not allowed")
+        return
+    room = await _tables(websocket).get(table_id)
+    if room is None:
+        await websocket.accept()
+        await websocket.send_text(
+            out.encode(out.Error(message=f"no table {table_id!r}", code="not-found"))
+        )
+        await websocket.close(code=4404)
+        return
+    room.sockets += 1  # before any await, so the sweep cannot drop the table under us
+    try:
+        await websocket.accept()
+        connection = Connection(RateLimit(settings.message_rate, settings.message_burst))
+        sender = asyncio.create_task(_pump(websocket, connection))
+        try:
+            await _listen(websocket, room, connection)
+        finally:
+            connection.close()
+            await room.part(connection)
+            with contextlib.suppress(Exception):
+                await sender
+    finally:
+        room.sockets -= 1
 
 
 async def _listen(websocket: WebSocket, room: Room, connection: Connection) -> None:
