@@ -630,7 +630,7 @@ def test_the_news_of_an_action_and_the_replay_captions_are_said_by_words(
     after = me.until("state", lambda s: s["last"] is not None and s["last"]["seat"] == 0)
     room = room_of(client, table)
     assert room.labels() == ["Tess", "Medium bot (East)", "Medium bot (South)", "Medium bot (West)"]
-    action = parse_action_words(after["last"]["action"])
+    action = parse_action_words(after["last"]["action"], room.rules)
     assert after["last"]["text"] == words.action_said("Tess", action)
     example = Path(__file__).parents[2] / "examples" / "ex14-marks.json"
     frames = client.post("/api/replay", content=example.read_bytes()).json()["frames"]
