@@ -47,6 +47,7 @@ from texas42.core.words import (
     bid_review_line,
     contract_line,
     game_over_line,
+    hand_heading,
     hand_headline,
     hand_result_lines,
     hint_facts,
@@ -57,6 +58,7 @@ from texas42.core.words import (
     plural,
     score_line,
     seat_roles,
+    shaker_line,
     trick_of_play,
     trick_taken,
     widow_taken,
@@ -318,7 +320,7 @@ def felt(view: View, seating: Seating, draw: Sequence[tuple[tuple[int, int], ...
             picks = [f"{seating.who(s)} {tile_face(t)}" for s, t in drawn]
             for pair in range(0, len(picks), 2):
                 center.append("  ".join(picks[pair : pair + 2]) + "\n")
-        center.append(f"{seating.who(view.shaker)} shakes.")
+        center.append(shaker_line(seating.who(view.shaker)))
     elif view.phase == Phase.AUCTION:
         center.append("Bidding", style="bold")
     elif view.phase == Phase.DECLARE and view.declarer is not None:
@@ -1099,7 +1101,7 @@ class TableApp(App[int]):
     def _hand_begins(self) -> None:
         game = self.game
         hand = game.hand
-        self._note(f"Hand {game.hand_number}: {self.seating.who(hand.shaker)} shook", style="bold")
+        self._note(hand_heading(game.hand_number, self.seating.who(hand.shaker)), style="bold")
 
     def _hand_over(self, result: HandResult, number: int) -> None:
         view, _ = self.finished_view(number)

@@ -35,6 +35,7 @@ from texas42.core.words import (
     auction_line,
     contract_line,
     game_over_line,
+    hand_heading,
     hand_headline,
     hand_result_lines,
     score_line,
@@ -316,7 +317,7 @@ class _Session:
         if hand_number == self.shown_hand:
             return
         self.shown_hand = hand_number
-        self.say(Rule(f"Hand {hand_number}: {self.who(shaker)} shook", style="bold"))
+        self.say(Rule(hand_heading(hand_number, self.who(shaker)), style="bold"))
         self.say(f"Score: {score_line(self.rules, score)}")
 
     def flush_news(self) -> None:
