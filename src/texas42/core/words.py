@@ -185,6 +185,16 @@ def hand_heading(number: int, who: str) -> str:
     return f"Hand {number}: {who} shook"
 
 
+def bot_replaced(who: str, problem: str) -> str:
+    """Why a seat's bot (an outside engine, most often) was replaced by the rules bot, which the
+    tables do rather than end a game over one broken player.
+
+    >>> bot_replaced("Ann (bot)", "the engine exited with status 3")
+    "Ann (bot)'s bot failed (the engine exited with status 3); the rules bot takes the seat."
+    """
+    return f"{who}'s bot failed ({problem}); the rules bot takes the seat."
+
+
 def trick_taken(who: str, number: int, points: int | None) -> str:
     """Who took a trick and what it was worth; ``points`` is None for a trick laid face down.
 

@@ -45,6 +45,7 @@ from texas42.core.view import TrickView, View
 from texas42.core.words import (
     action_said,
     bid_review_line,
+    bot_replaced,
     contract_line,
     game_over_line,
     hand_heading,
@@ -68,6 +69,7 @@ from texas42.faces.terminal.line_game import (
     BAD_SAVE_PATH,
     BOT_NAMES,
     SAVE_FAILED,
+    bot_failure,
     close_bot,
     save_problem,
     write_record,
@@ -1042,18 +1044,19 @@ class TableApp(App[int]):
         if token != self._token():
             return
         if not self.game.is_legal(action):
-            self._bot_failed(token, seat, Texas42Error(f"it chose {action}, which is not legal"))
+            self._bot_failed(token, seat, None)
             return
         self._thinking = False
         self._act(seat, action)
 
-    def _bot_failed(self, token: tuple[int, int, int], seat: int, error: BaseException) -> None:
-        """A bot that breaks down hands its seat to the rules bot, and the game goes on."""
+    def _bot_failed(
+        self, token: tuple[int, int, int], seat: int, error: BaseException | None
+    ) -> None:
+        """A bot that breaks down (``error``, or None for an illegal choice) hands its seat to
+        the rules bot, and the game goes on."""
         if token != self._token():
             return
-        name = self.seating.who(seat)
-        words = f"{name}'s bot failed ({error}); the rules bot takes the seat."
-        self._note(words, style="bold red")
+        self._note(bot_replaced(self.seating.who(seat), bot_failure(error)), style="bold red")
         close_bot(self.bots[seat])
         self.bots[seat] = make_bot("rules", 0, self.players[seat])
         self._thinking = False
