@@ -30,7 +30,7 @@ def calls(hand: Hand) -> set[str]:
 
 def bid(hand: Hand, *words: str) -> None:
     for word in words:
-        hand.apply(parse_call(word))
+        hand.apply(parse_call(word, hand.rules))
 
 
 def ex20(rules=STANDARD, deal=EX14_DEAL) -> Hand:
@@ -331,13 +331,13 @@ def test_marks_never_go_past_seven() -> None:
     ],
 )
 def test_call_spellings(text, canonical) -> None:
-    assert parse_call(text).notation == canonical
+    assert parse_call(text, STANDARD).notation == canonical
 
 
 @pytest.mark.parametrize("text", ["44", "8m", "0m", "-1", "thirty", "", "30.5"])
 def test_bad_calls(text) -> None:
     with pytest.raises(NotationError, match="not a bid"):
-        parse_call(text)
+        parse_call(text, STANDARD)
 
 
 def test_bid_values() -> None:

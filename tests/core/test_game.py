@@ -15,7 +15,7 @@ from texas42.core.notation import hand_position
 
 def bid_and_play(game: Game, calls: str, contract: str, plays: str = "") -> None:
     for word in calls.split():
-        game.apply(parse_call(word))
+        game.apply(parse_call(word, game.rules))
     game.apply(game.parse_action(contract))
     for word in plays.split():
         game.apply(Play(word))
@@ -59,7 +59,7 @@ def test_shake_moves_left_every_hand() -> None:
 def test_ex21_reshake_next_player_shakes_nobody_scores() -> None:
     game = Game(Rules.preset("tournament"), 5, first_shaker=S)
     for _ in range(4):
-        game.apply(parse_call("pass"))
+        game.apply(game.parse_action("pass"))
     assert game.results[0].reshaken and game.results[0].score == (0, 0)
     assert game.hand.shaker == W and game.score == (0, 0) and len(game.hands) == 2
     assert game.hands[1].deal != game.hands[0].deal
@@ -68,10 +68,10 @@ def test_ex21_reshake_next_player_shakes_nobody_scores() -> None:
 def test_ex21_forced_shaker_must_bid_in_a_game() -> None:
     game = Game(STANDARD, 5, first_shaker=S)
     for _ in range(3):
-        game.apply(parse_call("pass"))
+        game.apply(game.parse_action("pass"))
     assert game.seat_to_act() == S
     with pytest.raises(IllegalActionError, match="South, the last to call, must bid"):
-        game.apply(parse_call("pass"))
+        game.apply(game.parse_action("pass"))
 
 
 # -- game end ----------------------------------------------------------------------------------

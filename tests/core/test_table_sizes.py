@@ -114,7 +114,7 @@ def _moon_hand(bid: str, tricks: tuple[int, int, int]) -> Hand:
     for seed in range(20_000):
         rng = random.Random(seed)
         hand = Hand.random(rules, 0, rng)
-        hand.apply(parse_call(bid, 7, True))
+        hand.apply(parse_call(bid, rules))
         if hand.phase == Phase.AUCTION:
             hand.apply(ACTIONS[28])
             hand.apply(ACTIONS[28])

@@ -537,3 +537,54 @@ def test_outside_engines_play_the_bots_seats(tmp_path: Path) -> None:
     assert re.search(r"\n  (Ann|Bob|Cat) \(bot\) played [0-6]-[0-6]\n", out)
     report = check_record(Record.from_json(path.read_text()))
     assert report.record.players[0] == "Bob (bot)" and len(report.hands[0].plays) > 12
+
+
+QUITTER = r"""
+import sys
+
+goes = 0
+legal = []
+for line in sys.stdin:
+    command, _, rest = line.strip().partition(" ")
+    if command == "texas42":
+        print("id name Quitter", "protocolversion 1", "texas42ok", sep="\n", flush=True)
+    elif command == "isready":
+        print("readyok", flush=True)
+    elif command == "legal":
+        legal = rest.split(";")
+    elif command == "go":
+        goes += 1
+        if goes > 2:
+            sys.exit(3)
+        print("bestaction " + legal[0], flush=True)
+    elif command == "quit":
+        break
+"""
+
+
+def test_an_engine_that_dies_mid_game_hands_its_seat_to_the_rules_bot(tmp_path: Path) -> None:
+    """An outside engine that exits after two moves is replaced by the rules bot, as at the
+    full-screen table: the game goes on, and the record asked for is saved and checks clean."""
+    script = tmp_path / "quitter.py"
+    script.write_text(QUITTER)
+    path = tmp_path / "game.json"
+    output = io.StringIO()
+    console = Console(file=output, width=200, highlight=False, color_system=None)
+    stream = FromThePrompt(output, answers=12)
+    status = run_play(
+        STANDARD,
+        3,
+        2,
+        str(path),
+        "Dana",
+        bots=f"engine:{sys.executable} {script}",
+        input_stream=stream,
+        console=console,
+    )
+    out = output.getvalue()
+    assert status == 0 and "Traceback" not in out and not stream.left
+    assert out.count("'s bot failed (it stopped); the rules bot takes the seat.") == 3
+    assert "exited with code" not in out  # an engine's own message may carry its tiles
+    assert "Game saved to" in out
+    report = check_record(Record.from_json(path.read_text()))
+    assert len(report.hands[0].plays) > 12

@@ -542,7 +542,13 @@ def nello_game(seed: int) -> Game:
 
 def sentences_of(hand: Hand) -> list[str]:
     """Every sentence a hand payload carries."""
-    said = [hand.contract_line, *hand.piles, *hand.result_lines, *(t.taken for t in hand.tricks)]
+    said = [
+        hand.shaker_line,
+        hand.contract_line,
+        *hand.piles,
+        *hand.result_lines,
+        *(t.taken for t in hand.tricks),
+    ]
     return [*said, *(role for roles in hand.roles for role in roles), hand.headline or ""]
 
 
@@ -566,6 +572,8 @@ def test_the_payload_says_what_words_make_of_each_seats_view() -> None:
         hand, last = payload.hand, payload.last_hand
         assert last is not None and last.number == 1
         assert hand.contract_line == words.contract_line(view, NAMES)
+        assert hand.shaker_line == words.shaker_line(NAMES[game.hand.shaker])
+        assert last.shaker_line == f"{NAMES[nello.shaker]} shakes."
         assert hand.roles == [words.seat_roles(view, s, seats) for s in range(4)]
         assert hand.piles == [words.pile_line(view, side) for side in range(2)]
         assert last.contract_line == words.contract_line(ended, NAMES)
@@ -630,7 +638,7 @@ def test_the_news_of_an_action_and_the_replay_captions_are_said_by_words(
     after = me.until("state", lambda s: s["last"] is not None and s["last"]["seat"] == 0)
     room = room_of(client, table)
     assert room.labels() == ["Tess", "Medium bot (East)", "Medium bot (South)", "Medium bot (West)"]
-    action = parse_action_words(after["last"]["action"])
+    action = parse_action_words(after["last"]["action"], room.rules)
     assert after["last"]["text"] == words.action_said("Tess", action)
     example = Path(__file__).parents[2] / "examples" / "ex14-marks.json"
     frames = client.post("/api/replay", content=example.read_bytes()).json()["frames"]

@@ -312,7 +312,7 @@ def test_info_lines_read_every_token() -> None:
         chance=0.83,
         points=36.4,
         marks=-1.25,
-        line=(Play("5-1"), Pass(), Bid("2m"), parse_action_words("declare nello:low")),
+        line=(Play("5-1"), Pass(), Bid("2m"), parse_action_words("declare nello:low", Rules())),
         reason="pulling trump, as one does",
     )
     assert parse_info("info string error: chance 2 is off") == Info(string="error: chance 2 is off")
@@ -943,7 +943,7 @@ def test_run_engine_expert_says_what_it_thinks() -> None:
     info = parse_info(lines[0])
     assert info.time is not None and info.nodes is not None and info.nodes > 0
     assert info.marks is not None and info.reason
-    action = parse_action_words(lines[1].removeprefix("bestaction "))
+    action = parse_action_words(lines[1].removeprefix("bestaction "), view.rules)
     assert action in view.legal
     if isinstance(action, Bid):
         assert info.chance is not None and 0 <= info.chance <= 1

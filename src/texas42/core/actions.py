@@ -42,7 +42,7 @@ from typing import Any
 
 from texas42.core.contracts import Contract
 from texas42.core.errors import NotationError
-from texas42.core.rules import MAX_MARKS
+from texas42.core.rules import MAX_MARKS, Rules
 from texas42.core.tiles import TILE_COUNT, TILE_NAMES, parse_tile
 
 PLAY_BASE = 0
@@ -215,6 +215,7 @@ _PLAYS: tuple[Play, ...] = tuple(
     _make(Play, PLAY_BASE + t, TILE_NAMES[t], tile=t) for t in range(TILE_COUNT)
 )
 _PASS: Pass = _make(Pass, PASS_ID, "pass")
+_STANDARD = Rules()
 _BIDS: dict[int, Bid] = {}
 for _points in range(42):
     _BIDS[POINT_BID_BASE + _points] = _make(
@@ -266,12 +267,21 @@ def actions_in(mask: int) -> tuple[Action, ...]:
     return tuple(out)
 
 
-def parse_call(text: str, total: int = 42, tricks: bool = False) -> Action:
-    """A call in the auction: ``"pass"`` or a bid.
+def parse_call(text: str, rules: Rules) -> Action:
+    """A call in the auction under ``rules``: ``"pass"`` or a bid.
 
-    ``total`` is the hand's points and ``tricks`` whether bids count tricks (Moon): on a hand of
-    44 a bare ``42`` is a point bid, not one mark, and in Moon ``21`` shoots the moon.
+    The table is required because the same words mean different calls at different tables: on
+    a hand of 44 points (three-hand) a bare ``42`` is a point bid, not one mark, and two marks
+    are ``88``, not ``84``; in Moon, where bids count tricks, ``21`` shoots the moon.
+
+    >>> from texas42 import Rules
+    >>> str(parse_call("42", Rules())), str(parse_call("42", Rules.parse("three-hand")))
+    ('1m', '42')
+    >>> str(parse_call("21", Rules.parse("moon")))
+    'moon'
     """
+    total = rules.layout.total
+    tricks = rules.bids == "tricks"
     word = text.strip().lower()
     if word in ("pass", "p", "-"):
         return _PASS
@@ -299,7 +309,9 @@ def parse_action(text: str) -> Action:
     """Read any action where its spelling is unambiguous.
 
     ``"30"`` could be a bid or the tile 3-0, so this reads a bare number as a bid and a tile only
-    when written with a dash; a state's own ``parse_action`` reads by phase instead.
+    when written with a dash; a state's own ``parse_action`` reads by phase instead. Bids are
+    read as the standard table means them (four seats, 42 points: ``42`` is one mark); where
+    the table matters, `parse_call` and `parse_action_words` take it.
     """
     word = text.strip()
     if "-" in word and len(word) == 3 and word[0].isdigit():
@@ -307,7 +319,7 @@ def parse_action(text: str) -> Action:
     if word.lower().startswith("discard "):
         return Discard(word[8:])
     try:
-        return parse_call(word)
+        return parse_call(word, _STANDARD)
     except NotationError:
         pass
     try:
@@ -326,9 +338,9 @@ def action_words(action: Action) -> str:
     return f"{verb} {action.notation}" if verb else action.notation
 
 
-def parse_action_words(text: str, total: int = 42, tricks: bool = False) -> Action:
+def parse_action_words(text: str, rules: Rules) -> Action:
     """Read ``"play 6-4"``, ``"bid 31"``, ``"bid 2m"``, ``"declare fives"``, ``"discard 5-0"`` or
-    ``"pass"``; ``total`` and ``tricks`` read bids as `parse_call` does (three-hand, Moon)."""
+    ``"pass"``; bids are read under ``rules`` as `parse_call` reads them (three-hand, Moon)."""
     if not isinstance(text, str):
         raise NotationError(f"an action is text such as 'play 6-4', not {text!r}")
     verb, _, rest = text.strip().lower().partition(" ")
@@ -338,7 +350,7 @@ def parse_action_words(text: str, total: int = 42, tricks: bool = False) -> Acti
     if verb == "play" and rest:
         return ACTIONS[PLAY_BASE + parse_tile(rest)]
     if verb == "bid" and rest:
-        bid = parse_call(rest, total, tricks)
+        bid = parse_call(rest, rules)
         if isinstance(bid, Bid):
             return bid
     if verb == "declare" and rest:

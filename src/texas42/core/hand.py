@@ -463,7 +463,7 @@ class Hand:
     def parse_action(self, text: str) -> Action:
         """Read an action as the phase expects it: a call, a contract or a tile."""
         if self.phase == Phase.AUCTION:
-            return parse_call(text, self.layout.total, self.rules.bids == "tricks")
+            return parse_call(text, self.rules)
         if self.phase == Phase.DECLARE:
             return Declare(text)
         word = text.strip()

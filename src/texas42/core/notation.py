@@ -209,12 +209,7 @@ class _Fields:
         self.discards: list[str] | None = discards.split(".") if bar else None
         try:
             self.calls = (
-                []
-                if calls == "-"
-                else [
-                    parse_call(c, layout.total, self.rules.bids == "tricks")
-                    for c in calls.split(".")
-                ]
+                [] if calls == "-" else [parse_call(c, self.rules) for c in calls.split(".")]
             )
             word = self.words[6]
             self.contract = None if word == "-" else Contract.parse(word)

@@ -145,9 +145,8 @@ class HandRecord:
             raise _unreadable(message, "shaker", number)
         deal = _read_deal(obj["deal"], number, layout)
         widow = _read_widow(obj.get("widow"), deal, number, layout)
-        tricks = rules is not None and rules.bids == "tricks"
         auction = tuple(
-            _read_call(call, number, i, layout.total, tricks)
+            _read_call(call, number, i, rules or Rules())
             for i, call in enumerate(_list(obj, "auction", number), 1)
         )
         discards = tuple(
@@ -236,12 +235,12 @@ def _read_widow(value: Any, deal: Sequence[int], number: int, layout: Layout) ->
         raise _broken(str(exc), "widow", number) from None
 
 
-def _read_call(value: Any, number: int, index: int, total: int, tricks: bool) -> Action:
+def _read_call(value: Any, number: int, index: int, rules: Rules) -> Action:
     try:
         if isinstance(value, str):
-            return parse_call(value, total, tricks)
+            return parse_call(value, rules)
         if isinstance(value, int) and not isinstance(value, bool):
-            return parse_call(str(value), total, tricks)
+            return parse_call(str(value), rules)
     except Texas42Error as exc:
         raise _unreadable(str(exc), "auction", number, index) from None
     raise _unreadable(f"not a call: {json.dumps(value)}", "auction", number, index)

@@ -5,7 +5,8 @@ these strings instead of writing their own, so every face says the same thing th
 Plain values in, strings out: no printing and no markup, so any face can call them. Each takes
 the names to use, one a seat (``names``) or one a side (``sides``), defaulting to the table's
 (North, North-South); a face passes its own ("You", "Ann (bot)"). The past tense throughout, so
-that "You" and "Ann" take the same verb.
+that "You" and "Ann" take the same verb, but for the shaker before the first call
+(`shaker_line`).
 
 Everything here reads a `View` (what one seat may know) or a public result, so no sentence can
 name a tile its reader could not see. The rules as sentences are `Rules.describe`.
@@ -163,6 +164,35 @@ def action_said(who: str, action: Action, *, own: bool = False) -> str:
     if isinstance(action, Discard):
         return f"{who} laid {action.notation if own else 'a tile'} face down"
     return f"{who} passed"
+
+
+def shaker_line(who: str) -> str:
+    """Who shakes the hand, shown on the table before the first call (under the draw for the
+    first shake), when the shake is still news.
+
+    >>> shaker_line("West"), shaker_line("You")
+    ('West shakes.', 'You shake.')
+    """
+    return f"{who} {_verb(who, 'shakes', 'shake')}."
+
+
+def hand_heading(number: int, who: str) -> str:
+    """A hand's heading in a log or a replay: its number in the game and who shook it.
+
+    >>> hand_heading(3, "Ann")
+    'Hand 3: Ann shook'
+    """
+    return f"Hand {number}: {who} shook"
+
+
+def bot_replaced(who: str, problem: str) -> str:
+    """Why a seat's bot (an outside engine, most often) was replaced by the rules bot, which the
+    tables do rather than end a game over one broken player.
+
+    >>> bot_replaced("Ann (bot)", "the engine exited with status 3")
+    "Ann (bot)'s bot failed (the engine exited with status 3); the rules bot takes the seat."
+    """
+    return f"{who}'s bot failed ({problem}); the rules bot takes the seat."
 
 
 def trick_taken(who: str, number: int, points: int | None) -> str:

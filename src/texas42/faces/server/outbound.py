@@ -172,6 +172,7 @@ class Hand:
     legal: list[Legal]
     illegal: dict[Tile, str]
     result: Result | None
+    shaker_line: str
     contract_line: str
     roles: list[list[str]]
     piles: list[str]

@@ -24,10 +24,12 @@ from texas42.core.words import (
     action_said,
     contract_line,
     game_over_line,
+    hand_heading,
     hand_headline,
     hand_result_lines,
     pile_line,
     seat_roles,
+    shaker_line,
     trick_taken,
 )
 from texas42.faces.server import outbound as out
@@ -186,6 +188,7 @@ def hand_payload(
         result=result_payload(result, view)
         if result is not None and result.made is not None
         else None,
+        shaker_line=shaker_line(names[view.shaker]),
         contract_line=contract_line(view, names),
         roles=[seat_roles(view, s, partners_of) for s in range(seats)],
         piles=[pile_line(view, side) for side in range(view.layout.sides)],
@@ -326,8 +329,8 @@ def replay_frames(hands: list[Hand], rules: Rules, players: Sequence[str] = ()) 
     score = (0,) * layout_of(rules).sides
     for number, played in enumerate(hands, 1):
         hand = Hand(rules, played.shaker, played.deal, played.widow)
-        shook = f"Hand {number}: {names[hand.shaker]} shook"
-        frames.append(replay_frame(hand, score, number, shook, names))
+        heading = hand_heading(number, names[hand.shaker])
+        frames.append(replay_frame(hand, score, number, heading, names))
         for seat, aid in _actions_of(played):
             hand.apply(aid)
             caption = action_said(names[seat], ACTIONS[aid], own=True)

@@ -414,7 +414,7 @@ class Room:
     def _parse_action(self, game: Game, text: str) -> Action:
         """An action in words, its bid read on this table's scale: on a hand of 44 points
         ``bid 42`` is 42 points, not a mark, and in Moon ``bid 21`` shoots the moon."""
-        return parse_action_words(text, self.layout.total, self.rules.bids == "tricks")
+        return parse_action_words(text, self.rules)
 
     async def _bot_move(self, move: _BotMove) -> None:
         self.bot_pending = None

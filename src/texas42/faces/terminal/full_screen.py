@@ -45,8 +45,10 @@ from texas42.core.view import TrickView, View
 from texas42.core.words import (
     action_said,
     bid_review_line,
+    bot_replaced,
     contract_line,
     game_over_line,
+    hand_heading,
     hand_headline,
     hand_result_lines,
     hint_facts,
@@ -57,6 +59,7 @@ from texas42.core.words import (
     plural,
     score_line,
     seat_roles,
+    shaker_line,
     trick_of_play,
     trick_taken,
     widow_taken,
@@ -66,6 +69,7 @@ from texas42.faces.terminal.line_game import (
     BAD_SAVE_PATH,
     BOT_NAMES,
     SAVE_FAILED,
+    bot_failure,
     close_bot,
     save_problem,
     write_record,
@@ -318,7 +322,7 @@ def felt(view: View, seating: Seating, draw: Sequence[tuple[tuple[int, int], ...
             picks = [f"{seating.who(s)} {tile_face(t)}" for s, t in drawn]
             for pair in range(0, len(picks), 2):
                 center.append("  ".join(picks[pair : pair + 2]) + "\n")
-        center.append(f"{seating.who(view.shaker)} shakes.")
+        center.append(shaker_line(seating.who(view.shaker)))
     elif view.phase == Phase.AUCTION:
         center.append("Bidding", style="bold")
     elif view.phase == Phase.DECLARE and view.declarer is not None:
@@ -1040,18 +1044,19 @@ class TableApp(App[int]):
         if token != self._token():
             return
         if not self.game.is_legal(action):
-            self._bot_failed(token, seat, Texas42Error(f"it chose {action}, which is not legal"))
+            self._bot_failed(token, seat, None)
             return
         self._thinking = False
         self._act(seat, action)
 
-    def _bot_failed(self, token: tuple[int, int, int], seat: int, error: BaseException) -> None:
-        """A bot that breaks down hands its seat to the rules bot, and the game goes on."""
+    def _bot_failed(
+        self, token: tuple[int, int, int], seat: int, error: BaseException | None
+    ) -> None:
+        """A bot that breaks down (``error``, or None for an illegal choice) hands its seat to
+        the rules bot, and the game goes on."""
         if token != self._token():
             return
-        name = self.seating.who(seat)
-        words = f"{name}'s bot failed ({error}); the rules bot takes the seat."
-        self._note(words, style="bold red")
+        self._note(bot_replaced(self.seating.who(seat), bot_failure(error)), style="bold red")
         close_bot(self.bots[seat])
         self.bots[seat] = make_bot("rules", 0, self.players[seat])
         self._thinking = False
@@ -1099,7 +1104,7 @@ class TableApp(App[int]):
     def _hand_begins(self) -> None:
         game = self.game
         hand = game.hand
-        self._note(f"Hand {game.hand_number}: {self.seating.who(hand.shaker)} shook", style="bold")
+        self._note(hand_heading(game.hand_number, self.seating.who(hand.shaker)), style="bold")
 
     def _hand_over(self, result: HandResult, number: int) -> None:
         view, _ = self.finished_view(number)

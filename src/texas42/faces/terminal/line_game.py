@@ -22,6 +22,7 @@ from rich.rule import Rule
 from rich.text import Text
 
 from texas42.core.actions import Action, Bid, Declare
+from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import layout_of
@@ -33,8 +34,10 @@ from texas42.core.view import View
 from texas42.core.words import (
     action_said,
     auction_line,
+    bot_replaced,
     contract_line,
     game_over_line,
+    hand_heading,
     hand_headline,
     hand_result_lines,
     score_line,
@@ -42,7 +45,7 @@ from texas42.core.words import (
     widow_taken,
 )
 from texas42.players import Bot
-from texas42.services.protocol import make_bot
+from texas42.services.protocol import EngineError, make_bot
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 """The bots, clockwise from the human's left: at four seats Bob is the partner."""
@@ -123,6 +126,33 @@ def write_record(path: str, text: str) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+_ENGINE_FAILURES = {
+    "start": "it could not be started",
+    "handshake": "it did not answer the greeting",
+    "timeout": "it took too long",
+    "illegal": "it chose an action that is not legal",
+    "unreadable": "it said something that is not the protocol",
+    "flood": "it said too much",
+    "crashed": "it stopped",
+    "closed": "it had already failed",
+}
+
+
+def bot_failure(error: BaseException | None) -> str:
+    """Why a bot broke down (``None``: it chose an illegal action), in words the table may read.
+    An error's own message can carry the bot's tiles (the legal actions an engine was offered,
+    the line it sent), so only the kind of failure is said.
+
+    >>> bot_failure(None), bot_failure(RuntimeError("holds 6-6"))
+    ('it chose an action that is not legal', 'it raised RuntimeError')
+    """
+    if error is None:
+        return _ENGINE_FAILURES["illegal"]
+    if isinstance(error, EngineError) and error.kind in _ENGINE_FAILURES:
+        return _ENGINE_FAILURES[error.kind]
+    return f"it raised {type(error).__name__}"
 
 
 def close_bot(bot: Bot) -> None:
@@ -277,8 +307,23 @@ class _Session:
             self.say(f"Drawing{again} for the first shake (highest pips shakes): {tiles}.")
 
     def bot_action(self, seat: int) -> Action:
-        """The bot's choice, made from its own view only."""
-        return self.bots[seat].choose(self.game.view(seat))
+        """The bot's choice, made from its own view only. A bot that breaks down (an outside
+        engine that dies or answers an illegal action) hands its seat to the rules bot, as at the
+        full-screen table, so that the game goes on and its record is still saved."""
+        view = self.game.view(seat)
+        failure: Texas42Error | None
+        try:
+            action = self.bots[seat].choose(view)
+        except Texas42Error as exc:
+            failure = exc
+        else:
+            if self.game.is_legal(action):
+                return action
+            failure = None
+        self.say(bot_replaced(self.subject(seat), bot_failure(failure)), style="bold")
+        close_bot(self.bots[seat])
+        self.bots[seat] = make_bot("rules", 0, self.players[seat])
+        return self.bots[seat].choose(view)
 
     def apply(self, seat: int, action: Action) -> None:
         game = self.game
@@ -316,7 +361,7 @@ class _Session:
         if hand_number == self.shown_hand:
             return
         self.shown_hand = hand_number
-        self.say(Rule(f"Hand {hand_number}: {self.who(shaker)} shook", style="bold"))
+        self.say(Rule(hand_heading(hand_number, self.who(shaker)), style="bold"))
         self.say(f"Score: {score_line(self.rules, score)}")
 
     def flush_news(self) -> None:

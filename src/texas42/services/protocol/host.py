@@ -92,9 +92,7 @@ def read_action(text: str, rules: Rules | None = None) -> Action:
     under ``rules`` means them: where a hand holds more than 42 points (three-hand) ``bid 42``
     is a point bid, not one mark, and in Moon ``bid 21`` shoots the moon. NotationError if
     they are not an action."""
-    if rules is None:
-        return parse_action_words(text)
-    return parse_action_words(text, rules.layout.total, rules.bids == "tricks")
+    return parse_action_words(text, rules or Rules())
 
 
 def _clip(text: str) -> str:

@@ -528,7 +528,7 @@ class TablePage {
           (Array.isArray(round) ? round : []).map((pair) => h("span", { class: "draw-pick" },
             h("span", { class: "draw-seat" }, seatLabel(table.seats, pair[0])),
             tilePicture(pair[1], { vertical: true, cls: "small" }))))),
-        isSeat(hand.shaker) ? h("p", {}, `${seatLabel(table.seats, hand.shaker)} shakes.`) : null);
+        hand.shaker_line ? h("p", {}, hand.shaker_line) : null);
     }
     if (phase === "discard") {
       const widow = Array.isArray(hand.widow) ? hand.widow : [];
