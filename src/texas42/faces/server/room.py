@@ -61,7 +61,7 @@ from texas42.faces.server.messages import (
 from texas42.faces.server.payload import game_payload, layout_payload, seat_labels
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
-from texas42.services.protocol import make_bot
+from texas42.services.protocol import close_bot, make_bot
 
 log = logging.getLogger("texas42.faces.server")
 
@@ -583,10 +583,8 @@ class Room:
     def _close_bots(self) -> None:
         """Outside engines are processes: quit them when their game ends."""
         for bot in self.bots.values():
-            close = getattr(bot, "close", None)
-            if close is not None:
-                with contextlib.suppress(Exception):
-                    close()
+            with contextlib.suppress(Exception):
+                close_bot(bot)
 
     def _schedule_bot(self) -> None:
         game = self.game
@@ -615,10 +613,8 @@ class Room:
             log.error("table %s: the bot at seat %d failed (%s)", self.id, seat, why)
             fallback: Bot = make_bot("medium", seed=self.seed + seat, name=bot.name)
             self.bots[seat] = fallback
-            close = getattr(bot, "close", None)
-            if close is not None:
-                with contextlib.suppress(Exception):
-                    await asyncio.to_thread(close)
+            with contextlib.suppress(Exception):
+                await asyncio.to_thread(close_bot, bot)
             for connection in list(self.connections):
                 connection.post(
                     out.Notice(

@@ -70,12 +70,11 @@ from texas42.faces.terminal.line_game import (
     BOT_NAMES,
     SAVE_FAILED,
     bot_failure,
-    close_bot,
     save_problem,
     write_record,
 )
 from texas42.players import Bot
-from texas42.services.protocol import make_bot
+from texas42.services.protocol import close_bot, make_bot
 
 if TYPE_CHECKING:
     from texas42.players.hints import Hint

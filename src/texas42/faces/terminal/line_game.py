@@ -45,7 +45,7 @@ from texas42.core.words import (
     widow_taken,
 )
 from texas42.players import Bot
-from texas42.services.protocol import EngineError, make_bot
+from texas42.services.protocol import EngineError, close_bot, make_bot
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
 """The bots, clockwise from the human's left: at four seats Bob is the partner."""
@@ -153,14 +153,6 @@ def bot_failure(error: BaseException | None) -> str:
     if isinstance(error, EngineError) and error.kind in _ENGINE_FAILURES:
         return _ENGINE_FAILURES[error.kind]
     return f"it raised {type(error).__name__}"
-
-
-def close_bot(bot: Bot) -> None:
-    """Quit an outside engine when its game ends: an ``engine:CMD`` bot is a process, which
-    `close` ends; the built-in bots hold nothing to close."""
-    close = getattr(bot, "close", None)
-    if close is not None:
-        close()
 
 
 def _range(numbers: list[int]) -> str:

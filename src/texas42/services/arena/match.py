@@ -40,7 +40,7 @@ from texas42.core.layout import Layout, layout_of
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
 from texas42.players import Bot
-from texas42.services.protocol import make_bot
+from texas42.services.protocol import close_bot, make_bot
 from texas42.services.protocol.host import EngineError
 
 MAX_HANDS = 300
@@ -182,9 +182,7 @@ def _play(spec: MatchSpec, a_team: int) -> GameResult:
         return _play_game(spec, layout, a_team, bots)
     finally:
         for bot in bots:
-            close = getattr(bot, "close", None)
-            if close is not None:  # an engine's process ends with its game
-                close()
+            close_bot(bot)  # an engine's process ends with its game
 
 
 def _play_game(spec: MatchSpec, layout: Layout, a_team: int, bots: list[Bot]) -> GameResult:

@@ -47,6 +47,14 @@ def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
     )
 
 
+def close_bot(bot: Bot) -> None:
+    """Quit an outside engine when its game ends: an ``engine:CMD`` bot is a process, which
+    `close` ends; the built-in bots hold nothing to close."""
+    close = getattr(bot, "close", None)
+    if close is not None:
+        close()
+
+
 __all__ = [
     "PROTOCOL_VERSION",
     "Answer",
@@ -56,6 +64,7 @@ __all__ = [
     "EngineOption",
     "EngineSpec",
     "Info",
+    "close_bot",
     "make_bot",
     "parse_engine_spec",
     "parse_info",
