@@ -50,7 +50,7 @@ from texas42.core.actions import Action, Bid, Declare, Discard, Play
 from texas42.core.contracts import Contract
 from texas42.core.game import Outcome
 from texas42.core.hand import HandResult
-from texas42.core.layout import layout_of
+from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name
@@ -103,6 +103,22 @@ def _verb(subject: str, singular: str, plural: str) -> str:
 
 def _seat_names(view: View, names: Sequence[str] | None) -> Sequence[str]:
     return view.layout.seat_names if names is None else names
+
+
+def side_labels(layout: Layout, seats: Sequence[str]) -> list[str]:
+    """Each side as the sentences name it, from how they name the seats: a side of one seat is
+    its player (Moon: "Ann made it"), a team its compass pair (North-South).
+
+    >>> side_labels(Rules.parse("moon").layout, ["Ann", "Bob", "Cat"])
+    ['Ann', 'Bob', 'Cat']
+    >>> side_labels(Rules().layout, ["Ann", "Bob", "Cat", "Dan"])
+    ['North-South', 'East-West']
+    """
+    labels = []
+    for side, compass in enumerate(layout.side_names):
+        members = layout.side_seats(side)
+        labels.append(seats[members[0]] if len(members) == 1 else compass)
+    return labels
 
 
 def _side_names(rules: Rules, sides: Sequence[str] | None) -> Sequence[str]:

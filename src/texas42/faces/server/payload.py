@@ -30,6 +30,7 @@ from texas42.core.words import (
     pile_line,
     seat_roles,
     shaker_line,
+    side_labels,
     trick_taken,
 )
 from texas42.faces.server import outbound as out
@@ -68,17 +69,6 @@ def seat_labels(layout: Layout, players: Sequence[str] = ()) -> list[str]:
             labels.append(f"{name} ({compass})")
         else:
             labels.append(name)
-    return labels
-
-
-def side_labels(layout: Layout, names: Sequence[str]) -> list[str]:
-    """Each side as the sentences sent to browsers name it, from the seats' ``names``
-    (`seat_labels`): a side of one seat is its player (Moon: "Ann made it"), a team of more
-    its compass pair (North-South), whose players the score pad lists under it."""
-    labels = []
-    for side, compass in enumerate(layout.side_names):
-        seats = layout.side_seats(side)
-        labels.append(names[seats[0]] if len(seats) == 1 else compass)
     return labels
 
 

@@ -60,6 +60,7 @@ from texas42.core.words import (
     score_line,
     seat_roles,
     shaker_line,
+    side_labels,
     trick_of_play,
     trick_taken,
     widow_taken,
@@ -162,8 +163,8 @@ class Seating:
         return [self.who(seat) for seat in range(self.layout.seats)]
 
     def side_names(self) -> list[str]:
-        """Every side as `side_name` says it."""
-        return [self.side_name(side) for side in range(self.layout.sides)]
+        """Every side in words: a team's name (North-South), or the one player's."""
+        return side_labels(self.layout, self.labels())
 
     def place(self, seat: int) -> tuple[int, int]:
         """Where a seat sits on the felt, (row, column): the next seat clockwise is on the
@@ -181,11 +182,6 @@ class Seating:
         if mine:
             return "You" if len(seats) == 1 else "Us"
         return "+".join(self.names[s] for s in seats)
-
-    def side_name(self, side: int) -> str:
-        """A side in words: the team's name (North-South), or the one player's."""
-        seats = self.layout.side_seats(side)
-        return self.who(seats[0]) if len(seats) == 1 else self.layout.side_names[side]
 
     def teams(self) -> tuple[int, ...]:
         """The sides, the person's first."""
