@@ -8,23 +8,12 @@ are skipped without them. The pip-geometry test needs neither. Screenshots go to
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import importlib.util
 import json
-import os
 import re
-import shutil
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-
-import pytest
 
 from texas42.core import svg
 from texas42.core.game import Game
@@ -33,17 +22,21 @@ from texas42.core.rules import Rules
 from texas42.core.words import no_costly_plays
 from texas42.faces.server import outbound
 from texas42.players import RulesBot
-
-ROOT = Path(__file__).resolve().parents[2]
-WEB = ROOT / "src" / "texas42" / "faces" / "server" / "web"
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = "/usr/bin/chromium"
-PLAYWRIGHT = importlib.util.find_spec("playwright") is not None
-WAIT_MS = 15_000
-
-needs_browser = pytest.mark.skipif(
-    not (PLAYWRIGHT and os.path.exists(CHROMIUM)),
-    reason="needs the playwright package and /usr/bin/chromium",
+from webtest import (
+    ACTIONABLE,
+    ARTIFACTS,
+    WEB,
+    Player,
+    Watch,
+    act_once,
+    add_bot,
+    create_table,
+    get_json,
+    hand_number,
+    needs_browser,
+    no_horizontal_scroll,
+    seq_of,
+    sit,
 )
 
 
@@ -120,168 +113,6 @@ def test_web_app_reads_every_field_of_the_game_it_is_sent() -> None:
 # -- the server and the browser ------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def _serve_command() -> list[str]:
-    if importlib.util.find_spec("texas42.__main__") is not None:
-        return [sys.executable, "-m", "texas42"]
-    script = Path(sys.executable).with_name("texas42")
-    return [str(script if script.exists() else shutil.which("texas42"))]
-
-
-def _get(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as response:
-        return json.loads(response.read())
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    if not (PLAYWRIGHT and os.path.exists(CHROMIUM)):
-        pytest.skip("needs the playwright package and /usr/bin/chromium")
-    port = _free_port()
-    folder = tmp_path_factory.mktemp("web")
-    command = [
-        *_serve_command(),
-        "serve",
-        "--port",
-        str(port),
-        "--db",
-        str(folder / "t.sqlite"),
-        "--bot-delay",
-        "0",
-    ]
-    log = folder / "server.log"
-    with log.open("w") as out:
-        process = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    try:
-        while True:
-            try:
-                _get(base + "/api/options")
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the server did not start: {log.read_text()}")
-                time.sleep(0.1)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-
-
-@pytest.fixture(scope="module")
-def browser(server: str) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield chromium
-        chromium.close()
-
-
-class Watch:
-    """A page with the browser errors it reported; a test fails on any uncaught JS error."""
-
-    def __init__(self, browser: Any, width: int = 1280, height: int = 900) -> None:
-        self.context = browser.new_context(viewport={"width": width, "height": height})
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda exc: self.errors.append(str(exc)))
-        self.page.set_default_timeout(WAIT_MS)
-
-    def close(self) -> None:
-        self.context.close()
-        assert not self.errors, self.errors
-
-
-CALLS = (
-    "[data-testid=bidding-box] button:not([disabled]), "
-    "[data-testid=trump-box] button:not([disabled])"
-)
-ACTIONABLE = f"""() => {{
-  const call = document.querySelector('{CALLS}');
-  if (call) return 'call';
-  if (document.querySelector('[data-testid=hand] [data-legal=true]:not([disabled])')) return 'tile';
-  return '';
-}}"""
-
-
-def _seq(page: Any) -> str:
-    return str(page.get_attribute("[data-testid=table-page]", "data-seq"))
-
-
-def _act_once(page: Any, *, keys: bool = False) -> bool:
-    """Take the first legal call or tile if it is this page's turn, by a click or (``keys``) by
-    its shortcut; wait for the table to move. The page must say it is our turn."""
-    what, status = page.evaluate(
-        f"() => [({ACTIONABLE})(), document.querySelector('[data-testid=status]').textContent]"
-    )
-    if not what:
-        return False
-    assert status.startswith("Your turn"), status
-    before = _seq(page)
-    if what == "call":
-        if keys and page.get_attribute(CALLS, "data-action") == "pass":
-            page.keyboard.press("p")
-        else:
-            page.click(CALLS)
-    elif keys:
-        legal = page.eval_on_selector_all(
-            "[data-testid=hand] [data-tile]", "tiles => tiles.map(t => t.dataset.legal)"
-        )
-        page.keyboard.press(str(legal.index("true") + 1))
-    else:
-        page.click("[data-testid=hand] [data-legal=true]")
-    page.wait_for_function(
-        "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s", arg=before
-    )
-    return True
-
-
-def _hand_number(page: Any) -> int:
-    text = page.text_content("[data-testid=hand-number]") or ""
-    return int(text.split()[-1]) if text.strip() else 0
-
-
-def _create_table(page: Any, base: str, name: str, *, target: str | None = None) -> str:
-    """Create a table in the lobby form (standard rules, maybe a shorter game); its address."""
-    page.goto(base + "/")
-    page.fill("[data-testid=table-name]", name)
-    if target is not None:
-        page.fill("[data-testid=option-target]", target)
-        page.dispatch_event("[data-testid=option-target]", "change")
-    page.click("[data-testid=create-table]")
-    page.wait_for_url(re.compile(r"/t/[^/]+$"))
-    page.wait_for_selector("[data-testid=pregame]")
-    return str(page.url)
-
-
-def _sit(page: Any, seat: int, name: str) -> None:
-    page.fill("[data-testid=player-name]", name)
-    page.click(f"[data-testid=sit-{seat}]")
-    page.wait_for_selector(f"[data-testid=seat-{seat}] .badge.you")
-
-
-def _add_bot(page: Any, seat: int, level: str = "medium") -> None:
-    page.select_option(f"[data-testid=bot-level-{seat}]", level)
-    page.click(f"[data-testid=add-bot-{seat}]")
-    page.wait_for_selector(f"[data-testid=seat-{seat}][data-kind=bot]")
-
-
-def _no_horizontal_scroll(page: Any) -> None:
-    width, inner = page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]")
-    assert width <= inner, f"the page scrolls sideways: {width} > {inner}"
-
-
 # -- the tests -----------------------------------------------------------------------------------
 
 
@@ -292,10 +123,10 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
     page.goto(server + "/")
     page.wait_for_selector("[data-testid=create-form]")
     page.screenshot(path=str(ARTIFACTS / "lobby.png"), full_page=True)
-    _create_table(page, server, "Friday")
+    create_table(page, server, "Friday")
     assert page.get_attribute("[data-testid=invite-link]", "value") == page.url
 
-    _sit(page, 0, "Ann")
+    sit(page, 0, "Ann")
     # the seat survives a reload: the token is kept in local storage
     page.reload()
     page.wait_for_selector("[data-testid=seat-0] .badge.you")
@@ -303,7 +134,7 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
     assert "place-top" in (page.get_attribute("[data-testid=seat-2]", "class") or "")
     assert page.is_disabled("[data-testid=start]")
     for seat in (1, 2, 3):
-        _add_bot(page, seat, "medium")
+        add_bot(page, seat, "medium")
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=hand] [data-tile]")
     assert page.locator("[data-testid=hand] [data-tile]").count() == 7
@@ -314,7 +145,7 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
     asked_hint = clicked_illegal = False
     screenshot_taken = False
     deadline = time.monotonic() + 30
-    while _hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
+    while hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
         assert time.monotonic() < deadline, "the hand did not finish"
         legal = page.locator("[data-testid=hand] [data-legal=true]")
         if legal.count() and not asked_hint:
@@ -336,7 +167,7 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
         if legal.count() and not screenshot_taken:
             page.screenshot(path=str(ARTIFACTS / "table-desktop.png"), full_page=True)
             screenshot_taken = True
-        if _act_once(page, keys=actions % 2 == 1):
+        if act_once(page, keys=actions % 2 == 1):
             actions += 1
         else:
             page.wait_for_function(
@@ -369,15 +200,15 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
 @needs_browser
 def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
     north, east = Watch(browser), Watch(browser)
-    url = _create_table(north.page, server, "Two of us", target="1")
-    _sit(north.page, 0, "Ann")
+    url = create_table(north.page, server, "Two of us", target="1")
+    sit(north.page, 0, "Ann")
     east.page.goto(url)
     east.page.wait_for_selector("[data-testid=sit-1]")
-    _sit(east.page, 1, "Bob")
+    sit(east.page, 1, "Bob")
     # East sees its own seat at the bottom and North on its right
     assert "place-right" in (east.page.get_attribute("[data-testid=seat-0]", "class") or "")
-    _add_bot(north.page, 2, "easy")
-    _add_bot(east.page, 3, "medium")
+    add_bot(north.page, 2, "easy")
+    add_bot(east.page, 3, "medium")
     north.page.click("[data-testid=start]")
     for watch in (north, east):
         watch.page.wait_for_selector("[data-testid=hand] [data-tile]")
@@ -399,7 +230,7 @@ def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
         for seat, watch in ((0, north), (1, east)):
             if watch.page.locator("[data-testid=game-over]").count():
                 continue
-            if _act_once(watch.page):
+            if act_once(watch.page):
                 acted[seat] += 1
                 moved = True
         if not moved:
@@ -413,7 +244,7 @@ def test_two_people_play_a_game_to_one_mark(server: str, browser: Any) -> None:
 
     # the record downloads and the replay viewer steps through it
     record_href = north.page.get_attribute("[data-testid=export-record]", "href") or ""
-    record = _get(server + record_href)
+    record = get_json(server + record_href)
     assert record["format"] == "texas42" and record["players"][:2] == ["Ann", "Bob"]
     north.page.click("[data-testid=replay-link]")
     _check_replay(north.page)
@@ -451,10 +282,10 @@ def _check_replay(page: Any) -> None:
 @needs_browser
 def test_phone_layout_and_the_seat_link(server: str, browser: Any) -> None:
     desk = Watch(browser)
-    _create_table(desk.page, server, "Phone")
-    _sit(desk.page, 2, "Cat")
+    create_table(desk.page, server, "Phone")
+    sit(desk.page, 2, "Cat")
     for seat in (0, 1, 3):
-        _add_bot(desk.page, seat, "easy")
+        add_bot(desk.page, seat, "easy")
     token = desk.page.evaluate(
         "() => Object.entries(localStorage).find(([k]) => k.includes('token:'))[1]"
     )
@@ -465,17 +296,17 @@ def test_phone_layout_and_the_seat_link(server: str, browser: Any) -> None:
     page = phone.page
     page.goto(server + "/")
     page.wait_for_selector("[data-testid=create-form]")
-    _no_horizontal_scroll(page)
+    no_horizontal_scroll(page)
     page.screenshot(path=str(ARTIFACTS / "lobby-phone.png"), full_page=True)
     # the seat link gives the seat back on another device, and leaves the address bar clean
     page.goto(f"{server}/t/{table}#token={token}")
     page.wait_for_selector("[data-testid=seat-2] .badge.you")
     assert "#" not in page.url
-    _no_horizontal_scroll(page)
+    no_horizontal_scroll(page)
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=hand] [data-tile]")
     page.wait_for_function(f"() => ({ACTIONABLE})()")
-    _no_horizontal_scroll(page)
+    no_horizontal_scroll(page)
     page.screenshot(path=str(ARTIFACTS / "table-phone.png"), full_page=True)
     box = page.locator("[data-testid=hand]").bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 375
@@ -584,7 +415,7 @@ def test_import_a_record_into_the_replay_viewer(server: str, browser: Any) -> No
     assert "Ann" in (page.text_content("[data-testid=replay-seat-0]") or "")
     page.screenshot(path=str(ARTIFACTS / "replay.png"), full_page=True)
     page.set_viewport_size({"width": 375, "height": 667})
-    _no_horizontal_scroll(page)
+    no_horizontal_scroll(page)
     page.screenshot(path=str(ARTIFACTS / "replay-phone.png"), full_page=True)
     watch.close()
 
@@ -595,7 +426,7 @@ def test_import_a_record_into_the_replay_viewer(server: str, browser: Any) -> No
 def _fill_with_bots(page: Any, seats: int, level: str = "easy") -> None:
     for seat in range(1, seats):
         if page.get_attribute(f"[data-testid=seat-{seat}]", "data-kind") == "empty":
-            _add_bot(page, seat, level)
+            add_bot(page, seat, level)
 
 
 @needs_browser
@@ -614,7 +445,7 @@ def test_a_six_hand_table_from_the_lobby_seats_six_round_the_oval(
     page.wait_for_selector("[data-testid=pregame]")
     assert page.locator("[data-testid^=seat-]").count() == 6
     assert "oval" in (page.get_attribute("[data-testid=felt]", "class") or "")
-    _sit(page, 0, "Ann")
+    sit(page, 0, "Ann")
     _fill_with_bots(page, 6)
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=score-pad]")
@@ -641,7 +472,7 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
     page.click("[data-testid=create-table]")
     page.wait_for_selector("[data-testid=pregame]")
     assert page.locator("[data-testid^=seat-]").count() == 3
-    _sit(page, 0, "Ann")
+    sit(page, 0, "Ann")
     _fill_with_bots(page, 3, "medium")
     page.click("[data-testid=start]")
     page.wait_for_selector("[data-testid=score-pad]")
@@ -650,7 +481,7 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
     bids_seen: set[str] = set()
     discarded = moon_bid = False
     deadline = time.monotonic() + 90
-    while _hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
+    while hand_number(page) < 2 and not page.locator("[data-testid=summary]").count():
         assert time.monotonic() < deadline, "the hand did not finish"
         if page.locator(moon).count():
             bids_seen |= set(
@@ -658,7 +489,7 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
                     "[data-testid=bidding-box] button", "bs => bs.map(b => b.textContent)"
                 )
             )
-            before = _seq(page)
+            before = seq_of(page)
             page.click(moon)
             page.wait_for_function(
                 "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s",
@@ -674,7 +505,7 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
             )
             page.screenshot(path=str(ARTIFACTS / "table-moon-widow.png"), full_page=True)
             discarded = True
-        if not _act_once(page):
+        if not act_once(page):
             page.wait_for_function(  # bots at a loaded machine may take a while
                 f"() => ({ACTIONABLE})() || document.querySelector('[data-testid=summary]')",
                 timeout=40_000,
@@ -689,54 +520,12 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
     if summary:
         assert "Hand 1" in summary[0]
     else:
-        assert _hand_number(page) >= 2, "hand 1 ended"
+        assert hand_number(page) >= 2, "hand 1 ended"
     page.screenshot(path=str(ARTIFACTS / "table-moon.png"), full_page=True)
     watch.close()
 
 
 # -- the words on the page are the server's ------------------------------------------------------
-
-
-class Player:
-    """A person at a seat by a plain WebSocket, no page: passes in the bidding, plays its first
-    legal tile, and keeps the newest state it was sent."""
-
-    def __init__(self, base: str, table: str, seat: int, name: str) -> None:
-        from websockets.sync.client import connect
-
-        self.open = contextlib.ExitStack()
-        self.ws = self.open.enter_context(
-            connect(base.replace("http://", "ws://") + f"/ws/{table}")
-        )
-        self.state: dict[str, Any] = {}
-        self.acted = -1
-        self.send(type="hello")
-        self.send(type="sit", seat=seat, name=name)
-
-    def send(self, **message: Any) -> None:
-        self.ws.send(json.dumps(message))
-
-    def catch_up(self) -> dict[str, Any]:
-        """Read what has come; the newest state."""
-        while True:
-            try:
-                message = json.loads(self.ws.recv(timeout=0.02))
-            except TimeoutError:
-                return self.state
-            if message["type"] == "state":
-                self.state = message
-
-    def step(self) -> None:
-        state = self.catch_up()
-        game = state.get("game")
-        legal = [a["action"] for a in game["hand"]["legal"]] if game else []
-        if legal and state["seq"] != self.acted:
-            self.acted = state["seq"]
-            action = "pass" if "pass" in legal else legal[0]
-            self.send(type="act", action=action, seq=state["seq"])
-
-    def close(self) -> None:
-        self.open.close()
 
 
 @needs_browser
@@ -755,7 +544,7 @@ def test_the_summary_of_a_nello_hand_is_the_servers_words(server: str, browser: 
     page = watch.page
     page.goto(f"{server}/t/{table}")
     page.wait_for_selector("[data-testid=pregame]")
-    _sit(page, 0, "Ann")
+    sit(page, 0, "Ann")
     others = [
         Player(server, table, seat, name) for seat, name in ((1, "Bob"), (2, "Cat"), (3, "Dan"))
     ]
@@ -770,14 +559,14 @@ def test_the_summary_of_a_nello_hand_is_the_servers_words(server: str, browser: 
             player.step()
         what = page.evaluate(ACTIONABLE)
         if what == "call":  # North's only calls: a mark, then Nel-O
-            before = _seq(page)
+            before = seq_of(page)
             bidding = page.locator("[data-testid=bidding-box]").count()
             page.click(bid if bidding else nello)
             page.wait_for_function(
                 "s => document.querySelector('[data-testid=table-page]').dataset.seq !== s",
                 arg=before,
             )
-        elif not (what == "tile" and _act_once(page)):
+        elif not (what == "tile" and act_once(page)):
             time.sleep(0.05)
     heading = page.text_content("[data-testid=summary] h2") or ""
     lines = page.eval_on_selector_all(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
 import os
 import random
@@ -11,7 +10,6 @@ import re
 import sqlite3
 import time
 import warnings
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +28,7 @@ from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
-from texas42.faces.server import ServerSettings, create_app
+from texas42.faces.server import ServerSettings
 from texas42.faces.server.events import (
     ActionEvent,
     BadEvent,
@@ -51,137 +49,18 @@ from texas42.faces.server.storage import (
     check_database,
     database_url,
 )
-
-FAST = {
-    "bot_delay": 0.0,
-    "message_rate": 10_000.0,
-    "message_burst": 10_000.0,
-    "hint_samples": 4,
-    "review_samples": 2,
-}
-TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
-
-
-OPEN: list[Socket] = []
-
-
-@contextlib.contextmanager
-def make_client(db: Path, **settings: Any) -> Iterator[TestClient]:
-    """A server in-process; the sockets a test leaves open are closed before it stops."""
-    with TestClient(create_app(ServerSettings(db=str(db), **{**FAST, **settings}))) as client:
-        try:
-            yield client
-        finally:
-            while OPEN:
-                OPEN[-1].close()
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with make_client(tmp_path / "t.sqlite") as c:
-        yield c
-
-
-class Socket:
-    """A test's WebSocket: every message kept, reading until what the test waits for."""
-
-    def __init__(self, client: TestClient, table: str, **headers: str) -> None:
-        self._context = client.websocket_connect(f"/ws/{table}", headers=dict(headers))
-        self.ws = self._context.__enter__()
-        self.log: list[dict[str, Any]] = []
-        self.state: dict[str, Any] = {}
-        self.acted = -1
-        OPEN.append(self)
-
-    def send(self, **message: Any) -> None:
-        self.ws.send_text(json.dumps(message))
-
-    def recv(self) -> dict[str, Any]:
-        """The next message, which must be one of the server's classes field for field."""
-        message: dict[str, Any] = self.ws.receive_json()
-        SERVER_MESSAGES.validate_python(message)
-        self.log.append(message)
-        if message["type"] == "state":
-            self.state = message
-        return message
-
-    def until(
-        self, kind: str, test: Callable[[dict[str, Any]], bool] = lambda m: True
-    ) -> dict[str, Any]:
-        while True:
-            message = self.recv()
-            if message["type"] == kind and test(message):
-                return message
-
-    def next_turn(self) -> dict[str, Any]:
-        """The first state, newest first, where this seat must act and has not yet."""
-        m = self.state
-        while not (m and my_turn(m) and m["seq"] != self.acted):
-            m = self.until("state")
-        return m
-
-    def act(self, state: dict[str, Any], rng: random.Random) -> None:
-        self.acted = state["seq"]
-        self.send(
-            type="act",
-            action=rng.choice(state["game"]["hand"]["legal"])["action"],
-            seq=state["seq"],
-        )
-
-    def hello(self, token: str | None = None) -> dict[str, Any]:
-        self.send(type="hello", token=token) if token else self.send(type="hello")
-        welcome = self.until("welcome")
-        self.until("state")
-        return welcome
-
-    def close(self) -> None:
-        if self in OPEN:
-            OPEN.remove(self)
-            self._context.__exit__(None, None, None)
-
-
-def new_table(client: TestClient, rules: str = "standard") -> str:
-    response = client.post("/api/tables", json={"rules": rules, "name": "Test"})
-    assert response.status_code == 200, response.text
-    table: str = response.json()["id"]
-    return table
-
-
-def seat_with_bots(
-    client: TestClient, rules: str = "standard", level: str = "medium"
-) -> tuple[str, Socket, str]:
-    """A table with the test at North and a bot in every other seat it does not hold, started."""
-    table = new_table(client, rules)
-    me = Socket(client, table)
-    me.hello()
-    me.send(type="sit", seat=0, name="Tess")
-    token = me.until("seated")["token"]
-    seats = me.until("state", lambda m: m["table"]["seats"][0]["kind"] == "human")["table"]["seats"]
-    for seat in [s["seat"] for s in seats if s["kind"] == "empty"]:
-        me.send(type="bot", seat=seat, level=level)
-        me.until("state", lambda m, s=seat: m["table"]["seats"][s]["kind"] == "bot")
-    me.send(type="start")
-    me.until("state", lambda m: m["game"] is not None)
-    return table, me, token
-
-
-def settle(sock: Socket, room: Room) -> dict[str, Any]:
-    """The socket's state once it has caught up with the room's latest: reads only while a newer
-    state is on its way, so it never waits for one that will not come."""
-    while sock.state.get("seq") != room.seq:
-        sock.recv()
-    return sock.state
-
-
-def my_turn(m: dict[str, Any]) -> bool:
-    game = m["game"]
-    return bool(game and (game["hand"]["legal"] or game["outcome"]))
-
-
-def room_of(client: TestClient, table: str) -> Room:
-    room: Room = client.app.state.tables.rooms[table]  # type: ignore[attr-defined]
-    return room
-
+from webtest import (
+    FAST,
+    TILE_WORD,
+    Socket,
+    make_client,
+    new_table,
+    room_of,
+    seat_with_bots,
+    settle,
+    tiles_in,
+    visible_tiles,
+)
 
 # -- HTTP ---------------------------------------------------------------------------------------
 
@@ -650,28 +529,6 @@ def test_the_news_of_an_action_and_the_replay_captions_are_said_by_words(
 
 
 # -- hidden information -------------------------------------------------------------------------
-
-
-def visible_tiles(game: Game, seat: int | None) -> set[str]:
-    """Every tile a seat (None: a spectator) has seen so far in the game: the draw, its own
-    dealt tiles in each hand, and every tile played, which is face up while it is played."""
-    seen = {TILE_NAMES[t] for rnd in game.draw_rounds for _, t in rnd}
-    for hand in game.hands:
-        seen |= {TILE_NAMES[t] for t in hand.plays}
-        if seat is not None:
-            seen |= {TILE_NAMES[t] for t in tiles_of(hand.deal[seat])}
-    return seen
-
-
-def tiles_in(value: object) -> set[str]:
-    """Every tile in a typed message's fields, walked class by class (dict keys included)."""
-    if dataclasses.is_dataclass(value):
-        return set().union(*(tiles_in(getattr(value, f.name)) for f in dataclasses.fields(value)))
-    if isinstance(value, dict):
-        return tiles_in(list(value)) | tiles_in(list(value.values()))
-    if isinstance(value, (list, tuple)):
-        return set().union(*(tiles_in(item) for item in value))
-    return {value} if isinstance(value, str) and value in TILE_NAMES else set()
 
 
 @pytest.mark.parametrize("rules, seed", [("standard", 5), ("house,hide_tricks=mark-bids", 6)])

@@ -1,0 +1,33 @@
+"""The server fixtures every face test may ask for: an in-process ``client``, and a real
+``server`` process with a Chromium ``browser`` on it (one of each per test module)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webtest import CHROMIUM, PLAYWRIGHT, TestClient, chromium, make_client, serve
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with make_client(tmp_path / "t.sqlite") as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    if not (PLAYWRIGHT and os.path.exists(CHROMIUM)):
+        pytest.skip("needs the playwright package and /usr/bin/chromium")
+    with serve(tmp_path_factory.mktemp("web")) as base:
+        yield base
+
+
+@pytest.fixture(scope="module")
+def browser(server: str) -> Iterator[Any]:
+    with chromium() as browser:
+        yield browser
