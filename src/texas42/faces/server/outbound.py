@@ -93,6 +93,7 @@ class Table:
     game_number: int
     layout: Layout
     seats: list[Seat]
+    host: int | None
 
 
 # -- a hand ---------------------------------------------------------------------------------

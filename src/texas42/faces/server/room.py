@@ -195,6 +195,8 @@ class Room:
     active: float = field(default_factory=time.monotonic)
     sockets: int = 0
     """Open WebSockets on this table, joined or not yet."""
+    host: int | None = None
+    """The seat of the person who runs the table: the first to sit; None while no person sits."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -483,6 +485,8 @@ class Room:
             case SitEvent(seat=seat, name=name, digest=digest):
                 self._check_seat(seat)
                 self.seats[seat] = SeatState("human", name, None, digest)
+                if self.host is None:
+                    self.host = seat
                 for other in self.controls(seat)[1:]:
                     self.seats[other] = SeatState("human", name, None, None, seat)
             case BotEvent(seat=seat, level=level, name=name):
@@ -494,6 +498,8 @@ class Room:
                 for other, state in enumerate(self.seats):
                     if state.holder == seat:
                         self.seats[other] = SeatState()
+                if self.host == seat:
+                    self.host = self._first_person()
             case StartEvent(game=number, seed=seed) | RematchEvent(game=number, seed=seed):
                 self.game_number = number
                 self.seed = seed
@@ -551,6 +557,20 @@ class Room:
         if self.status == "over":
             raise Refused("the game is over", "illegal")
         return self.game
+
+    def _first_person(self) -> int | None:
+        """The first seat a person holds (not as a partner's holder), or None."""
+        return next(
+            (
+                s
+                for s, state in enumerate(self.seats)
+                if state.kind == "human" and state.holder is None
+            ),
+            None,
+        )
+
+    def _is_host(self, connection: Connection) -> bool:
+        return connection.seat is not None and connection.seat == self.host
 
     def _seated(self, connection: Connection) -> None:
         if connection.seat is None:
@@ -749,6 +769,7 @@ class Room:
             status=self.status,
             game_number=self.game_number,
             layout=layout_payload(self.rules),
+            host=self.host,
             seats=[
                 out.Seat(
                     seat=seat,
