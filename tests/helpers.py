@@ -195,6 +195,7 @@ BOOLS = (
     "cap_score",
     "count",
     "see_partner",
+    "claims",
 )
 RANGES = {
     "min_bid": (1, 41),

@@ -18,7 +18,7 @@ from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import layout_of
 from texas42.core.notation import hand_position, parse_hand_position
 from texas42.core.rules import Rules
-from texas42.core.view import View
+from texas42.core.view import Claim, View
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +169,33 @@ class Game:
         hand.apply(action)
         if hand.result is None:
             return
+        self.results.append(hand.result)
+        self._outcome = self._decide(hand)
+        if self._outcome is None:
+            self._start_hand((hand.shaker + 1) % self.layout.seats)
+
+    def why_claim_illegal(self, seat: int) -> str | None:
+        """None when ``seat`` may lay its hand down now (`Hand.why_claim_illegal`)."""
+        if self._outcome is not None:
+            return "the game is over"
+        return self.hand.why_claim_illegal(seat)
+
+    def can_claim(self, seat: int) -> bool:
+        return self.why_claim_illegal(seat) is None
+
+    def claim(self, seat: int) -> Claim:
+        """``seat`` lays its hand down and claims the rest (`Hand.claim`); a claim that ends the
+        hand is scored and the next hand dealt, as after the last play."""
+        if self._outcome is not None:
+            raise IllegalActionError("the game is over")
+        hand = self.hand
+        claim = hand.claim(seat)
+        if hand.result is not None:
+            self._hand_over(hand)
+        return claim
+
+    def _hand_over(self, hand: Hand) -> None:
+        assert hand.result is not None
         self.results.append(hand.result)
         self._outcome = self._decide(hand)
         if self._outcome is None:

@@ -53,6 +53,7 @@ from texas42.core.auction import (
     why_call_illegal,
     why_declaration_illegal,
 )
+from texas42.core.claims import claim_holds, side_taking_rest
 from texas42.core.contracts import (
     SUIT_WORDS,
     Contract,
@@ -84,8 +85,8 @@ from texas42.core.progress import (
     trick_size,
 )
 from texas42.core.rules import Rules, piles_face_down
-from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, iter_tiles, parse_tile
-from texas42.core.view import Event, HiddenTrick, View, build_view
+from texas42.core.tiles import HI, ONE_ZERO, TILE_NAMES, count_points, iter_tiles, parse_tile
+from texas42.core.view import Claim, Event, HiddenTrick, View, build_view
 
 __all__ = ["Hand", "HandResult"]
 """`Phase` and `Trick`, which the seat views share, live in `texas42.core.progress`."""
@@ -107,6 +108,11 @@ class HandResult:
     points: tuple[int, ...]
     made: bool | None
     score: tuple[int, ...]
+    claimant: int | None = None
+    """The seat whose claim ended the hand (`Hand.claim`), else None."""
+    claimed: int = 0
+    """Tricks the claim settled without their being played: ``tricks`` counts only those
+    played, while ``points`` (and `Hand.tricks_won`) count the claimed ones too."""
 
     @property
     def reshaken(self) -> bool:
@@ -148,14 +154,29 @@ class _PlayRecord(NamedTuple):
     tricks_won: tuple[int, ...]
 
 
+class _ClaimRecord(NamedTuple):
+    """The totals and result before a claim, kept for `Hand.undo`: a claim that holds (or counts
+    as set) credits the tricks left and ends the hand."""
+
+    points: tuple[int, ...]
+    tricks_won: tuple[int, ...]
+    result: HandResult | None
+
+
 class Hand:
-    """One deal played out under a set of rules, from the first call to the score."""
+    """One deal played out under a set of rules, from the first call to the score.
+
+    Beside the actions of the fixed action space, a seat on lead may lay its hand down and claim
+    the rest (`claim`): that is not an `Action`, so bots, the action ids and the perft counts know
+    nothing of it.
+    """
 
     __slots__ = (
         "_history",
         "_legal",
         "bid_marks",
         "calls",
+        "claims",
         "contract",
         "deal",
         "declarer",
@@ -224,7 +245,9 @@ class Hand:
         self.points: tuple[int, ...] = (0,) * layout.sides
         self.tricks_won: tuple[int, ...] = (0,) * layout.sides
         self.result: HandResult | None = None
-        self._history: list[_StateRecord | _PlayRecord] = []
+        self.claims: list[tuple[int, Claim]] = []
+        """Each claim made, with the number of tiles played before it, in order."""
+        self._history: list[_StateRecord | _PlayRecord | _ClaimRecord] = []
         self._legal = -1
 
     @classmethod
@@ -365,6 +388,11 @@ class Hand:
         if type(record) is _PlayRecord:
             self._unplay(record)
             return
+        if type(record) is _ClaimRecord:
+            self.points, self.tricks_won, self.result = record
+            self.phase = Phase.PLAY
+            self.claims.pop()
+            return
         assert type(record) is _StateRecord
         (
             self.phase,
@@ -422,6 +450,7 @@ class Hand:
         clone.plays = list(self.plays)
         clone.play_seats = list(self.play_seats)
         clone.tricks = list(self.tricks)
+        clone.claims = list(self.claims)
         clone._history = list(self._history)
         return clone
 
@@ -433,16 +462,28 @@ class Hand:
             raise NotationError(f"a seat is 0..{seats - 1}, not {seat!r}")
         events: list[Event] = []
         contract = self.contract
-        if self.tricks_hidden:
-            for trick in self.tricks:
+        claims = self.claims
+        hidden = self.tricks_hidden
+        played = 0
+        face_up = 0  # the seats whose hands lie face up, as seat bits
+        for trick in self.tricks:
+            if claims:
+                face_up = self._claims_at(played, events, face_up)
+            if hidden:
                 own = trick.tiles[trick.seats.index(seat)] if seat in trick.seats else None
-                events.append(HiddenTrick(trick.winner, own))
-            if contract is not None and contract.kind == "by-lead" and self.tricks:
-                # everyone saw the first lead name trump before its trick went face down
-                contract = Contract("suit", HI[self.plays[0]])
-        else:
-            for trick in self.tricks:
+                shown = 0
+                for s, t in zip(trick.seats, trick.tiles, strict=True):
+                    if face_up >> s & 1:
+                        shown |= 1 << t
+                events.append(HiddenTrick(trick.winner, own, shown))
+            else:
                 events.extend(trick.tiles)
+            played += len(trick.tiles)
+        if claims:
+            self._claims_at(played, events, face_up)
+        if hidden and contract is not None and contract.kind == "by-lead" and self.tricks:
+            # everyone saw the first lead name trump before its trick went face down
+            contract = Contract("suit", HI[self.plays[0]])
         events.extend(self.trick)
         return build_view(
             self.rules,
@@ -459,6 +500,131 @@ class Hand:
             self.widow if seat == self.declarer else 0,
             [t if seat == self.declarer else None for t in self.discards],
         )
+
+    def _claims_at(self, played: int, events: list[Event], face_up: int) -> int:
+        """Add the claims made after ``played`` tiles to a view's events; the seats face up."""
+        for at, claim in self.claims:
+            if at == played:
+                events.append(claim)
+                face_up |= 1 << claim.seat
+        return face_up
+
+    # -- laying down ---------------------------------------------------------------------
+
+    def why_claim_illegal(self, seat: int) -> str | None:
+        """None when ``seat`` may lay its hand down and claim the rest now; else the reason.
+
+        Only the seat to lead a trick may claim, in the play (the seat to act in the middle of a
+        trick may not: the trick on the table would make "the rest" a different question). In
+        Nel-O only the bidder claims, to take none of the rest, and only where one side plays
+        against it (four seats, or two teams of three)."""
+        layout = self.layout
+        if not (isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < layout.seats):
+            return f"a seat is 0..{layout.seats - 1}, not {seat!r}"
+        if not self.rules.claims:
+            return "these rules do not allow laying down: every hand is played out"
+        if self.phase == Phase.DONE:
+            return "the hand is over"
+        if self.phase != Phase.PLAY:
+            return "a hand is laid down during the play, by the seat to lead a trick"
+        who = layout.seat_names[seat]
+        if self.trick or self.turn != seat:
+            if self.trick:
+                return f"{who} may lay down only when leading a trick, not in the middle of one"
+            return f"{who} may lay down only when leading; {layout.seat_names[self.turn]} leads"
+        if self.contract is not None and self.contract.kind == "nello":
+            if seat != self.high_seat:
+                return "in Nel-O only the bidder may lay down, to take none of the rest"
+            if layout.sides > 2:
+                return "at this table a Nel-O bidder may not lay down: no one side takes the rest"
+        return None
+
+    def can_claim(self, seat: int) -> bool:
+        return self.why_claim_illegal(seat) is None
+
+    def claim(self, seat: int) -> Claim:
+        """``seat`` lays its hand down and claims the rest: its side takes every remaining trick
+        (in Nel-O, the bidder takes none). The verdict is exact (`texas42.core.claims`).
+
+        A claim that holds ends the hand, scored as if played out: the claimant's side takes the
+        tricks left and their count (in Nel-O the defenders do). One that fails leaves the hand
+        face up in every view for the rest of the hand and play goes on, or under
+        ``false_claim=set`` ends the hand lost for the claimant's side (the defenders take the
+        rest; a bidder's side is set, a defenders' false claim makes the bid). An illegal claim
+        raises `IllegalActionError` and changes nothing. Undo takes a claim back like an action.
+        """
+        reason = self.why_claim_illegal(seat)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        layout = self.layout
+        assert self.contract is not None and self.high_seat is not None
+        nello = self.contract.kind == "nello"
+        side = layout.side_of[seat]
+        claimers = sum(
+            1 << s for s in range(layout.seats) if layout.side_of[s] == side and s != self.out_seat
+        )
+        holds = claim_holds(
+            self.rules,
+            self.contract,
+            self.tables,
+            self.hands,
+            seat,
+            self.out_seat,
+            claimers,
+            not nello,
+            not self.tricks,
+        )
+        record = _ClaimRecord(self.points, self.tricks_won, self.result)
+        ends = holds or self.rules.false_claim == "set"
+        value = 0
+        if ends:
+            takers = side_taking_rest(layout, seat, self.out_seat, holds and not nello)
+            value = self._credit_rest(takers)
+        claim = Claim(seat, self.hands[seat], holds, value)
+        self._history.append(record)
+        self.claims.append((len(self.plays), claim))
+        self._legal = -1
+        if ends:
+            if holds:
+                made = bid_decided(
+                    self.rules,
+                    self.contract,
+                    self.high_seat,
+                    self.bid_marks,
+                    self.high_value,
+                    self.points,
+                    self.tricks_won,
+                    seat,
+                )
+                assert made is not None  # every trick is accounted for
+            else:
+                made = side != layout.side_of[self.high_seat]
+            self._finish(made, claimant=seat, claimed=layout.tricks - len(self.tricks))
+        return claim
+
+    def _credit_rest(self, side: int) -> int:
+        """Give ``side`` every trick not yet played and the count still in the hands of the
+        seats that play (what playing them out would show); the points credited."""
+        layout = self.layout
+        left = layout.tricks - len(self.tricks)
+        live = 0
+        for s, held in enumerate(self.hands):
+            if s != self.out_seat:
+                live |= held
+        value = left * layout.trick_points + (count_points(live) if layout.count else 0)
+        points, won = list(self.points), list(self.tricks_won)
+        points[side] += value
+        won[side] += left
+        self.points, self.tricks_won = tuple(points), tuple(won)
+        return value
+
+    @property
+    def face_up(self) -> tuple[int, ...]:
+        """Each seat's tiles lying face up since it laid its hand down; 0 for a hidden hand."""
+        shown = [0] * self.layout.seats
+        for _, claim in self.claims:
+            shown[claim.seat] = self.hands[claim.seat]
+        return tuple(shown)
 
     def parse_action(self, text: str) -> Action:
         """Read an action as the phase expects it: a call, a contract or a tile."""
@@ -573,7 +739,7 @@ class Hand:
         if made is not None:
             self._finish(made)
 
-    def _finish(self, made: bool) -> None:
+    def _finish(self, made: bool, claimant: int | None = None, claimed: int = 0) -> None:
         assert self.high_id is not None and self.high_seat is not None
         bidders = self.layout.side_of[self.high_seat]
         sides = self.layout.sides
@@ -613,6 +779,8 @@ class Hand:
             points=self.points,
             made=made,
             score=tuple(score),
+            claimant=claimant,
+            claimed=claimed,
         )
 
     def _compute_legal(self) -> int:

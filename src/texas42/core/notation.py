@@ -15,6 +15,10 @@ Nine space-separated fields, a tenth for a seat view::
   joined by ``:`` (``5:-3:2``).
 - ``contract``: as named, or ``-``; ``plays``: the tiles in play order, or ``-``. In a seat view
   a trick lying face down is ``xW`` (won by seat W), with ``:TT`` for the seat's own tile in it.
+- A seat on lead that laid its hand down (`Hand.claim`) is ``c`` among the plays, where it
+  claimed; in a seat view the claim shows the tiles laid down, ``cS+TTTT`` (seat S, claim held)
+  or ``cS-TTTT`` (failed), and a face-down trick ends with ``^TT`` for the tiles in it that came
+  from a hand lying face up.
 - ``to-act``: the seat to act, or ``end``; a seat view ends with ``@seat``.
 
 A position written is read back to the same hand or view:
@@ -49,7 +53,7 @@ from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_CODES, iter_tiles, parse_tile
-from texas42.core.view import Event, HiddenTrick, View, build_view
+from texas42.core.view import Claim, Event, HiddenTrick, View, build_view
 
 
 def _tiles_field(mask: int) -> str:
@@ -107,10 +111,25 @@ def hand_position(hand: Hand, score: tuple[int, ...] | None = None, hand_number:
             ),
             _calls_field(hand.first_bidder, [ACTIONS[c] for c in hand.calls], hand.discards),
             str(hand.contract) if hand.contract is not None else "-",
-            _list([TILE_CODES[t] for t in hand.plays]),
+            _list(_plays_with_claims(hand)),
             "end" if turn is None else str(turn),
         )
     )
+
+
+CLAIM = "c"
+"""A claim among the plays of a full position string."""
+
+
+def _plays_with_claims(hand: Hand) -> list[str]:
+    words = [TILE_CODES[t] for t in hand.plays]
+    for at, _ in reversed(hand.claims):
+        words.insert(at, CLAIM)
+    return words
+
+
+def _codes(mask: int) -> str:
+    return "".join(TILE_CODES[t] for t in iter_tiles(mask))
 
 
 def view_position(view: View) -> str:
@@ -125,7 +144,10 @@ def view_position(view: View) -> str:
     for event in view.events:
         if isinstance(event, HiddenTrick):
             own = "" if event.mine is None else f":{TILE_CODES[event.mine]}"
-            plays.append(f"x{event.winner}{own}")
+            shown = f"^{_codes(event.shown)}" if event.shown else ""
+            plays.append(f"x{event.winner}{own}{shown}")
+        elif isinstance(event, Claim):
+            plays.append(f"{CLAIM}{event.seat}{'+' if event.holds else '-'}{_codes(event.tiles)}")
         else:
             plays.append(TILE_CODES[event])
     return " ".join(
@@ -256,7 +278,9 @@ def parse_hand_position(text: str) -> tuple[Hand, tuple[int, ...], int]:
             f"position field 6 (calls): the first bidder is seat {hand.first_bidder}, "
             f"not {fields.first_bidder}"
         )
-    actions: list[tuple[str, Action]] = [(f"call {i + 1}", c) for i, c in enumerate(fields.calls)]
+    actions: list[tuple[str, Action | None]] = [
+        (f"call {i + 1}", c) for i, c in enumerate(fields.calls)
+    ]
     for i, code in enumerate(fields.discards or ()):
         try:
             actions.append((f"discard {i + 1}", ACTIONS[DISCARD_BASE + parse_tile(code)]))
@@ -264,12 +288,24 @@ def parse_hand_position(text: str) -> tuple[Hand, tuple[int, ...], int]:
             raise NotationError(f"position field 6 (calls), discard {i + 1}: {exc}") from None
     if fields.contract is not None:
         actions.append(("contract", Declare(fields.contract)))
-    for i, code in enumerate(fields.plays):
+    tiles = 0
+    for code in fields.plays:
+        if code == CLAIM:  # None stands for the claim of the seat to lead
+            actions.append((f"claim after play {tiles}", None))
+            continue
+        tiles += 1
         try:
-            actions.append((f"play {i + 1}", ACTIONS[parse_tile(code)]))
+            actions.append((f"play {tiles}", ACTIONS[parse_tile(code)]))
         except Texas42Error as exc:
-            raise NotationError(f"position field 8 (plays), play {i + 1}: {exc}") from None
+            raise NotationError(f"position field 8 (plays), play {tiles}: {exc}") from None
     for where, action in actions:
+        if action is None:
+            seat = hand.seat_to_act()
+            reason = hand.why_claim_illegal(seat if seat is not None else -1)
+            if reason is not None:
+                raise NotationError(f"position {where}: {reason}")
+            hand.claim(hand.turn)
+            continue
         reason = hand.why_illegal(action)
         if reason is not None:
             raise NotationError(f"position {where} ({action}): {reason}")
@@ -281,6 +317,19 @@ def parse_hand_position(text: str) -> tuple[Hand, tuple[int, ...], int]:
             f"{'end' if expected is None else expected}"
         )
     return hand, fields.score, fields.hand_number
+
+
+def _codes_mask(text: str) -> int:
+    """The tiles of two-digit codes written together (``6665``), each once."""
+    if len(text) % 2:
+        raise NotationError(f"tiles are two digits each, not {text!r}")
+    mask = 0
+    for i in range(0, len(text), 2):
+        t = parse_tile(text[i : i + 2])
+        if mask >> t & 1:
+            raise NotationError(f"tile {text[i : i + 2]} appears twice")
+        mask |= 1 << t
+    return mask
 
 
 def parse_view_position(text: str) -> View:
@@ -315,10 +364,15 @@ def parse_view_position(text: str) -> View:
     for i, code in enumerate(fields.plays):
         try:
             if code.startswith("x") and len(code) >= 2 and code[1] in fields.seat_words:
-                mine = parse_tile(code[3:]) if code[2:3] == ":" else None
-                if len(code) not in (2, 5):
+                pile, caret, shown = code.partition("^")
+                mine = parse_tile(pile[3:]) if pile[2:3] == ":" else None
+                if len(pile) not in (2, 5) or (caret and not shown):
                     raise NotationError(f"not a face-down trick: {code!r}")
-                events.append(HiddenTrick(int(code[1]), mine))
+                events.append(HiddenTrick(int(pile[1]), mine, _codes_mask(shown)))
+            elif code.startswith(CLAIM) and code[1:2] in fields.seat_words and code[2:3] in "+-":
+                if len(code) < 4:
+                    raise NotationError(f"not a claim: {code!r}")
+                events.append(Claim(int(code[1]), _codes_mask(code[3:]), code[2] == "+"))
             else:
                 events.append(parse_tile(code))
         except Texas42Error as exc:

@@ -103,7 +103,9 @@ def _unreadable(
 class HandRecord:
     """One hand as recorded: who shook, the deal by seat (tile masks), the calls, the contract
     (None until named, and for a reshaken hand) and the tiles in the order played. Under rules
-    with a widow, ``widow`` is its mask and ``discards`` what the bid winner laid down."""
+    with a widow, ``widow`` is its mask and ``discards`` what the bid winner laid down.
+    ``claims`` says where the seat on lead laid its hand down: the number of tiles played before
+    each claim (`Hand.claim`)."""
 
     shaker: int
     deal: tuple[int, ...]
@@ -112,6 +114,7 @@ class HandRecord:
     play: tuple[int, ...] = ()
     widow: int | None = None
     discards: tuple[int, ...] = ()
+    claims: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -127,6 +130,8 @@ class HandRecord:
             out["contract"] = str(self.contract)
         if self.contract is not None or self.play:
             out["play"] = [tile_name(t) for t in self.play]
+        if self.claims:
+            out["claims"] = list(self.claims)
         return out
 
     @staticmethod
@@ -166,7 +171,22 @@ class HandRecord:
         play = tuple(
             _read_tile(word, number, i) for i, word in enumerate(_list(obj, "play", number), 1)
         )
-        return HandRecord(shaker, deal, auction, contract, play, widow, discards)
+        claims = _read_claims(_list(obj, "claims", number), number, len(play))
+        return HandRecord(shaker, deal, auction, contract, play, widow, discards, claims)
+
+
+def _read_claims(value: list[Any], number: int, plays: int) -> tuple[int, ...]:
+    """Where each claim came: a count of tiles played before it, in order, within the play."""
+    out: list[int] = []
+    for i, at in enumerate(value, 1):
+        if not isinstance(at, int) or isinstance(at, bool) or at < 0:
+            message = f"a claim is the number of tiles played before it, not {json.dumps(at)}"
+            raise _unreadable(message, "claims", number, i)
+        if at > plays or (out and at < out[-1]):
+            message = f"claims come in order within the {plays} tiles played, not at {at}"
+            raise _broken(message, "claims", number, i)
+        out.append(at)
+    return tuple(out)
 
 
 def _list(obj: dict[str, Any], name: str, number: int) -> list[Any]:
@@ -344,6 +364,7 @@ def record_from_game(game: Game, players: Sequence[str] | None = None) -> Record
                 tuple(hand.plays),
                 hand.widow if hand.layout.widow else None,
                 tuple(hand.discards),
+                tuple(at for at, _ in hand.claims),
             )
             for hand in game.hands
         ),
@@ -374,6 +395,7 @@ class CheckReport:
                     "made": r.made,
                     "score": list(r.score),
                 }
+                | ({} if r.claimant is None else {"claimant": r.claimant, "claimed": r.claimed})
                 for r in self.results
             ],
             "score": list(self.score),
@@ -478,7 +500,9 @@ def _replay_hand(game: Game, hand: Hand, record: HandRecord, number: int) -> Non
         reason = hand.why_illegal(declaration) or "not legal"
         raise _broken(reason, "contract", number, None, seat)
     game.apply(declaration)
+    claims = list(enumerate(record.claims, 1))
     for i, t in enumerate(record.play, 1):
+        _replay_claims(game, hand, claims, i - 1, number)
         if hand.result is not None:
             outcome = "made" if hand.result.made else "set"
             message = f"the hand was already {outcome} after trick {hand.result.tricks}"
@@ -486,6 +510,20 @@ def _replay_hand(game: Game, hand: Hand, record: HandRecord, number: int) -> Non
         if not hand.is_legal(t):
             raise _broken(_why_play_illegal(hand, t), "play", number, i, hand.turn)
         game.apply(Play(t))
+    _replay_claims(game, hand, claims, len(record.play), number)
+
+
+def _replay_claims(
+    game: Game, hand: Hand, claims: list[tuple[int, int]], played: int, number: int
+) -> None:
+    """Make the claims recorded after ``played`` tiles, each by the seat to lead then."""
+    while claims and claims[0][1] == played:
+        index, _ = claims.pop(0)
+        seat = hand.seat_to_act()
+        reason = hand.why_claim_illegal(-1 if seat is None else seat)
+        if seat is None or reason is not None:
+            raise _broken(reason or "the hand is over", "claims", number, index, seat)
+        game.claim(seat)
 
 
 def _why_play_illegal(hand: Hand, t: int) -> str:

@@ -44,6 +44,7 @@ HideTricks = Literal["never", "two-marks", "mark-bids"]
 GameKind = Literal["marks", "points", "moon"]
 Teams = Literal["partners", "pairs", "threes", "bidder-alone", "solo"]
 BidScale = Literal["points", "tricks"]
+FalseClaim = Literal["play-on", "set"]
 
 OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "first_shaker": ("high-draw", "random"),
@@ -59,6 +60,7 @@ OPTION_CHOICES: dict[str, tuple[str, ...]] = {
     "game": ("marks", "points", "moon"),
     "teams": ("partners", "pairs", "threes", "bidder-alone", "solo"),
     "bids": ("points", "tricks"),
+    "false_claim": ("play-on", "set"),
 }
 
 MAX_MARKS = 7
@@ -108,6 +110,10 @@ class Rules:
     count: bool = True
     bids: BidScale = "points"
     see_partner: bool = False
+    claims: bool = True
+    """Whether the seat on lead may lay its hand down and claim the rest (`Hand.claim`)."""
+    false_claim: FalseClaim = "play-on"
+    """A claim that fails: play goes on with the hand face up, or the claimant's side loses."""
     preset_name: str = dataclasses.field(default="standard", compare=False)
     layout: Layout = dataclasses.field(init=False, repr=False, compare=False)
     """The table these rules describe (`texas42.core.layout`), derived once."""
@@ -265,6 +271,10 @@ class Rules:
         ]
         plain = "none (straight 42)" if self.game != "moon" else "none"
         lines.append("specials: " + (", ".join(specials) if specials else plain))
+        if not self.claims:
+            lines.append("no laying down: every hand is played out")
+        elif self.false_claim == "set":
+            lines.append("laying down: a false claim loses the hand for the claimant's side")
         return lines
 
 

@@ -34,6 +34,7 @@ from texas42.core.actions import (
     actions_in,
 )
 from texas42.core.auction import call_value, legal_calls, legal_declarations
+from texas42.core.claims import side_taking_rest
 from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for, trump_description
 from texas42.core.errors import NotationError
 from texas42.core.layout import Layout, layout_of
@@ -53,10 +54,29 @@ from texas42.core.tiles import DOUBLES, TILE_NAMES, mask_of
 
 @dataclass(frozen=True, slots=True)
 class HiddenTrick:
-    """A won trick lying face down: who won it, and the tile this seat put in it (if it played)."""
+    """A won trick lying face down: who won it, and the tile this seat put in it (if it played).
+
+    ``shown`` is the mask of the tiles in it that came from a hand lying face up after a claim
+    (`Claim`): every seat saw them leave that hand, so they are public."""
 
     winner: int
     mine: int | None
+    shown: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A seat on lead laid its hand down and claimed the rest (`texas42.core.hand.Hand.claim`):
+    the tiles it showed to every seat, and whether the claim held. A claim that holds ends the
+    hand; one that fails leaves the hand face up for the rest of the hand (or, under
+    ``false_claim=set``, ends the hand too)."""
+
+    seat: int
+    tiles: int
+    holds: bool
+    points: int = 0
+    """What the tricks left were worth, credited with them when the claim ends the hand (the
+    count those tricks would have shown had they been played out); 0 when play goes on."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +91,8 @@ class TrickView:
     mine: int | None
 
 
-Event = int | HiddenTrick
-"""A tile played face up, or a whole trick lying face down."""
+Event = int | HiddenTrick | Claim
+"""A tile played face up, a whole trick lying face down, or a hand laid down."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +130,9 @@ class View:
     tricks_won: tuple[int, ...]
     voids: tuple[int, ...]
     legal: tuple[Action, ...]
+    face_up: tuple[int, ...]
+    """Each seat's tiles lying face up for every seat to see since it laid its hand down
+    (`Claim`); 0 for a seat whose hand is hidden."""
 
     @property
     def piles_face_down(self) -> bool:
@@ -174,7 +197,9 @@ def build_view(
         if play.mine & ~held:
             raise NotationError("the seat played a tile it was not dealt")
     expected = _to_act(layout, first_bidder, len(calls), auction, play, out_seat)
-    ended = expected is None or (play is not None and bool(play.tricks) and not play.trick_tiles)
+    ended = expected is None or (
+        play is not None and (play.over or (bool(play.tricks) and not play.trick_tiles))
+    )
     if turn != expected and not (turn is None and ended):
         given, actual = ("end" if s is None else f"seat {s}" for s in (turn, expected))
         raise NotationError(f"{actual} is to act here, not {given}")
@@ -234,6 +259,7 @@ def build_view(
         tricks_won=play.won if play is not None else (0,) * layout.sides,
         voids=tuple(play.voids) if play is not None else (0,) * layout.seats,
         legal=actions_in(legal_mask),
+        face_up=tuple(play.face_up) if play is not None else (0,) * layout.seats,
     )
 
 
@@ -342,15 +368,27 @@ def _replay_play(
     hidden_trick, face_up_play = play.hidden_trick, play.face_up_play
     in_play, seen = rules.layout.tiles, mine
     for event in events:
-        shown = event.mine if isinstance(event, HiddenTrick) else event
+        shown = (
+            None
+            if isinstance(event, Claim)
+            else event.mine
+            if isinstance(event, HiddenTrick)
+            else event
+        )
         if shown is not None:  # every tile the seat saw, face up or its own face down, once
             if not in_play >> shown & 1:
                 raise NotationError(f"{TILE_NAMES[shown]} is not in play under these rules")
             if seen >> shown & 1:
                 raise NotationError(f"{TILE_NAMES[shown]} is played twice")
             seen |= 1 << shown
+        if play.over:
+            raise NotationError("nothing is played after a claim that ends the hand")
         if isinstance(event, HiddenTrick):
             hidden_trick(event)
+        elif isinstance(event, Claim):
+            if event.tiles & seen:
+                raise NotationError("a hand laid down shows only tiles not yet played")
+            play.claim(event)
         else:
             face_up_play(event)
     return play
@@ -367,11 +405,14 @@ class _Play:
 
     __slots__ = (
         "contract",
+        "exposed",
+        "face_up",
         "held",
         "layout",
         "leader",
         "mine",
         "out_seat",
+        "over",
         "played",
         "points",
         "rules",
@@ -414,6 +455,59 @@ class _Play:
         self.played = [0] * layout.seats
         self.voids = [0] * layout.seats
         self.mine = mine
+        self.face_up = [0] * layout.seats
+        self.exposed = 0
+        """Every tile lying face up in a hand laid down, all such hands together."""
+        self.over = False
+        """Whether a claim ended the hand."""
+
+    def claim(self, event: Claim) -> None:
+        """A seat on lead laid its hand down: its tiles lie face up from now on, checked against
+        what the seat still holds as far as this seat can tell."""
+        layout, claimant = self.layout, event.seat
+        if not 0 <= claimant < layout.seats:
+            raise NotationError(f"a hand is laid down by a seat 0..{layout.seats - 1}")
+        if self.trick_tiles or claimant != self.leader:
+            raise NotationError("only the seat to lead a trick may lay its hand down")
+        if event.tiles & ~layout.tiles:
+            raise NotationError("a hand laid down holds only tiles in play")
+        if event.tiles.bit_count() != layout.hand_size - self.played[claimant]:
+            raise NotationError("a hand laid down shows every tile its seat still holds")
+        if claimant == self.seat and event.tiles != self.held & ~self.mine:
+            raise NotationError("the seat laid down tiles it does not hold")
+        if claimant != self.seat and event.tiles & self.held:
+            raise NotationError("a hand laid down shows this seat's own tile")
+        for s, tiles in enumerate(self.face_up):
+            if s != claimant and tiles & event.tiles:
+                raise NotationError("a hand laid down shows a tile of another face-up hand")
+        self.face_up[claimant] = event.tiles
+        self.exposed |= event.tiles
+        self.over = event.holds or self.rules.false_claim == "set"
+        if self.over:  # the tricks left go to one side, as `Hand.claim` credits them
+            nello = self.contract.kind == "nello"
+            side = side_taking_rest(layout, claimant, self.out_seat, event.holds and not nello)
+            left = layout.tricks - len(self.tricks)
+            points, won = list(self.points), list(self.won)
+            points[side] += event.points
+            won[side] += left
+            self.points, self.won = tuple(points), tuple(won)
+
+    def _shown_play(self, player: int, tile: int, tables: PlayTables) -> None:
+        """A tile from a hand lying face up: every seat checks it came from that hand, legally."""
+        if not self.exposed:
+            return
+        shown = self.face_up[player]
+        if not shown:
+            if self.exposed >> tile & 1:
+                raise NotationError(f"{TILE_NAMES[tile]} lies face up in another seat's hand")
+            return
+        if not shown >> tile & 1:
+            raise NotationError(f"{TILE_NAMES[tile]} is not in seat {player}'s face-up hand")
+        legal = legal_plays(self.rules, tables, shown, self.trick_tiles, not self.tricks)
+        if not legal >> tile & 1:
+            raise NotationError(f"{TILE_NAMES[tile]} was not a legal play from the face-up hand")
+        self.face_up[player] = shown & ~(1 << tile)
+        self.exposed &= ~(1 << tile)
 
     def hidden_trick(self, event: HiddenTrick) -> None:
         """A whole trick lying face down: its seats in turn from the leader, its winner, and the
@@ -434,6 +528,17 @@ class _Play:
             self.mine |= 1 << event.mine
         if not 0 <= event.winner < seats:
             raise NotationError(f"a face-down trick is won by a seat 0..{seats - 1}")
+        shown = event.shown
+        for s in in_trick:
+            if self.face_up[s]:
+                own = shown & self.face_up[s]
+                if own.bit_count() != 1:
+                    raise NotationError("a face-down trick shows one tile of each face-up hand")
+                self.face_up[s] ^= own
+                self.exposed ^= own
+                shown ^= own
+        if shown:
+            raise NotationError("a face-down trick shows only tiles of face-up hands")
         # it counts as a trick won, for no points
         self.points, self.won = add_trick(self.layout, self.points, self.won, event.winner, 0)
         self.tricks.append(
@@ -451,6 +556,7 @@ class _Play:
             tables = self.tables = tables_for(self.contract, self.rules, first_lead=tile)
         if player != seat and self.held >> tile & 1:
             raise NotationError(f"{TILE_NAMES[tile]} is this seat's tile, played by seat {player}")
+        self._shown_play(player, tile, tables)
         if player == seat and (self.held & ~self.mine) >> tile & 1:
             own = legal_plays(self.rules, tables, self.held & ~self.mine, tiles, not self.tricks)
             if not own >> tile & 1:

@@ -54,7 +54,7 @@ from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name
-from texas42.core.view import View
+from texas42.core.view import Claim, View
 
 _ALL = ("", "/", "/\\", "A", "A|", "AL", "AL|", "ALL")
 """The word as it grows: A is drawn in three strokes (/, \\, -), each L in two (|, _)."""
@@ -569,3 +569,59 @@ def hint_facts(
     if marks is not None:
         facts.append(f"{marks:.2f} marks expected")
     return " · ".join(facts) or "no estimate"
+
+
+def claim_line(who: str, tiles: int) -> str:
+    """A seat on lead laid its hand down (`texas42.core.hand.Hand.claim`), showing its tiles.
+
+    >>> from texas42.core.tiles import parse_hand
+    >>> claim_line("Ann", parse_hand("6-6 6-5 4-4"))
+    'Ann laid the hand down and claimed the rest: 6-6 6-5 4-4'
+    """
+    return f"{who} laid the hand down and claimed the rest: {hand_name(tiles)}"
+
+
+def claim_outcome(
+    view: View,
+    claim: Claim,
+    names: Sequence[str] | None = None,
+    sides: Sequence[str] | None = None,
+) -> str:
+    """Whether a claim held, told from ``view``, a seat's view just after it (so the tricks
+    still to play are those left when it was made).
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> from texas42.core.tiles import parse_hand
+    >>> deal = [
+    ...     parse_hand("6-6 6-5 6-4 6-3 6-2 6-1 6-0"),
+    ...     parse_hand("5-5 5-4 5-3 5-2 5-1 5-0 4-4"),
+    ...     parse_hand("4-3 4-2 4-1 4-0 3-3 3-2 3-1"),
+    ...     parse_hand("3-0 2-2 2-1 2-0 1-1 1-0 0-0"),
+    ... ]
+    >>> hand = Hand(Rules(), shaker=3, deal=deal)
+    >>> for call in ("30", "pass", "pass", "pass", "sixes"):
+    ...     hand.apply(hand.parse_action(call))
+    >>> claim_outcome(hand.view(1), hand.claim(0), ["Ann", "Bob", "Cat", "Dan"])
+    "Ann's claim held: North-South took the last 7 tricks"
+    """
+    layout = view.layout
+    who = _seat_names(view, names)[claim.seat]
+    whose = _possessive(who)
+    whose = whose[:1].upper() + whose[1:]
+    side_names = _side_names(view.rules, sides)
+    left = plural(layout.tricks - len(view.tricks), "trick").split(" ", 1)
+    last = f"the last {left[0]} {left[1]}" if left[0] != "1" else "the last trick"
+    nello = view.contract is not None and view.contract.kind == "nello"
+    if claim.holds:
+        if nello:
+            return f"{whose} claim held: {who} took none of {last}"
+        return f"{whose} claim held: {side_names[layout.side_of[claim.seat]]} took {last}"
+    if view.rules.false_claim == "set":
+        bidders = view.bidder is not None and layout.same_side(view.bidder, claim.seat)
+        result = "went set" if bidders else "made the bid"
+        side = view.bidder if view.bidder is not None else claim.seat
+        return (
+            f"{whose} claim failed and counts as lost: {side_names[layout.side_of[side]]} {result}"
+        )
+    return f"{whose} claim failed: play goes on with that hand face up"

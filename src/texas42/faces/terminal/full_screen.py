@@ -41,7 +41,7 @@ from texas42.core.progress import Phase
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
-from texas42.core.view import TrickView, View
+from texas42.core.view import Claim, TrickView, View
 from texas42.core.words import (
     action_said,
     bid_review_line,
@@ -206,7 +206,7 @@ def trump_mask(view: View) -> int:
         return 0
     if contract.kind != "by-lead":
         return tables_for(contract, view.rules).trump_mask
-    first = view.events[0] if view.events else None
+    first = next((e for e in view.events if not isinstance(e, Claim)), None)
     if not isinstance(first, int):
         return 0
     return tables_for(contract, view.rules, first_lead=first).trump_mask

@@ -59,7 +59,7 @@ from texas42.core.actions import PASS_ID, PLUNGE_ID, SPLASH_ID, Bid
 from texas42.core.contracts import SUIT_COUNT, PlayTables, tables_for
 from texas42.core.rules import FOUR_SEATS
 from texas42.core.tiles import HI, TILE_COUNT, count_points, iter_tiles, mask_of
-from texas42.core.view import HiddenTrick, View
+from texas42.core.view import Claim, HiddenTrick, View
 
 SEATS = FOUR_SEATS.seats
 SEAT_NAMES = FOUR_SEATS.seat_names
@@ -239,7 +239,11 @@ def _played(view: View) -> list[tuple[int, int]]:
 
 
 def _first_lead(view: View) -> int | HiddenTrick | None:
-    return view.events[0] if view.events else None
+    """The first tile led (or the first trick, face down); a claim before it is no lead."""
+    for event in view.events:
+        if not isinstance(event, Claim):
+            return event
+    return None
 
 
 def _tables(view: View) -> PlayTables | None:
