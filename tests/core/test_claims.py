@@ -347,3 +347,15 @@ def test_the_verdict_agrees_with_the_exact_solver() -> None:
         checked += 1
         held += holds
     assert 5 <= held < checked  # both verdicts were tested
+
+
+def test_the_sampler_deals_a_face_up_hand_to_its_seat() -> None:
+    from texas42.search.sampler import DealSampler
+
+    hand = contract_hand("sixes", FAIL_DEAL)
+    hand.claim(N)
+    play(hand, "6-6 6-0 5-0 3-2")
+    sampler = DealSampler(hand.view(E))
+    rng = random.Random(3)
+    for world in sampler.samples(20, rng):
+        assert world.hands[N] == hand.hands[N]

@@ -288,6 +288,12 @@ class DealSampler:
                 for s in range(self._seats):
                     if s != need.seat:
                         self._pinned_away[s] |= _BIT[need.tile]
+        for holder, shown in enumerate(view.face_up):  # a hand laid down lies face up: pinned
+            if holder != view.seat and shown:
+                self._pinned |= shown
+                for s in range(self._seats):
+                    if s != holder:
+                        self._pinned_away[s] |= shown
         self._hidden = self._read_face_down()
         self._last_lacks = self._hidden[-1].lacks if self._hidden else (0,) * self._seats
         self._places = sum(len(h.seats) - (h.view_pos >= 0) for h in self._hidden)
