@@ -169,10 +169,12 @@ def room_of(client: TestClient, table: str) -> Room:
 
 def visible_tiles(game: Game, seat: int | None) -> set[str]:
     """Every tile a seat (None: a spectator) has seen so far in the game: the draw, its own
-    dealt tiles in each hand, and every tile played, which is face up while it is played."""
+    dealt tiles in each hand, every tile played, which is face up while it is played, and every
+    hand laid down by a claim, which lies face up for everyone."""
     seen = {TILE_NAMES[t] for rnd in game.draw_rounds for _, t in rnd}
     for hand in game.hands:
         seen |= {TILE_NAMES[t] for t in hand.plays}
+        seen |= {TILE_NAMES[t] for _, claim in hand.claims for t in tiles_of(claim.tiles)}
         if seat is not None:
             seen |= {TILE_NAMES[t] for t in tiles_of(hand.deal[seat])}
     return seen

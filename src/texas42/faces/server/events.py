@@ -74,8 +74,17 @@ class ActionEvent(_Event):
     action: str
 
 
+class ClaimEvent(_Event):
+    """The seat to lead in game ``game`` laid its hand down and claimed the rest; whether the
+    claim held follows from the game, so a restart judges it again the same way."""
+
+    kind: Literal["claim"] = "claim"
+    game: Annotated[int, Field(ge=1)]
+    seat: EventSeat
+
+
 Event = Annotated[
-    SitEvent | BotEvent | LeaveEvent | StartEvent | RematchEvent | ActionEvent,
+    SitEvent | BotEvent | LeaveEvent | StartEvent | RematchEvent | ActionEvent | ClaimEvent,
     Field(discriminator="kind"),
 ]
 _EVENT: TypeAdapter[Event] = TypeAdapter(Event)

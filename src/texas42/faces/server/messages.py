@@ -77,8 +77,15 @@ class Ping(_Message):
     type: Literal["ping"]
 
 
+class LayDown(_Message):
+    """The seat to lead lays its hand down and claims the rest (`texas42.core.hand.Hand.claim`)."""
+
+    type: Literal["claim"]
+    seq: Annotated[int, Field(ge=0)]
+
+
 Message = Annotated[
-    Hello | Sit | AddBot | Leave | Start | Act | AskHint | AskReview | Rematch | Ping,
+    Hello | Sit | AddBot | Leave | Start | Act | AskHint | AskReview | Rematch | Ping | LayDown,
     Field(discriminator="type"),
 ]
 BROWSER_MESSAGES: TypeAdapter[Message] = TypeAdapter(Message)

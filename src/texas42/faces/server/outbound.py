@@ -179,6 +179,16 @@ class Hand:
     piles: list[str]
     headline: str | None
     result_lines: list[str]
+    face_up: list[FaceUp]
+    can_claim: bool
+
+
+@sent
+class FaceUp:
+    """A hand laid down (a claim): it lies face up for everyone for the rest of the hand."""
+
+    seat: SeatNumber
+    tiles: list[Tile]
 
 
 @sent

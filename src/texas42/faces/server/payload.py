@@ -114,12 +114,14 @@ def hand_payload(
     illegal: dict[str, str] | None = None,
     names: Sequence[str] | None = None,
     mine: Sequence[int] | None = None,
+    can_claim: bool = False,
 ) -> out.Hand:
     """The hand as ``view`` shows it; ``public`` drops everything about the view's own seat
     (its tiles, its widow and discards, its legal actions, its tiles in face-down tricks) for a
     spectator or for another seat's hand. ``illegal`` gives why the seat's tiles it may not play
     are refused (`illegal_reasons`). Its sentences name the seats ``names`` (`seat_labels`) and
-    call partners the partners of ``mine`` (the view's seat unless given; nobody's if public)."""
+    call partners the partners of ``mine`` (the view's seat unless given; nobody's if public).
+    ``can_claim``: the view's seat may lay its hand down now (`Game.can_claim`)."""
     own_turn = not public and view.turn == view.seat
     names = list(view.layout.seat_names) if names is None else names
     tricks = []
@@ -184,6 +186,12 @@ def hand_payload(
         piles=[pile_line(view, side) for side in range(view.layout.sides)],
         headline=hand_headline(view, result, sides) if result is not None else None,
         result_lines=hand_result_lines(view, result, sides) if result is not None else [],
+        face_up=[
+            out.FaceUp(seat=s, tiles=[TILE_NAMES[t] for t in tiles_of(shown)])
+            for s, shown in enumerate(view.face_up)
+            if shown
+        ],
+        can_claim=can_claim and own_turn,
     )
 
 
@@ -237,6 +245,7 @@ def game_payload(
         illegal=None if seat is None else illegal_reasons(hand, seat),
         names=labels,
         mine=seats,
+        can_claim=seat is not None and game.can_claim(seat),
     )
     held = [
         out.Held(seat=s, tiles=[TILE_NAMES[t] for t in tiles_of(game.view(s).hand)]) for s in seats

@@ -30,11 +30,13 @@ from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
+from texas42.core.view import Claim
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import (
     ActionEvent,
     BadEvent,
     BotEvent,
+    ClaimEvent,
     Event,
     LeaveEvent,
     RematchEvent,
@@ -50,6 +52,7 @@ from texas42.faces.server.messages import (
     AskHint,
     AskReview,
     Hello,
+    LayDown,
     Leave,
     Message,
     Ping,
@@ -329,6 +332,8 @@ class Room:
             self._hint(connection)
         elif isinstance(message, AskReview):
             self._review(connection, message.hand)
+        elif isinstance(message, LayDown):
+            await self._claim(connection, message)
 
     def _bot_levels(self) -> tuple[str, ...]:
         """The levels, every bot `make_bot` knows by name, and this server's engines."""
@@ -465,6 +470,64 @@ class Room:
         self.broadcast()
         self._schedule_bot()
 
+    async def _claim(self, connection: Connection, message: LayDown) -> None:
+        """The person on lead lays their hand down: the claim is judged, committed, and told to
+        every connection (a `notice` and `Last.text`); a claim that may not be made is refused
+        with the reason and changes nothing."""
+        game = self._playing()
+        seat = connection.seat
+        if seat is None:
+            raise Refused("spectators cannot lay a hand down; take a seat at another table")
+        if message.seq != self.seq:
+            raise Refused(
+                f"stale: the table has moved on (you sent {message.seq}, now {self.seq})", "stale"
+            )
+        turn = game.seat_to_act()
+        if turn is None or turn not in self.controls(seat):
+            raise Refused("only the player on lead may lay the hand down", "illegal")
+        why = game.why_claim_illegal(turn)
+        if why is not None:
+            raise Refused(why, "illegal")
+        claim = game.claim(turn)
+        try:
+            finished = self._finished_game() if game.is_over() else None
+            status = "over" if finished is not None else None
+            await self.storage.run(
+                self.storage.append,
+                self.id,
+                self.next_event,
+                ClaimEvent(game=self.game_number, seat=turn),
+                status=status,
+                finished=finished,
+            )
+        except BaseException:
+            game.undo()
+            raise
+        self.next_event += 1
+        self.seq += 1
+        self.last = self._claim_last(game, turn, claim)
+        for other in list(self.connections):
+            other.post(out.Notice(message=self.last.text))
+        if finished is not None:
+            self.status = "over"
+            await asyncio.to_thread(self._close_bots)
+        self.broadcast()
+        self._schedule_bot()
+
+    def _claim_last(self, game: Game, seat: int, claim: Claim) -> out.Last:
+        """A claim as news of the table: the tiles laid down and whether the claim held, told
+        from the claimed hand's public side (its tiles lie face up for everyone)."""
+        index = len(game.hands) - 1 if game.hand.claims else len(game.hands) - 2
+        hand = game.hands[index]
+        labels = self.labels()
+        text = (
+            words.claim_line(labels[seat], claim.tiles)
+            + ". "
+            + words.claim_outcome(hand.view(seat), claim, labels)
+            + "."
+        )
+        return out.Last(seat=seat, action="claim", text=text)
+
     async def _commit(self, event: Event) -> None:
         """Store an event of the lobby or a game's start, then apply it (an action of a game
         goes through `_play`, which must apply it first to learn whether it ends the game)."""
@@ -523,6 +586,19 @@ class Room:
                 game.apply(action)
                 self.seq += 1
                 self.last = self._last(seat, action)
+                if game.is_over():
+                    self.status = "over"
+                    self._close_bots()
+            case ClaimEvent(game=number, seat=seat):
+                game = self._playing()
+                if number != self.game_number:
+                    raise Texas42Error(f"a claim of game {number} in game {self.game_number}")
+                why = game.why_claim_illegal(seat)
+                if why is not None:
+                    raise Texas42Error(why)
+                claim = game.claim(seat)
+                self.seq += 1
+                self.last = self._claim_last(game, seat, claim)
                 if game.is_over():
                     self.status = "over"
                     self._close_bots()

@@ -1,0 +1,195 @@
+"""Laying down at the web table: the ``claim`` message, its event, its news and the face-up hand."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from texas42.core.game import Game
+from texas42.core.rules import Rules
+from texas42.core.tiles import hand_name, parse_hand
+from texas42.faces.server.outbound import SERVER_MESSAGES
+from webtest import (
+    TILE_WORD,
+    Socket,
+    make_client,
+    new_table,
+    room_of,
+    settle,
+    tiles_in,
+    visible_tiles,
+)
+
+# North holds every trump: its claim in sixes holds
+HOLD_DEAL = tuple(
+    parse_hand(h)
+    for h in (
+        "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
+        "5-5 5-4 5-3 5-2 5-1 5-0 4-4",
+        "4-3 4-2 4-1 4-0 3-3 3-2 3-1",
+        "3-0 2-2 2-1 2-0 1-1 1-0 0-0",
+    )
+)
+# East keeps the 1-1 for North's last lead: the claim fails
+FAIL_DEAL = tuple(
+    parse_hand(h)
+    for h in (
+        "6-6 6-5 6-4 6-3 6-2 6-1 1-0",
+        "6-0 1-1 5-5 5-4 5-3 5-2 5-1",
+        "5-0 4-4 4-3 4-2 4-1 4-0 3-3",
+        "3-2 3-1 3-0 2-2 2-1 2-0 0-0",
+    )
+)
+
+
+@pytest.fixture
+def dealt(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, ...]]:
+    """The deals the table's games start from (then random ones); West shakes, North bids first."""
+    deals: list[tuple[int, ...]] = []
+
+    def game(rules: Rules, seed: int) -> Game:
+        return Game(rules, seed, first_shaker=3, deals=list(deals))
+
+    monkeypatch.setattr("texas42.faces.server.room.Game", game)
+    return deals
+
+
+def four_people(client: Any, rules: str = "standard") -> tuple[str, list[Socket], list[str]]:
+    table = new_table(client, rules)
+    players = [Socket(client, table) for _ in range(4)]
+    tokens = []
+    for seat, sock in enumerate(players):
+        sock.hello()
+        sock.send(type="sit", seat=seat, name=["Ann", "Bob", "Cat", "Dan"][seat])
+        tokens.append(sock.until("seated")["token"])
+    players[0].send(type="start")
+    for sock in players:
+        sock.until("state", lambda m: m["game"] is not None)
+    return table, players, tokens
+
+
+def act(players: list[Socket], room: Any, seat: int, action: str) -> dict[str, Any]:
+    state = settle(players[seat], room)
+    players[seat].send(type="act", action=action, seq=state["seq"])
+    players[seat].until("state", lambda m: m["seq"] == state["seq"] + 1)
+    return settle(players[seat], room)
+
+
+def sixes_by_north(players: list[Socket], room: Any) -> dict[str, Any]:
+    act(players, room, 0, "bid 30")
+    for seat in (1, 2, 3):
+        act(players, room, seat, "pass")
+    return act(players, room, 0, "declare sixes")
+
+
+def assert_nothing_hidden_shown(sock: Socket, game: Game, seat: int | None) -> None:
+    allowed = visible_tiles(game, seat)
+    for message in sock.log:
+        typed = SERVER_MESSAGES.validate_python(message)
+        shown = set(TILE_WORD.findall(json.dumps(message))) | tiles_in(typed)
+        assert shown <= allowed, (seat, shown - allowed, message)
+
+
+def test_a_claim_that_fails_shows_the_hand_to_everyone_and_survives_a_restart(
+    tmp_path: Path, dealt: list[tuple[int, ...]]
+) -> None:
+    dealt.append(FAIL_DEAL)
+    db = tmp_path / "claims.sqlite"
+    with make_client(db) as client:
+        table, players, tokens = four_people(client)
+        watcher = Socket(client, table)
+        watcher.hello()
+        room = room_of(client, table)
+        state = sixes_by_north(players, room)
+        assert state["game"]["hand"]["can_claim"] is True
+        east = settle(players[1], room)
+        assert east["game"]["hand"]["can_claim"] is False
+        # only the player on lead may claim, with the state's seq; nothing changes otherwise
+        players[1].send(type="claim", seq=east["seq"])
+        error = players[1].until("error")
+        assert error["code"] == "illegal" and "on lead" in error["message"]
+        watcher.send(type="claim", seq=east["seq"])
+        assert "spectators" in watcher.until("error")["message"]
+        players[0].send(type="claim", seq=state["seq"] + 5)
+        assert players[0].until("error")["code"] == "stale"
+        assert room.seq == state["seq"] and not room.game.hand.claims  # type: ignore[union-attr]
+        for sock in [*players, watcher]:
+            sock.log.clear()
+        players[0].send(type="claim", seq=state["seq"])
+        north_tiles = hand_name(FAIL_DEAL[0]).split()
+        for seat, sock in [*enumerate(players), (None, watcher)]:
+            notice = sock.until("notice")
+            assert notice["message"] == (
+                "Ann laid the hand down and claimed the rest: "
+                f"{' '.join(north_tiles)}. "
+                "Ann's claim failed: play goes on with that hand face up."
+            )
+            after = sock.until("state")
+            assert after["last"] == {"seat": 0, "action": "claim", "text": notice["message"]}
+            hand = after["game"]["hand"]
+            assert hand["face_up"] == [{"seat": 0, "tiles": north_tiles}]
+            assert hand["phase"] == "play" and hand["turn"] == 0
+            assert hand["tiles"] == (north_tiles if seat == 0 else hand["tiles"])
+            assert_nothing_hidden_shown(sock, room.game, seat)  # type: ignore[arg-type]
+        after = act(players, room, 0, "play 6-6")
+        assert after["game"]["hand"]["face_up"] == [{"seat": 0, "tiles": north_tiles[1:]}]
+        position = room.game.position()  # type: ignore[union-attr]
+    with make_client(db) as client:
+        room = room_of(client, table)
+        assert room.game is not None and room.game.position() == position
+        again = Socket(client, table)
+        again.hello(tokens[2])
+        assert again.state["game"]["hand"]["face_up"] == [{"seat": 0, "tiles": north_tiles[1:]}]
+
+
+def test_a_claim_that_holds_ends_the_hand_scored(
+    tmp_path: Path, dealt: list[tuple[int, ...]]
+) -> None:
+    dealt.append(HOLD_DEAL)
+    with make_client(tmp_path / "hold.sqlite") as client:
+        table, players, _ = four_people(client)
+        room = room_of(client, table)
+        state = sixes_by_north(players, room)
+        players[2].log.clear()
+        players[0].send(type="claim", seq=state["seq"])
+        notice = players[2].until("notice")
+        assert notice["message"].endswith("Ann's claim held: North-South took the last 7 tricks.")
+        after = players[2].until("state")
+        game = after["game"]
+        assert game["score"] == [1, 0] and game["hand_number"] == 2
+        last = game["last_hand"]
+        assert last["face_up"] == [{"seat": 0, "tiles": hand_name(HOLD_DEAL[0]).split()}]
+        assert last["result"]["made"] is True and last["tricks_won"] == [7, 0]
+        assert_nothing_hidden_shown(players[2], room.game, 2)  # type: ignore[arg-type]
+        assert room.game is not None and room.game.results[0].claimant == 0
+
+
+def test_a_table_without_claims_refuses_them_with_the_reason(
+    tmp_path: Path, dealt: list[tuple[int, ...]]
+) -> None:
+    dealt.append(HOLD_DEAL)
+    with make_client(tmp_path / "off.sqlite") as client:
+        table, players, _ = four_people(client, "standard,claims=false")
+        room = room_of(client, table)
+        state = sixes_by_north(players, room)
+        assert state["game"]["hand"]["can_claim"] is False
+        players[0].send(type="claim", seq=state["seq"])
+        error = players[0].until("error")
+        assert error["message"] == "these rules do not allow laying down: every hand is played out"
+        assert room.seq == state["seq"]
+
+
+def test_a_claim_in_the_auction_is_refused(tmp_path: Path, dealt: list[tuple[int, ...]]) -> None:
+    dealt.append(HOLD_DEAL)
+    with make_client(tmp_path / "early.sqlite") as client:
+        table, players, _ = four_people(client)
+        room = room_of(client, table)
+        state = settle(players[0], room)
+        players[0].send(type="claim", seq=state["seq"])
+        error = players[0].until("error")
+        assert (
+            error["message"] == "a hand is laid down during the play, by the seat to lead a trick"
+        )
