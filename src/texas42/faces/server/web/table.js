@@ -11,6 +11,7 @@ import {
   trickRow,
 } from "./board.js";
 import { tileSvg } from "./tiles.js";
+import { ClaimBox, faceUpRow } from "./claim.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -70,6 +71,7 @@ class TablePage {
     this.nameDraft = null;
     this.prevHand = null;
     this.prevStatus = null;
+    this.claims = new ClaimBox(this);
   }
 
   start() {
@@ -470,7 +472,7 @@ class TablePage {
     let tiles = null;
     if (hand && !this.plays(seat) && phaseOf(hand) !== "done") {
       const left = Array.isArray(hand.tiles_left) ? hand.tiles_left[seat] : 0;
-      tiles = backsRow(left, place === "left" || place === "right" ? "side" : "");
+      tiles = faceUpRow(hand, seat) || backsRow(left, place === "left" || place === "right" ? "side" : "");
     }
     return h("section", {
       class: `seat-panel place-${place} team-${sideOf(table.seats, seat)}${toAct ? " to-act" : ""}${hand && hand.out_seat === seat ? " out" : ""}${kind === "empty" ? " empty" : ""}`,
@@ -747,6 +749,8 @@ class TablePage {
           onclick: () => this.act(a.action),
         }, a.label || a.action)))));
     }
+    const claim = this.claims.controls();
+    if (claim) parts.push(claim);
     const tools = [];
     if (table.status === "playing" && this.you !== null) {
       tools.push(h("button", { type: "button", class: "small", "data-testid": "hint-button", "data-focus": "hint",
