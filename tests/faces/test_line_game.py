@@ -588,3 +588,64 @@ def test_an_engine_that_dies_mid_game_hands_its_seat_to_the_rules_bot(tmp_path: 
     assert "Game saved to" in out
     report = check_record(Record.from_json(path.read_text()))
     assert len(report.hands[0].plays) > 12
+
+
+# -- laying down ----------------------------------------------------------------------------
+
+# North holds every trump; the others' tiles are spread so that no bot outbids 2 marks
+CLAIM_HOLDS = (
+    "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
+    "5-5 5-2 4-4 4-1 3-2 3-0 2-0",
+    "5-4 5-1 4-3 4-0 3-1 2-2 1-1",
+    "5-3 5-0 4-2 3-3 2-1 1-0 0-0",
+)
+# East keeps the 1-1 for North's 1-0
+CLAIM_FAILS = (
+    "6-6 6-5 6-4 6-3 6-2 6-1 1-0",
+    "6-0 1-1 5-5 4-2 3-1 2-0 0-0",
+    "5-4 5-1 4-4 4-0 3-2 2-2 2-1",
+    "5-3 5-2 5-0 4-3 4-1 3-3 3-0",
+)
+
+
+def claim_game(
+    monkeypatch: pytest.MonkeyPatch, deal: tuple[str, ...], lines: list[str]
+) -> tuple[str, list[Game]]:
+    """The human at North, who bids first on ``deal`` (West shakes), typing ``lines``."""
+    from texas42.core.tiles import parse_hand
+
+    games: list[Game] = []
+
+    def dealt(rules: Rules, seed: int | None = None) -> Game:
+        games.append(Game(rules, seed, first_shaker=3, deals=[[parse_hand(h) for h in deal]]))
+        return games[-1]
+
+    monkeypatch.setattr(tui, "Game", dealt)
+    output = io.StringIO()
+    console = Console(file=output, width=100, highlight=False, color_system=None)
+    stream = io.StringIO("".join(line + "\n" for line in lines))
+    assert run_play(STANDARD, 1, 0, None, "Dana", input_stream=stream, console=console) == 0
+    return output.getvalue(), games
+
+
+def test_the_human_on_lead_lays_down_and_the_claim_holds(monkeypatch: pytest.MonkeyPatch) -> None:
+    out, games = claim_game(monkeypatch, CLAIM_HOLDS, ["claim", "2m", "sixes", "help", "lay down"])
+    assert (
+        "You may not lay down now: a hand is laid down during the play, by the seat to lead" in out
+    )
+    assert "When you lead a trick: claim (or lay down) shows your hand" in out
+    assert "You laid the hand down and claimed the rest: 6-6 6-5 6-4 6-3 6-2 6-1 6-0." in out
+    assert "Your claim held: North-South took the last 7 tricks." in out
+    assert "North-South (your team) made it" in out
+    game = games[0]
+    assert game.results[0].claimant == 0 and game.score == (2, 0) and game.hand_number == 2
+
+
+def test_a_failed_claim_plays_on_with_the_hand_face_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    out, games = claim_game(monkeypatch, CLAIM_FAILS, ["2m", "sixes", "claim", "6-6"])
+    assert "You laid the hand down and claimed the rest: 6-6 6-5 6-4 6-3 6-2 6-1 1-0." in out
+    assert "Your claim failed: play goes on with that hand face up." in out
+    assert "Your hand lies face up: every seat sees it." in out
+    hand = games[0].hand
+    assert hand.claims and TILE_NAMES[hand.plays[0]] == "6-6"
+    assert "(end of input)" in out and "Traceback" not in out

@@ -35,6 +35,8 @@ from texas42.core.words import (
     action_said,
     auction_line,
     bot_replaced,
+    claim_line,
+    claim_outcome,
     contract_line,
     game_over_line,
     hand_heading,
@@ -56,6 +58,10 @@ LONGEST_INPUT = 40
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?")
 SHOW_WORDS = ("show", "table")
+CLAIM_WORDS = ("claim", "lay down", "laydown")
+"""Lay the hand down and claim the rest (`Game.claim`), when the human leads a trick."""
+CLAIMED = "claimed"
+"""What `_Session.ask` answers once the human's claim is made: the game has moved on."""
 
 BAD_SAVE_PATH = 2
 """Exit status when ``--save`` names a file that cannot be written, found before play starts."""
@@ -260,10 +266,13 @@ class _Session:
             seat = game.seat_to_act()
             assert seat is not None
             if seat in self.mine:
-                action = self.ask(seat)
-                if action is None:
+                asked = self.ask(seat)
+                if asked is None:
                     self.say("You leave the game.")
                     return self.finish()
+                if not isinstance(asked, Action):  # CLAIMED: the claim moved the game on
+                    continue
+                action = asked
             else:
                 action = self.bot_action(seat)
             self.apply(seat, action)
@@ -379,6 +388,8 @@ class _Session:
             down = [tile_name(t) for t in view.discards if t is not None]
             laid = f"; you laid down {' '.join(down)}" if down else ""
             self.say(f"{widow_taken('You', view.widow)}{laid}")
+        if view.face_up[view.seat]:
+            self.say("Your hand lies face up: every seat sees it.")
         if len(self.mine) == 1:
             self.say(Text.assemble("Your hand: ", (hand_name(view.hand), "bold")))
             return
@@ -425,8 +436,9 @@ class _Session:
 
     # -- asking the human ----------------------------------------------------------------
 
-    def ask(self, seat: int) -> Action | None:
-        """The human's next action at ``seat``, asked until it is legal; None to leave."""
+    def ask(self, seat: int) -> Action | str | None:
+        """The human's next action at ``seat``, asked until it is legal; None to leave,
+        `CLAIMED` once the human laid the hand down."""
         game = self.game
         view = game.view(seat)
         self.show(view)
@@ -462,6 +474,13 @@ class _Session:
             if word in SHOW_WORDS:
                 self.show(view)
                 continue
+            if " ".join(word.split()) in CLAIM_WORDS:
+                reason = game.why_claim_illegal(seat)
+                if reason is not None:
+                    self.say(f"You may not lay down now: {reason}.")
+                    continue
+                self.lay_down(seat)
+                return CLAIMED
             try:
                 action = game.parse_action(text)
             except ValueError as exc:
@@ -472,6 +491,16 @@ class _Session:
                 self.say(f"{action.notation} is not allowed: {reason}.")
                 continue
             return action
+
+    def lay_down(self, seat: int) -> None:
+        """The human lays the hand down and claims the rest: the tiles shown, the verdict, and,
+        if that ends the hand, what it came to."""
+        hand = self.game.hand
+        claim = self.game.claim(seat)
+        self.say(claim_line(self.subject(seat), claim.tiles) + ".", style="bold")
+        self.say(claim_outcome(hand.view(seat), claim, self.names()) + ".", style="bold")
+        if hand.result is not None:
+            self.hand_over(hand, hand.result)
 
     def read(self) -> str | None:
         """One line of input, or None at its end (or on Ctrl-C)."""
@@ -497,6 +526,11 @@ class _Session:
             self.say("You may: " + ", ".join(a.notation for a in view.legal))
         save = f", saving the game to {self.save}" if self.save else ""
         self.say(f"Commands: help; show (the table again); quit (leave the game{save}).")
+        if self.rules.claims:
+            self.say(
+                "When you lead a trick: claim (or lay down) shows your hand and claims the rest, "
+                "judged with every tile known; if it fails, play goes on with your hand face up."
+            )
 
     # -- the end -------------------------------------------------------------------------
 
