@@ -803,3 +803,88 @@ def test_the_felt_tells_who_took_the_last_trick_as_core_words_does() -> None:
         console.print(felt(view, seating))
         points = hand.tricks[0].points if worth else None
         assert words.trick_taken("Bob", 1, points) in console.export_text()
+
+
+# -- laying down ----------------------------------------------------------------------------------
+
+CLAIM_HOLDS = (
+    "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
+    "5-5 5-2 4-4 4-1 3-2 3-0 2-0",
+    "5-4 5-1 4-3 4-0 3-1 2-2 1-1",
+    "5-3 5-0 4-2 3-3 2-1 1-0 0-0",
+)
+"""North holds every trump; the others' tiles are spread so that no bot outbids 2 marks."""
+CLAIM_FAILS = (
+    "6-6 6-5 6-4 6-3 6-2 6-1 1-0",
+    "6-0 1-1 5-5 4-2 3-1 2-0 0-0",
+    "5-4 5-1 4-4 4-0 3-2 2-2 2-1",
+    "5-3 5-2 5-0 4-3 4-1 3-3 3-0",
+)
+"""East keeps the 1-1 for North's 1-0."""
+
+
+def claim_app(monkeypatch: pytest.MonkeyPatch, deal: tuple[str, ...]) -> TableApp:
+    """The player at North, who bids first on ``deal`` (West shakes), rules bots elsewhere."""
+    from texas42.core.game import Game
+    from texas42.faces.terminal import full_screen
+
+    def dealt(rules: Rules, seed: int | None = None) -> Game:
+        return Game(rules, seed, first_shaker=3, deals=[[parse_hand(h) for h in deal]])
+
+    monkeypatch.setattr(full_screen, "Game", dealt)
+    return make_app(seat=0, bots="rules")
+
+
+async def lead_in_sixes(pilot: Any, app: TableApp) -> None:
+    await settle(pilot, app)
+    await call_by_keys(pilot, app, Bid("2m"))
+    await settle(pilot, app)
+    await pilot.press("6")
+    await settle(pilot, app)
+    assert app.game.hand.phase == Phase.PLAY and app.game.seat_to_act() == 0
+
+
+def log_text(app: TableApp) -> str:
+    return " ".join(line.text.strip() for line in app.query_one(RichLog).lines)
+
+
+def test_c_twice_lays_the_hand_down_and_a_claim_that_holds_ends_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def test() -> None:
+        app = claim_app(monkeypatch, CLAIM_HOLDS)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot, app)
+            await pilot.press("c")  # in the auction: refused with the reason
+            message = str(app.query_one("#message", Static).render())
+            assert "You may not lay down now: a hand is laid down during the play" in message
+            await lead_in_sixes(pilot, app)
+            await pilot.press("c")
+            assert "Press c again" in str(app.query_one("#message", Static).render())
+            assert not app.game.hand.claims
+            await pilot.press("c")
+            await settle(pilot, app)
+            assert isinstance(app.screen, HandPanel)
+            log = log_text(app)
+            assert "You laid the hand down and claimed the rest: 6-6 6-5 6-4 6-3 6-2 6-1 6-0" in log
+            assert "Your claim held: North-South took the last 7 tricks" in log
+            assert app.game.results[0].claimant == 0 and app.game.score == (2, 0)
+
+    run(test)
+
+
+def test_a_failed_claim_at_the_full_screen_table_plays_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    async def test() -> None:
+        app = claim_app(monkeypatch, CLAIM_FAILS)
+        async with app.run_test(size=SIZE) as pilot:
+            await lead_in_sixes(pilot, app)
+            await pilot.press("c", "c")
+            await settle(pilot, app)
+            assert "Your claim failed: play goes on with that hand face up" in log_text(app)
+            hand = app.game.hand
+            assert hand.claims and not hand.is_over and app.game.seat_to_act() == 0
+            assert app.player_view().face_up[0] == hand.hands[0]
+            await pilot.press("?")
+            assert "lay your hand down and claim the rest" in app.screen_text()
+
+    run(test)

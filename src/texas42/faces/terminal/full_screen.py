@@ -46,6 +46,8 @@ from texas42.core.words import (
     action_said,
     bid_review_line,
     bot_replaced,
+    claim_line,
+    claim_outcome,
     contract_line,
     game_over_line,
     hand_heading,
@@ -98,12 +100,15 @@ KEYS = (
     ("p", "pass in the bidding"),
     ("h", "ask for a hint (on your turn)"),
     ("l", "show the last trick"),
+    ("c", "lay your hand down and claim the rest, when you lead a trick (c again to confirm)"),
     ("r", "review the last hand (double dummy)"),
     ("?", "show these keys"),
     ("Esc", "close a panel or the hints"),
     ("q", "leave the game (twice, to be sure)"),
 )
-KEY_BAR = " 1 to {last} play · p pass · h hint · l last trick · r review · ? keys · q quit"
+KEY_BAR = (
+    " 1 to {last} play · p pass · h hint · l last trick · c lay down · r review · ? keys · q quit"
+)
 """The keys along the bottom; ``last`` is the most tiles a hand holds."""
 
 _RING = ((2, 1), (2, 0), (1, 0), (0, 0), (0, 1), (0, 2), (1, 2), (2, 2))
@@ -124,6 +129,7 @@ _TABLE_ACTIONS = frozenset(
         "pass_turn",
         "hint",
         "last_trick",
+        "claim",
         "review",
         "help",
         "close_hints",
@@ -681,6 +687,7 @@ class TableApp(App[int]):
         Binding("p", "pass_turn", "pass"),
         Binding("h", "hint", "hint"),
         Binding("l", "last_trick", "last trick"),
+        Binding("c", "claim", "lay down"),
         Binding("r", "review", "review"),
         Binding("question_mark", "help", "keys"),
         Binding("q", "leave", "quit"),
@@ -755,6 +762,8 @@ class TableApp(App[int]):
         self._reviewing: set[int] = set()
         self._calls_key: tuple[int, ...] | None = None
         self._quit_armed = False
+        self._claim_armed: tuple[int, int, int] | None = None
+        """The position at which c was pressed once: a second c there lays the hand down."""
 
     # -- the state, as the player sees it ---------------------------------------------------------
 
@@ -1264,6 +1273,36 @@ class TableApp(App[int]):
         else:
             body = Text("No trick has been played yet.")
         self.push_screen(Panel("Last trick", body, close_key="l"), self._panel_closed)
+
+    def action_claim(self) -> None:
+        """Lay the hand down and claim the rest (`Game.claim`): the first c asks, the second,
+        with nothing moved meanwhile, claims; the verdict goes to the log and under the felt."""
+        view = self.player_view()
+        seat = view.turn
+        if seat is None or seat not in self.mine or len(self.screen_stack) > 1:
+            self._say(self._not_your_turn(view))
+            return
+        reason = self.game.why_claim_illegal(seat)
+        if reason is not None:
+            self._say(f"You may not lay down now: {reason}.")
+            return
+        token = self._token()
+        if self._claim_armed != token:
+            self._claim_armed = token
+            self._say("Press c again to lay your hand down and claim the rest.")
+            return
+        self._claim_armed = None
+        game = self.game
+        hand, number = game.hand, game.hand_number
+        claim = game.claim(seat)
+        self._note(claim_line(self.seating.who(seat), claim.tiles), style="bold")
+        verdict = claim_outcome(hand.view(seat), claim, self.seating.labels())
+        self._note(verdict, style="bold")
+        self._say(verdict)
+        if hand.result is not None:
+            self._hand_over(hand.result, number)
+        self._refresh()
+        self._advance()
 
     def action_help(self) -> None:
         keys = Table(box=None, show_header=False)
