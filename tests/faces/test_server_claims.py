@@ -193,3 +193,39 @@ def test_a_claim_in_the_auction_is_refused(tmp_path: Path, dealt: list[tuple[int
         assert (
             error["message"] == "a hand is laid down during the play, by the seat to lead a trick"
         )
+
+
+def test_the_replay_makes_the_claims_again_and_goes_on_to_the_next_hand(tmp_path: Path) -> None:
+    from texas42.faces.server.payload import replay_frames
+
+    game = Game(Rules(), 3, first_shaker=3, deals=[HOLD_DEAL])
+    for word in ("30", "pass", "pass", "pass", "sixes"):
+        game.apply(game.parse_action(word))
+    game.claim(0)
+    game.apply(game.legal_actions()[0])  # the second hand's first call
+    frames = replay_frames(game.hands, game.rules, ["Ann", "Bob", "Cat", "Dan"])
+    captions = [frame.caption for frame in frames]
+    claim_at = next(i for i, c in enumerate(captions) if "claimed the rest" in c)
+    assert captions[claim_at].endswith("Ann's claim held: North-South took the last 7 tricks.")
+    assert frames[claim_at].hand.face_up[0].tiles == hand_name(HOLD_DEAL[0]).split()
+    assert frames[claim_at].hand.result is not None and frames[claim_at].hand.result.made
+    assert frames[-1].hand_number == 2 and frames[-1].score == [1, 0]
+
+
+def test_texas42_check_reports_the_claims_of_a_record(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from texas42.core.record import record_from_game
+    from texas42.faces.cli import app
+
+    game = Game(Rules(), 3, first_shaker=3, deals=[FAIL_DEAL])
+    for word in ("30", "pass", "pass", "pass", "sixes"):
+        game.apply(game.parse_action(word))
+    game.claim(0)
+    path = tmp_path / "claims.json"
+    path.write_text(record_from_game(game, ["Ann", "Bob", "Cat", "Dan"]).to_json())
+    done = CliRunner().invoke(app, ["check", str(path)])
+    assert done.exit_code == 0, done.output
+    said = "North (Ann) laid the hand down and claimed the rest: 6-6 6-5 6-4 6-3 6-2 6-1 1-0"
+    assert said in done.output
+    assert "North (Ann)'s claim failed: play goes on with that hand face up" in done.output

@@ -30,6 +30,8 @@ from texas42.core.words import (
     best_play_line,
     bid_review_line,
     bid_shares_line,
+    claim_line,
+    claim_outcome,
     contract_line,
     hand_headline,
     hand_result_lines,
@@ -179,7 +181,11 @@ def _hand_words(hand: Hand, result: HandResult, players: Players) -> tuple[list[
         if widow is not None:
             before.append(widow)
         before.append(f"contract: {contract_line(view, names, hand.contract)}")
-    after = [hand_headline(view, result)]
+    after = [
+        f"{claim_line(names[claim.seat], claim.tiles)}; {claim_outcome(view, claim, names)}"
+        for _, claim in hand.claims
+    ]
+    after.append(hand_headline(view, result))
     if result.reshaken or hand.contract is not None:
         after += hand_result_lines(view, result, points=result.points)
     return before, after

@@ -22,6 +22,8 @@ from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View
 from texas42.core.words import (
     action_said,
+    claim_line,
+    claim_outcome,
     contract_line,
     game_over_line,
     hand_heading,
@@ -330,13 +332,32 @@ def replay_frames(hands: list[Hand], rules: Rules, players: Sequence[str] = ()) 
         hand = Hand(rules, played.shaker, played.deal, played.widow)
         heading = hand_heading(number, names[hand.shaker])
         frames.append(replay_frame(hand, score, number, heading, names))
+        claims = [at for at, _ in played.claims]
         for seat, aid in _actions_of(played):
+            if isinstance(ACTIONS[aid], Play):
+                frames += _claim_frames(hand, claims, score, number, names)
             hand.apply(aid)
             caption = action_said(names[seat], ACTIONS[aid], own=True)
             frames.append(replay_frame(hand, score, number, caption, names))
+        frames += _claim_frames(hand, claims, score, number, names)
         if hand.result is None:
             break
         score = tuple(a + b for a, b in zip(score, hand.result.score))
+    return frames
+
+
+def _claim_frames(
+    hand: Hand, claims: list[int], score: tuple[int, ...], number: int, names: Sequence[str]
+) -> list[out.Frame]:
+    """The claims made after as many tiles as ``hand`` has played, made again: a frame each,
+    captioned with the tiles laid down and the verdict."""
+    frames = []
+    while claims and claims[0] == len(hand.plays):
+        claims.pop(0)
+        seat = hand.turn
+        claim = hand.claim(seat)
+        caption = f"{claim_line(names[seat], claim.tiles)}. {claim_outcome(hand.view(seat), claim, names)}."
+        frames.append(replay_frame(hand, score, number, caption, names))
     return frames
 
 
