@@ -502,10 +502,13 @@ class Hand:
         )
 
     def _claims_at(self, played: int, events: list[Event], face_up: int) -> int:
-        """Add the claims made after ``played`` tiles to a view's events; the seats face up."""
+        """Add the claims made after ``played`` tiles to a view's events; the seats face up.
+        While the piles lie face down the points a claim credited stay hidden with them: the
+        count left would tell the count in the face-down tricks."""
+        hidden = self.tricks_hidden
         for at, claim in self.claims:
             if at == played:
-                events.append(claim)
+                events.append(Claim(claim.seat, claim.tiles, claim.holds) if hidden else claim)
                 face_up |= 1 << claim.seat
         return face_up
 

@@ -17,7 +17,8 @@ Nine space-separated fields, a tenth for a seat view::
   a trick lying face down is ``xW`` (won by seat W), with ``:TT`` for the seat's own tile in it.
 - A seat on lead that laid its hand down (`Hand.claim`) is ``c`` among the plays, where it
   claimed; in a seat view the claim shows the tiles laid down, ``cS+TTTT`` (seat S, claim held)
-  or ``cS-TTTT`` (failed), and a face-down trick ends with ``^TT`` for the tiles in it that came
+  or ``cS-TTTT`` (failed), with ``=N`` for the points it credited when it ended the hand (not
+  while the piles lie face down), and a face-down trick ends with ``^TT`` for the tiles in it that came
   from a hand lying face up.
 - ``to-act``: the seat to act, or ``end``; a seat view ends with ``@seat``.
 
@@ -147,7 +148,9 @@ def view_position(view: View) -> str:
             shown = f"^{_codes(event.shown)}" if event.shown else ""
             plays.append(f"x{event.winner}{own}{shown}")
         elif isinstance(event, Claim):
-            plays.append(f"{CLAIM}{event.seat}{'+' if event.holds else '-'}{_codes(event.tiles)}")
+            worth = f"={event.points}" if event.points else ""
+            verdict = "+" if event.holds else "-"
+            plays.append(f"{CLAIM}{event.seat}{verdict}{_codes(event.tiles)}{worth}")
         else:
             plays.append(TILE_CODES[event])
     return " ".join(
@@ -370,9 +373,11 @@ def parse_view_position(text: str) -> View:
                     raise NotationError(f"not a face-down trick: {code!r}")
                 events.append(HiddenTrick(int(pile[1]), mine, _codes_mask(shown)))
             elif code.startswith(CLAIM) and code[1:2] in fields.seat_words and code[2:3] in "+-":
-                if len(code) < 4:
+                shown, equals, worth = code[3:].partition("=")
+                if not shown or (equals and not _is_count(worth)):
                     raise NotationError(f"not a claim: {code!r}")
-                events.append(Claim(int(code[1]), _codes_mask(code[3:]), code[2] == "+"))
+                points = int(worth) if equals else 0
+                events.append(Claim(int(code[1]), _codes_mask(shown), code[2] == "+", points))
             else:
                 events.append(parse_tile(code))
         except Texas42Error as exc:
