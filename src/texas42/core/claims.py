@@ -36,6 +36,7 @@ False
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for
 from texas42.core.layout import Layout
@@ -76,7 +77,27 @@ def claim_holds(
     ``take_all`` True: they win every trick; False (Nel-O): none of them wins a trick. ``tables``
     is None for a by-lead contract before its first lead; ``first_trick`` says no trick is
     complete yet (the first-lead-trump rule). ``out_seat`` sits the hand out and never plays.
+
+    The verdicts of the last positions asked are remembered, so a face may judge a claim on a
+    copy of the hand in a worker thread and then make it at once.
     """
+    return _claim_holds(
+        rules, contract, tables, tuple(hands), leader, out_seat, claimers, take_all, first_trick
+    )
+
+
+@lru_cache(maxsize=64)
+def _claim_holds(
+    rules: Rules,
+    contract: Contract,
+    tables: PlayTables | None,
+    hands: tuple[int, ...],
+    leader: int,
+    out_seat: int | None,
+    claimers: int,
+    take_all: bool,
+    first_trick: bool,
+) -> bool:
     layout = rules.layout
     seats = layout.seats
     size = trick_size(layout, out_seat)

@@ -556,27 +556,11 @@ class Hand:
         rest; a bidder's side is set, a defenders' false claim makes the bid). An illegal claim
         raises `IllegalActionError` and changes nothing. Undo takes a claim back like an action.
         """
-        reason = self.why_claim_illegal(seat)
-        if reason is not None:
-            raise IllegalActionError(reason)
+        holds = self.judge_claim(seat)
         layout = self.layout
         assert self.contract is not None and self.high_seat is not None
         nello = self.contract.kind == "nello"
         side = layout.side_of[seat]
-        claimers = sum(
-            1 << s for s in range(layout.seats) if layout.side_of[s] == side and s != self.out_seat
-        )
-        holds = claim_holds(
-            self.rules,
-            self.contract,
-            self.tables,
-            self.hands,
-            seat,
-            self.out_seat,
-            claimers,
-            not nello,
-            not self.tricks,
-        )
         record = _ClaimRecord(self.points, self.tricks_won, self.result)
         ends = holds or self.rules.false_claim == "set"
         value = 0
@@ -604,6 +588,31 @@ class Hand:
                 made = side != layout.side_of[self.high_seat]
             self._finish(made, claimant=seat, claimed=layout.tricks - len(self.tricks))
         return claim
+
+    def judge_claim(self, seat: int) -> bool:
+        """Whether a claim by ``seat`` would hold, without making it (`claim` makes it); an
+        illegal claim raises `IllegalActionError`. The verdict is remembered for the position
+        (`texas42.core.claims.claim_holds`), so judging it on a copy first costs `claim` nothing."""
+        reason = self.why_claim_illegal(seat)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        layout = self.layout
+        assert self.contract is not None
+        side = layout.side_of[seat]
+        claimers = sum(
+            1 << s for s in range(layout.seats) if layout.side_of[s] == side and s != self.out_seat
+        )
+        return claim_holds(
+            self.rules,
+            self.contract,
+            self.tables,
+            self.hands,
+            seat,
+            self.out_seat,
+            claimers,
+            self.contract.kind != "nello",
+            not self.tricks,
+        )
 
     def _credit_rest(self, side: int) -> int:
         """Give ``side`` every trick not yet played and the count still in the hands of the

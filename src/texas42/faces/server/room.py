@@ -488,6 +488,9 @@ class Room:
         why = game.why_claim_illegal(turn)
         if why is not None:
             raise Refused(why, "illegal")
+        # the search can take a moment at a big table: judged on a copy, off the event loop,
+        # then made at once (the verdict is remembered)
+        await asyncio.to_thread(game.hand.copy().judge_claim, turn)
         claim = game.claim(turn)
         try:
             finished = self._finished_game() if game.is_over() else None
