@@ -474,3 +474,21 @@ def test_a_view_after_claims_ignores_tiles_hidden_from_its_seat(
         view = one.view(seat)
         assert view == other.view(seat)
         assert view_position(view) == view_position(other.view(seat))
+
+
+def test_judging_a_claim_changes_nothing_and_a_claim_can_end_the_game() -> None:
+    game = Game(STANDARD.replace(target=1), 5, first_shaker=3, deals=[HOLD_DEAL])
+    for word in ("30", "pass", "pass", "pass", "sixes"):
+        game.apply(game.parse_action(word))
+    before = game.position()
+    assert game.hand.judge_claim(N) is True and game.position() == before
+    with pytest.raises(IllegalActionError):
+        game.hand.judge_claim(E)
+    game.claim(N)
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0 and len(game.hands) == 1
+    assert game.why_claim_illegal(N) == "the game is over"
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        game.claim(N)
+    game.undo()
+    assert game.position() == before and game.outcome() is None
