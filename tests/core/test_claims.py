@@ -492,3 +492,25 @@ def test_judging_a_claim_changes_nothing_and_a_claim_can_end_the_game() -> None:
         game.claim(N)
     game.undo()
     assert game.position() == before and game.outcome() is None
+
+
+def test_at_moon_a_claim_names_the_player_who_takes_the_rest() -> None:
+    rules = Rules.preset("moon")
+    rng = random.Random(11)
+    names = ["Ann", "Bob", "Cat"]
+    for _ in range(100):
+        hand = Hand.random(rules, rng.randrange(3), rng)
+        while not hand.is_over:
+            if hand.phase == Phase.PLAY and hand.can_claim(hand.turn):
+                seat, left = hand.turn, rules.layout.tricks - len(hand.tricks)
+                copy = hand.copy()
+                claim = copy.claim(seat)
+                if claim.holds:
+                    said = claim_outcome(copy.view(0), claim, names)
+                    last = "the last trick" if left == 1 else f"the last {left} tricks"
+                    assert said == f"{names[seat]}'s claim held: {names[seat]} took {last}"
+                    assert copy.result is not None and copy.result.claimant == seat
+                    return
+            ids = hand.legal_ids()
+            hand.apply(rng.choice(ids[:2] if hand.phase == Phase.AUCTION else ids))
+    raise AssertionError("no claim held in 100 Moon hands")

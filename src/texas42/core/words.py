@@ -588,7 +588,8 @@ def claim_outcome(
     sides: Sequence[str] | None = None,
 ) -> str:
     """Whether a claim held, told from ``view``, a seat's view just after it (so the tricks
-    still to play are those left when it was made).
+    still to play are those left when it was made). A side is named as `side_labels` names it
+    from ``names`` unless ``sides`` are given.
 
     >>> import random
     >>> from texas42.core.hand import Hand
@@ -606,10 +607,11 @@ def claim_outcome(
     "Ann's claim held: North-South took the last 7 tricks"
     """
     layout = view.layout
-    who = _seat_names(view, names)[claim.seat]
+    seat_names = _seat_names(view, names)
+    who = seat_names[claim.seat]
     whose = _possessive(who)
     whose = whose[:1].upper() + whose[1:]
-    side_names = _side_names(view.rules, sides)
+    side_names = side_labels(layout, seat_names) if sides is None else sides
     left = plural(layout.tricks - len(view.tricks), "trick").split(" ", 1)
     last = f"the last {left[0]} {left[1]}" if left[0] != "1" else "the last trick"
     nello = view.contract is not None and view.contract.kind == "nello"
