@@ -229,3 +229,49 @@ def test_texas42_check_reports_the_claims_of_a_record(tmp_path: Path) -> None:
     said = "North (Ann) laid the hand down and claimed the rest: 6-6 6-5 6-4 6-3 6-2 6-1 1-0"
     assert said in done.output
     assert "North (Ann)'s claim failed: play goes on with that hand face up" in done.output
+
+
+@pytest.mark.parametrize(
+    "rules, seed", [("standard,target=3", 5), ("house,hide_tricks=mark-bids,target=3", 6)]
+)
+def test_with_claims_no_message_shows_a_tile_its_recipient_could_not_see(
+    tmp_path: Path, rules: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Four people play a short game in which the player on lead lays down now and then: every
+    message to every seat and to a spectator names only tiles it could see, a hand laid down
+    included (`visible_tiles`), and the claims really happen, held and failed."""
+    import random
+
+    monkeypatch.setattr("texas42.faces.server.room.secrets.randbits", lambda bits: seed)
+    with make_client(tmp_path / "leak.sqlite") as client:
+        table, players, _ = four_people(client, rules)
+        watcher = Socket(client, table)
+        watcher.hello()
+        room = room_of(client, table)
+        rng = random.Random(seed)
+        everyone: list[tuple[Socket, int | None]] = [(s, k) for k, s in enumerate(players)]
+        everyone.append((watcher, None))
+        verdicts: list[bool] = []
+        for _ in range(3000):
+            game = room.game
+            assert game is not None
+            for sock, seat in everyone:
+                settle(sock, room)
+                assert_nothing_hidden_shown(sock, game, seat)
+                sock.log.clear()
+            if game.is_over():
+                break
+            turn = game.seat_to_act()
+            assert turn is not None
+            state = players[turn].state
+            if state["game"]["hand"]["can_claim"] and rng.random() < 0.35:
+                hand = game.hand
+                players[turn].send(type="claim", seq=state["seq"])
+                players[turn].until("state", lambda m, s=state["seq"]: m["seq"] == s + 1)
+                verdicts.append(hand.claims[-1][1].holds)
+                continue
+            action = rng.choice(state["game"]["hand"]["legal"])["action"]
+            players[turn].send(type="act", action=action, seq=state["seq"])
+            players[turn].until("state", lambda m, s=state["seq"]: m["seq"] == s + 1)
+        assert room.game is not None and room.game.is_over()
+        assert True in verdicts and False in verdicts, "the seed should lead to both verdicts"
