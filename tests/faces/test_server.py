@@ -456,7 +456,7 @@ def test_the_payload_says_what_words_make_of_each_seats_view() -> None:
         assert hand.roles == [words.seat_roles(view, s, seats) for s in range(4)]
         assert hand.piles == [words.pile_line(view, side) for side in range(2)]
         assert last.contract_line == words.contract_line(ended, NAMES)
-        assert "nello" in last.contract_line and "Cat sits out" in last.contract_line
+        assert "Nel-O" in last.contract_line and "Cat sits out" in last.contract_line
         assert last.headline == words.hand_headline(ended, result)
         assert last.result_lines == words.hand_result_lines(ended, result)
         assert expected_line in last.result_lines

@@ -47,7 +47,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
-from texas42.core.contracts import Contract
+from texas42.core.contracts import SUIT_NAMES, Contract
+from texas42.core.errors import NotationError
 from texas42.core.game import Outcome
 from texas42.core.hand import HandResult
 from texas42.core.layout import Layout, layout_of
@@ -176,7 +177,7 @@ def action_said(who: str, action: Action, *, own: bool = False) -> str:
     if isinstance(action, Bid):
         return f"{who} bid {action.notation}"
     if isinstance(action, Declare):
-        return f"{who} named {action.notation}"
+        return f"{who} named {contract_words(action.contract)}"
     if isinstance(action, Discard):
         return f"{who} laid {action.notation if own else 'a tile'} face down"
     return f"{who} passed"
@@ -254,7 +255,7 @@ def contract_line(
     'North bid 1m · North to name trump'
     >>> hand.apply(hand.parse_action("nello"))
     >>> contract_line(hand.view(0))
-    'North bid 1m · nello (no trump, doubles high) · South sits out'
+    'North bid 1m · Nel-O (no trump, doubles high) · South sits out'
     """
     seat_names = _seat_names(view, names)
     if view.phase == Phase.AUCTION:
@@ -269,16 +270,133 @@ def contract_line(
     named = view.contract if contract is None else contract
     if named is None:
         return f"{line} · {declarer} to name trump"
+    # the trump words tell a named doubles treatment: "Nel-O (no trump, doubles own)"
+    said = contract_words(named, treatment=not view.trump)
     if view.declarer != view.bidder:
-        line += f" · {declarer} named {named}"
+        line += f" · {declarer} named {said}"
     else:
-        line += f" · {named}"
+        line += f" · {said}"
     if view.trump and view.trump != str(named):
         line += f" ({view.trump})"
     if view.out_seat is not None:
         out = seat_names[view.out_seat]
         line += f" · {out} {_verb(out, 'sits', 'sit')} out"
     return line
+
+
+CONTRACT_NAMES = {"nello": "Nel-O", "sevens": "Sevens"}
+"""Contracts players write with capitals, as the rules and the lobby spell them."""
+
+
+def contract_words(contract: Contract, *, treatment: bool = True) -> str:
+    """A contract as players name it: ``sixes``, ``doubles``, ``follow-me (doubles low)``,
+    ``Nel-O``, ``Sevens``, ``by-lead``; the doubles treatment named with it unless
+    ``treatment`` is false (where the trump's words already say it).
+
+    >>> contract_words(Contract.parse("nello:own")), contract_words(Contract.parse("6"))
+    ('Nel-O (doubles own)', 'sixes')
+    >>> contract_words(Contract.parse("nello:own-inverted"), treatment=False)
+    'Nel-O'
+    """
+    if contract.kind == "suit":
+        assert contract.trump is not None
+        return SUIT_NAMES[contract.trump]
+    name = CONTRACT_NAMES.get(contract.kind, contract.kind)
+    if contract.treatment is None or not treatment:
+        return name
+    how = "own, inverted" if contract.treatment == "own-inverted" else contract.treatment
+    return f"{name} (doubles {how})"
+
+
+_PIP_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
+
+
+def _doubles_in_suits(treatment: str) -> str:
+    if treatment == "low":
+        return "doubles are the lowest of their suit"
+    if treatment == "own":
+        return "the doubles are a suit of their own, the 6-6 highest"
+    if treatment == "own-inverted":
+        return "the doubles are a suit of their own, the 0-0 highest"
+    return "doubles are the highest of their suit"
+
+
+def contract_meaning(rules: Rules, contract: Contract) -> str:
+    """What a contract means at this table, in one line, for the player about to name it.
+
+    >>> contract_meaning(Rules(), Contract.parse("follow-me:high"))
+    "No trump: the led tile's high end is the suit; doubles are the highest of their suit"
+    >>> contract_meaning(Rules(), Contract.parse("by-lead"))
+    'You lead first; the high end of the tile you lead becomes trump'
+    >>> contract_meaning(Rules(), Contract.parse("fives"))
+    'Tiles with a five are trump, the 5-5 highest'
+    """
+    treatment = contract.treatment_under(rules)
+    if contract.kind == "suit":
+        assert contract.trump is not None
+        pip = contract.trump
+        trumps = f"Tiles with a {_PIP_WORDS[pip]} are trump, the {pip}-{pip}"
+        if treatment == "low":
+            return f"{trumps} lowest; {_doubles_in_suits(treatment)}"
+        return f"{trumps} highest"
+    if contract.kind == "doubles":
+        return "The doubles are trump, the 6-6 highest; the other tiles follow the high end led"
+    if contract.kind == "follow-me":
+        return f"No trump: the led tile's high end is the suit; {_doubles_in_suits(treatment)}"
+    if contract.kind == "nello":
+        return (
+            "You must lose every trick while your partner sits out; no trump, "
+            f"{_doubles_in_suits(treatment)}"
+        )
+    if contract.kind == "sevens":
+        return (
+            "Each trick goes to the tile closest to 7 pips (the first on a tie), everyone "
+            "plays their closest; your side must take every trick"
+        )
+    return "You lead first; the high end of the tile you lead becomes trump"
+
+
+def contract_group(contract: Contract) -> str:
+    """The heading a contract is offered under: Suits, Doubles, Follow-me or Specials.
+
+    >>> [contract_group(Contract.parse(c)) for c in ("sixes", "follow-me:low", "nello")]
+    ['Suits', 'Follow-me', 'Specials']
+    """
+    if contract.kind == "suit":
+        return "Suits"
+    if contract.kind == "doubles":
+        return "Doubles"
+    if contract.kind == "follow-me":
+        return "Follow-me"
+    return "Specials"
+
+
+def choice_words(rules: Rules, action: Action) -> tuple[str, str]:
+    """The heading a call or a contract is offered under and what it means, in one line each
+    (``""`` where the button says it all: a pass, a plain bid, a tile).
+
+    >>> choice_words(Rules(), Declare("doubles"))
+    ('Doubles', 'The doubles are trump, the 6-6 highest; the other tiles follow the high end led')
+    >>> choice_words(Rules(), Bid("30")), choice_words(Rules(), Bid("2m"))
+    (('Points', ''), ('Marks', ''))
+    """
+    if isinstance(action, Declare):
+        return contract_group(action.contract), contract_meaning(rules, action.contract)
+    if not isinstance(action, Bid):
+        return "", ""
+    if action.special == "moon":
+        return "Specials", "Shoot the moon: you must take every trick"
+    if action.special in ("plunge", "splash"):
+        plunge = action.special == "plunge"
+        marks = rules.plunge_marks if plunge else rules.splash_marks
+        doubles = "four doubles" if plunge else "three doubles"
+        return "Specials", (
+            f"With {doubles} or more: your partner names trump and leads, and your side "
+            f"must take every trick ({plural(marks, 'mark')})"
+        )
+    if action.marks:
+        return "Marks", ""
+    return ("Tricks" if rules.bids == "tricks" else "Points"), ""
 
 
 def seat_roles(view: View, seat: int, mine: Sequence[int] | None = None) -> list[str]:
@@ -445,6 +563,14 @@ def play_review_line(
     )
 
 
+def _contract_said(notation: str) -> str:
+    """A contract given in its notation (``nello:own``), as players name it."""
+    try:
+        return contract_words(Contract.parse(notation))
+    except NotationError:
+        return notation
+
+
 def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str:
     """A bid as the review tells it: in what share of the deals its bidder could have held
     (those that fit what they saw) ``contract`` makes it.
@@ -457,7 +583,7 @@ def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str
     owner = _possessive(who)
     held_by = "you" if who.lower() == "you" else "they"
     return (
-        f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract}) makes in "
+        f"{owner[0].upper()}{owner[1:]} bid {bid} ({_contract_said(contract)}) makes in "
         f"{round(make_share * 100)}% of the deals {held_by} could have held."
     )
 
@@ -507,7 +633,9 @@ def bid_shares_line(shares: Mapping[str, float], samples: int) -> str:
     >>> bid_shares_line({"sixes": 0.72, "fives": 0.1}, 64)
     'Each contract over the 64 deals drawn: sixes 72%, fives 10%.'
     """
-    each = ", ".join(f"{name} {round(share * 100)}%" for name, share in shares.items())
+    each = ", ".join(
+        f"{_contract_said(name)} {round(share * 100)}%" for name, share in shares.items()
+    )
     return f"Each contract over the {plural(samples, 'deal')} drawn: {each}."
 
 

@@ -129,6 +129,10 @@ class Legal:
 
     action: str
     label: str
+    group: str = ""
+    """The heading the box offers it under (``Suits``, ``Specials``...), "" for a pass or a tile."""
+    meaning: str = ""
+    """What the choice means, in one line (`texas42.core.words.choice_words`), or ""."""
 
 
 @sent

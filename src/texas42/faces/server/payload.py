@@ -23,7 +23,9 @@ from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View, turned_up
 from texas42.core.words import (
     action_said,
+    choice_words,
     contract_line,
+    contract_words,
     game_over_line,
     hand_heading,
     hand_headline,
@@ -86,9 +88,17 @@ def action_label(action: Action) -> str:
             return f"{action.marks} mark" + ("s" if action.marks > 1 else "")
         return action.notation
     if isinstance(action, Declare):
-        return action.notation.replace(":", " (doubles ") + (")" if ":" in action.notation else "")
+        return contract_words(action.contract)
     assert isinstance(action, (Play, Discard))
     return action.notation
+
+
+def legal_payload(rules: Rules, action: Action) -> out.Legal:
+    """A legal action for its button: its words, label, heading and meaning (`choice_words`)."""
+    group, meaning = choice_words(rules, action)
+    return out.Legal(
+        action=action_words(action), label=action_label(action), group=group, meaning=meaning
+    )
 
 
 def result_payload(result: HandResult, view: View) -> out.Result:
@@ -172,9 +182,7 @@ def hand_payload(
         tricks_won=list(view.tricks_won),
         tiles_left=list(view.tiles_left),
         piles_face_down=view.piles_face_down and view.points is None,
-        legal=[out.Legal(action=action_words(a), label=action_label(a)) for a in view.legal]
-        if own_turn
-        else [],
+        legal=[legal_payload(view.rules, a) for a in view.legal] if own_turn else [],
         illegal=illegal or {},
         result=result_payload(result, view)
         if result is not None and result.made is not None

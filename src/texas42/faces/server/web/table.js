@@ -11,6 +11,7 @@ import {
   trickRow,
 } from "./board.js";
 import { tileSvg } from "./tiles.js";
+import { choiceBox } from "./choices.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -735,17 +736,8 @@ class TablePage {
     }
     if (myTurn && calls.length && (phase === "auction" || phase === "declare")) {
       const title = phase === "auction" ? "Your bid" : "Name the contract";
-      const pass = calls.filter((a) => a.action === "pass");
-      const rest = calls.filter((a) => a.action !== "pass");
-      parts.push(h("div", { class: `call-box ${phase}`, "data-testid": phase === "auction" ? "bidding-box" : "trump-box",
-        role: "group", "aria-label": title },
-      h("span", { class: "call-title" }, title),
-      h("div", { class: "call-buttons" },
-        pass.concat(rest).map((a) => h("button", {
-          type: "button", class: `call-button${a.action === "pass" ? " pass" : ""}`, "data-action": a.action,
-          "data-focus": `action-${a.action}`, disabled: this.pending ? true : null,
-          onclick: () => this.act(a.action),
-        }, a.label || a.action)))));
+      parts.push(choiceBox(calls, { title, phase, testid: phase === "auction" ? "bidding-box" : "trump-box",
+        pending: this.pending, onAct: (action) => this.act(action) }));
     }
     const tools = [];
     if (table.status === "playing" && this.you !== null) {
