@@ -45,6 +45,7 @@ Scored: North-South +1 mark
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
 from texas42.core.contracts import SUIT_NAMES, Contract
@@ -438,6 +439,22 @@ def pile_line(view: View, side: int) -> str:
     return f"{pile} · face down" if won else pile
 
 
+def next_hand_line(number: int, bidding: bool, to_act: bool) -> str:
+    """What a finished hand's summary says of the hand that followed it, which is under way
+    beneath the summary: its bidding has begun (and it is the reader's call), or its play.
+
+    >>> next_hand_line(2, True, True)
+    "Hand 2's bidding has begun and it is your call: close this summary to bid."
+    >>> next_hand_line(3, True, False), next_hand_line(3, False, False)
+    ("Hand 3's bidding has begun.", 'Hand 3 is under way.')
+    """
+    if not bidding:
+        return f"Hand {number} is under way."
+    if to_act:
+        return f"Hand {number}'s bidding has begun and it is your call: close this summary to bid."
+    return f"Hand {number}'s bidding has begun."
+
+
 def hand_headline(view: View, result: HandResult, sides: Sequence[str] | None = None) -> str:
     """A hand's result in a few words: whose bid was made or set; ``view`` is a seat's view of
     that hand.
@@ -697,3 +714,223 @@ def hint_facts(
     if marks is not None:
         facts.append(f"{marks:.2f} marks expected")
     return " · ".join(facts) or "no estimate"
+
+
+# -- the house rules in a player's words --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionWords:
+    """A house-rule option as players read it: what they call it, what it does in one line,
+    and what each of its choices means (for a choice option), by value."""
+
+    label: str
+    help: str
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+
+_DOUBLES_CHOICES = {
+    "high": "doubles are the highest of their suit",
+    "low": "doubles are the lowest of their suit",
+    "own": "doubles are a suit of their own, 6-6 highest",
+    "own-inverted": "doubles are a suit of their own, 0-0 highest",
+}
+
+OPTION_WORDS: dict[str, OptionWords] = {
+    "first_shaker": OptionWords(
+        "First shaker",
+        "Who shakes the first hand.",
+        {"high-draw": "each player draws a tile; the highest shakes", "random": "a random player"},
+    ),
+    "draw_order": OptionWords(
+        "Drawing the hands",
+        "In what order the players take their tiles from the shaken pile.",
+        {
+            "opponents-first": "the shaker's opponents first, the shaker last",
+            "shaker-last": "round the table, the shaker last",
+            "deal": "dealt round the table",
+        },
+    ),
+    "first_bidder": OptionWords(
+        "First bidder",
+        "Who calls first in the bidding; the calls go clockwise from there.",
+        {
+            "left-of-shaker": "the player left of the shaker",
+            "holder-1-0": "whoever holds the 1-0",
+            "shaker": "the shaker",
+        },
+    ),
+    "min_bid": OptionWords("Lowest bid", "The lowest bid in points."),
+    "max_opening_marks": OptionWords(
+        "Highest opening mark bid", "The most marks a first mark bid may be."
+    ),
+    "mark_raise": OptionWords(
+        "Mark raise", "After a mark bid, how many marks more the next bid may go."
+    ),
+    "max_bid_marks": OptionWords("Highest mark bid", "The most marks any bid may be."),
+    "all_pass": OptionWords(
+        "When all pass",
+        "What happens when nobody bids.",
+        {"forced": "the shaker must bid", "reshake": "the tiles are shaken again, no score"},
+    ),
+    "follow_me": OptionWords("Follow-me", "The bidder may name no trump (follow-me)."),
+    "doubles_trump": OptionWords("Doubles as trump", "The bidder may name the doubles as trump."),
+    "follow_me_doubles": OptionWords(
+        "Doubles in follow-me",
+        "Where the doubles rank when no trump is named.",
+        {k: v for k, v in _DOUBLES_CHOICES.items() if k != "own-inverted"},
+    ),
+    "doubles_choice": OptionWords(
+        "Bidder picks doubles high or low",
+        "In follow-me and Nel-O the bidder may say where the doubles rank.",
+    ),
+    "suit_doubles": OptionWords(
+        "Doubles in a trump suit",
+        "Where each double ranks in its suit when a suit is trump.",
+        {k: _DOUBLES_CHOICES[k] for k in ("high", "low")},
+    ),
+    "undeclared_trump": OptionWords(
+        "Trump not named",
+        "Whether the bidder may lead without naming trump.",
+        {
+            "first-lead": "allowed: the high end of the first tile led is trump",
+            "forbidden": "the bidder must name trump",
+        },
+    ),
+    "first_lead_trump": OptionWords(
+        "First lead names trump", "The first lead must be a trump when the leader holds one."
+    ),
+    "nello": OptionWords(
+        "Nel-O",
+        "The bidder may play to lose every trick while their partner sits out.",
+    ),
+    "nello_min_marks": OptionWords(
+        "Nel-O needs a bid of (marks)", "The least bid, in marks, that may play Nel-O."
+    ),
+    "nello_doubles": OptionWords(
+        "Doubles in Nel-O", "Where the doubles rank in Nel-O.", _DOUBLES_CHOICES
+    ),
+    "plunge": OptionWords(
+        "Plunge",
+        "With four doubles, bid a plunge: the partner names trump and the side must take every "
+        "trick.",
+    ),
+    "plunge_marks": OptionWords("Plunge is worth (marks)", "What a plunge bids, in marks."),
+    "plunge_needs_66": OptionWords(
+        "Plunge needs the 6-6", "A plunge needs the 6-6 among its doubles."
+    ),
+    "splash": OptionWords(
+        "Splash", "As a plunge, with three doubles: the side must take every trick."
+    ),
+    "splash_marks": OptionWords("Splash is worth (marks)", "What a splash bids, in marks."),
+    "plunge_timing": OptionWords(
+        "When to plunge or splash",
+        "When a plunge or a splash may be bid.",
+        {
+            "first-bid": "only before anyone has bid",
+            "jump": "at any time, one mark over the bid if that is more",
+        },
+    ),
+    "sevens": OptionWords(
+        "Sevens",
+        "The bidder may name Sevens: the tile closest to 7 pips takes each trick.",
+    ),
+    "sevens_min_marks": OptionWords(
+        "Sevens needs a bid of (marks)", "The least bid, in marks, that may play Sevens."
+    ),
+    "hide_tricks": OptionWords(
+        "Trick piles face down",
+        "When won tricks are turned face down, so nobody may look back at them.",
+        {
+            "two-marks": "for bids of 2 marks or more",
+            "never": "never",
+            "mark-bids": "for every mark bid",
+        },
+    ),
+    "game": OptionWords(
+        "Play for",
+        "How the game is scored.",
+        {
+            "marks": "marks: a hand ends once the bid is made or set",
+            "points": "points: every trick is played, both sides score their count",
+            "moon": "Moon: three players, each for themselves",
+        },
+    ),
+    "target": OptionWords("Game to", "The score that wins (empty: 7 marks, 250 points, 21 Moon)."),
+    "cap_score": OptionWords(
+        "Cap the score", "A winning score shows as the target (8 marks shows as 7)."
+    ),
+    "seats": OptionWords("Players", "How many seats the table has."),
+    "teams": OptionWords(
+        "Teams",
+        "How the seats make sides.",
+        {
+            "partners": "two teams of two, partners across",
+            "pairs": "three teams of two",
+            "threes": "two teams of three",
+            "bidder-alone": "the bid winner alone against the rest",
+            "solo": "everyone for themselves",
+        },
+    ),
+    "removed": OptionWords("Tiles left out", "Tiles taken out of the set (such as 1-0)."),
+    "hand_size": OptionWords("Tiles a hand", "How many tiles each player draws."),
+    "widow": OptionWords("Widow", "Tiles left aside for the bid winner to take."),
+    "trick_points": OptionWords("Points a trick", "What each trick is worth beside its count."),
+    "count": OptionWords("Count", "The 5-count tiles score (the 5-5, 6-4, 5-0, 4-1, 3-2)."),
+    "bids": OptionWords(
+        "Bids in",
+        "What a bid counts.",
+        {"points": "points", "tricks": "tricks (Moon)"},
+    ),
+    "see_partner": OptionWords(
+        "Two-hand", "Each player holds both hands of a partnership and sees both."
+    ),
+}
+"""Every option of `Rules` (`texas42.core.rules.OPTION_NAMES`) in a player's words: the lobby's
+"More house rules" shows them, and `rules_text` tells a table's rules by them."""
+
+_SAID_BY_DESCRIBE = frozenset(
+    {
+        "game", "target", "seats", "teams", "removed", "hand_size", "widow", "trick_points",
+        "count", "bids", "see_partner", "min_bid", "max_opening_marks", "mark_raise", "all_pass",
+        "nello", "nello_min_marks", "plunge", "plunge_marks", "splash", "splash_marks", "sevens",
+        "sevens_min_marks",
+    }
+)  # fmt: skip
+"""The options `Rules.describe` already puts in words."""
+
+
+def option_value_words(name: str, value: object) -> str:
+    """An option's value as players read it: a choice's meaning, yes or no, a number.
+
+    >>> option_value_words("hide_tricks", "never"), option_value_words("plunge_needs_66", True)
+    ('never', 'yes')
+    """
+    words = OPTION_WORDS[name]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "as usual"
+    return words.choices.get(str(value), str(value))
+
+
+def rules_text(rules: Rules) -> list[str]:
+    """A table's house rules in words, a line each: `Rules.describe`, then when the trick piles
+    lie face down, then every other option the table plays unlike the standard one.
+
+    >>> rules_text(Rules.parse("standard,suit_doubles=low"))[-2:]
+    ['Trick piles face down: for bids of 2 marks or more', 'Doubles in a trump suit: doubles are \
+the lowest of their suit']
+    """
+    lines = rules.describe()
+    lines.append(
+        f"{OPTION_WORDS['hide_tricks'].label}: {option_value_words('hide_tricks', rules.hide_tricks)}"
+    )
+    standard = Rules()
+    for name, said in OPTION_WORDS.items():
+        if name in _SAID_BY_DESCRIBE or name == "hide_tricks":
+            continue
+        value = getattr(rules, name)
+        if value != getattr(standard, name):
+            lines.append(f"{said.label}: {option_value_words(name, value)}")
+    return lines

@@ -30,6 +30,7 @@ from texas42.core.words import (
     hand_heading,
     hand_headline,
     hand_result_lines,
+    next_hand_line,
     pile_line,
     seat_roles,
     shaker_line,
@@ -266,7 +267,13 @@ def game_payload(
             names=labels,
             mine=seats,
         )
-        last_hand = out.LastHand(**out.fields_of(ended), number=game.first_hand + finished - 1)
+        following = ""
+        if hand.result is None:  # the next hand is under way beneath this one's summary
+            to_act = seat is not None and hand.seat_to_act() in seats
+            following = next_hand_line(game.hand_number, hand.phase == Phase.AUCTION, to_act)
+        last_hand = out.LastHand(
+            **out.fields_of(ended), number=game.first_hand + finished - 1, next_line=following
+        )
     outcome = game.outcome()
     return out.Game(
         hand_number=game.hand_number,

@@ -45,3 +45,15 @@ export function choiceBox(calls, { title, phase, testid, pending, onAct }) {
     heading ? h("span", { class: "call-group-head" }, heading) : null,
     h("div", { class: "call-buttons" }, items.map((a) => choiceButton(a, { pending, onAct }))))));
 }
+
+/** Under a hand's summary, what the next hand has come to beneath it (the server's
+    `LastHand.next_line`), with a button that closes the summary to get to it. */
+export function nextHandNote(game, number, onClose) {
+  const last = game && game.last_hand;
+  const line = last && (last.number === undefined || last.number === number) ? String(last.next_line || "") : "";
+  if (!line) return null;
+  return h("div", { class: "next-hand", "data-testid": "next-hand" },
+    h("p", { class: "next-hand-line" }, line),
+    h("button", { type: "button", class: "primary", "data-testid": "to-next-hand", "data-focus": "to-next-hand",
+      onclick: onClose }, "Back to the table"));
+}

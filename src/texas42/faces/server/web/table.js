@@ -11,7 +11,7 @@ import {
   trickRow,
 } from "./board.js";
 import { tileSvg } from "./tiles.js";
-import { choiceBox } from "./choices.js";
+import { choiceBox, nextHandNote } from "./choices.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -374,7 +374,7 @@ class TablePage {
     this.el.page.dataset.seq = String(this.state.seq);
     this.el.page.dataset.status = table.status;
     this.el.page.dataset.seat = this.you === null ? "" : String(this.you);
-    setTitle(table.name || `Table ${table.id}`, `${table.name || `Table ${table.id}`}${table.rules ? ` · ${table.rules}` : ""}`);
+    setTitle(table.name || `Table ${table.id}`);
     this.renderInfo();
     this.renderFelt();
     this.renderHand();
@@ -652,7 +652,8 @@ class TablePage {
         words.made === false ? "set" : words.made ? "made" : ""),
       words.lines.map((line) => h("p", { class: "result-line" }, line)),
       this.finalTrick(hand),
-      this.reviewBlock(number));
+      this.reviewBlock(number),
+      nextHandNote(this.state.game, number, () => { this.summary = null; this.render(); }));
   }
 
   resultLines(hand) {
@@ -792,8 +793,8 @@ class TablePage {
     }
     const rulesLines = Array.isArray(table.rules_text) ? table.rules_text : [];
     parts.push(h("details", { class: "card side-card rules", open: table.status === "lobby" ? true : null },
-      h("summary", {}, `House rules: ${table.rules || "standard"}`),
-      rulesLines.length ? h("ul", {}, rulesLines.map((l) => h("li", {}, l))) : null));
+      h("summary", { "data-testid": "rules-summary" }, "House rules"),
+      rulesLines.length ? h("ul", { "data-testid": "rules-text" }, rulesLines.map((l) => h("li", {}, l))) : null));
     if (table.status !== "lobby") parts.push(h("section", { class: "card side-card" }, this.inviteBox()));
     if (this.seatLink) {
       parts.push(h("details", { class: "card side-card" }, h("summary", {}, "Your seat on another device"),
