@@ -33,8 +33,8 @@ def order(contract: str | None, rules: Rules = STANDARD, first_lead: str | None 
 # -- the hand as a player holds it ----------------------------------------------------------------
 
 
-def test_during_the_auction_the_tiles_keep_their_dealt_order() -> None:
-    assert order(None) == "2-0 3-3 4-2 5-1 5-5 6-4 6-6"
+def test_during_the_auction_the_tiles_keep_the_order_they_are_listed_in() -> None:
+    assert order(None) == "6-6 6-4 5-5 5-1 4-2 3-3 2-0"
 
 
 def test_a_suit_puts_the_trumps_first_highest_first_then_each_suit_by_its_high_end() -> None:
@@ -107,7 +107,7 @@ def test_a_view_holds_its_tiles_in_the_contracts_order_once_trump_is_named() -> 
         hand.apply(hand.parse_action("pass"))
     assert hand.phase == Phase.DECLARE
     seen.append(hand.view(bidder).tiles_in_order())
-    assert seen[0] == seen[1] == tuple(sorted(seen[0])), "the auction keeps the dealt order"
+    assert seen[0] == seen[1] == tuple(sorted(seen[0], reverse=True)), "as listed"
     hand.apply(hand.parse_action("doubles"))
     named = hand.view(bidder).tiles_in_order()
     assert sorted(named) == sorted(seen[0])

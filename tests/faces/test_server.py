@@ -366,7 +366,8 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
             "You", trick, play["tile"], play["best"], play["cost"], unit
         )
     for bid in review["bids"]:
-        assert bid["text"].startswith(f"Your bid {bid['bid']} ({bid['contract']}) makes in ")
+        said = words.contract_said(bid["contract"])
+        assert bid["text"].startswith(f"Your bid {bid['bid']} ({said}) makes in ")
     # the line the browser shows when no play cost anything, null when one did
     clean = words.no_costly_plays(len(review["plays"]), "You")
     assert review["no_costly_line"] == (None if review["mistakes"] else clean)

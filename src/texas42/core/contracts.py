@@ -275,8 +275,8 @@ def holding_order(
     """The tiles of ``hand`` (a mask) as a 42 player holds them once trump is named: the trumps
     together, highest first, then the doubles where they are a suit of their own, then each suit
     by its high end (sixes first), highest first; at Sevens the tiles closest to 7 first.
-    Before a contract (``None``) the tiles keep the order they were dealt in (by tile), so the
-    hand does not move under the player's fingers during the auction. A by-lead contract groups
+    Before a contract (``None``) the tiles keep the order they are listed in (`tiles_of`, the
+    highest tile first), so the hand does not move under the player's fingers in the auction. A by-lead contract groups
     by suit with doubles as the rules rank them until ``first_lead`` names trump.
 
     >>> from texas42.core.tiles import TILE_NAMES, parse_hand, parse_tile
@@ -284,7 +284,7 @@ def holding_order(
     >>> def said(order: tuple[int, ...]) -> str:
     ...     return " ".join(TILE_NAMES[t] for t in order)
     >>> said(holding_order(Rules(), None, held))
-    '1-0 2-2 3-1 5-3 5-5 6-1 6-6'
+    '6-6 6-1 5-5 5-3 3-1 2-2 1-0'
     >>> said(holding_order(Rules(), Contract.parse("ones"), held))
     '6-1 3-1 1-0 6-6 5-5 5-3 2-2'
     >>> said(holding_order(Rules(), Contract.parse("doubles"), held))
@@ -295,7 +295,7 @@ def holding_order(
     >>> said(holding_order(Rules(), by_lead, held, first_lead=parse_tile("5-3")))
     '5-5 5-3 6-6 6-1 3-1 2-2 1-0'
     """
-    tiles = [t for t in range(TILE_COUNT) if hand >> t & 1]
+    tiles = [t for t in range(TILE_COUNT - 1, -1, -1) if hand >> t & 1]
     if contract is None:
         return tuple(tiles)
     if contract.kind == "by-lead" and first_lead is None:

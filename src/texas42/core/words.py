@@ -316,9 +316,9 @@ def _doubles_in_suits(treatment: str) -> str:
     if treatment == "low":
         return "doubles are the lowest of their suit"
     if treatment == "own":
-        return "the doubles are a suit of their own, the 6-6 highest"
+        return "the doubles are a suit of their own, the double-six highest"
     if treatment == "own-inverted":
-        return "the doubles are a suit of their own, the 0-0 highest"
+        return "the doubles are a suit of their own, the double-blank highest"
     return "doubles are the highest of their suit"
 
 
@@ -330,18 +330,18 @@ def contract_meaning(rules: Rules, contract: Contract) -> str:
     >>> contract_meaning(Rules(), Contract.parse("by-lead"))
     'You lead first; the high end of the tile you lead becomes trump'
     >>> contract_meaning(Rules(), Contract.parse("fives"))
-    'Tiles with a five are trump, the 5-5 highest'
+    'Tiles with a five are trump, the double-five highest'
     """
     treatment = contract.treatment_under(rules)
     if contract.kind == "suit":
         assert contract.trump is not None
         pip = contract.trump
-        trumps = f"Tiles with a {_PIP_WORDS[pip]} are trump, the {pip}-{pip}"
+        trumps = f"Tiles with a {_PIP_WORDS[pip]} are trump, the double-{_PIP_WORDS[pip]}"
         if treatment == "low":
             return f"{trumps} lowest; {_doubles_in_suits(treatment)}"
         return f"{trumps} highest"
     if contract.kind == "doubles":
-        return "The doubles are trump, the 6-6 highest; the other tiles follow the high end led"
+        return "The doubles are trump, double-six highest; the other tiles follow the high end led"
     if contract.kind == "follow-me":
         return f"No trump: the led tile's high end is the suit; {_doubles_in_suits(treatment)}"
     if contract.kind == "nello":
@@ -377,7 +377,7 @@ def choice_words(rules: Rules, action: Action) -> tuple[str, str]:
     (``""`` where the button says it all: a pass, a plain bid, a tile).
 
     >>> choice_words(Rules(), Declare("doubles"))
-    ('Doubles', 'The doubles are trump, the 6-6 highest; the other tiles follow the high end led')
+    ('Doubles', 'The doubles are trump, double-six highest; the other tiles follow the high end led')
     >>> choice_words(Rules(), Bid("30")), choice_words(Rules(), Bid("2m"))
     (('Points', ''), ('Marks', ''))
     """
@@ -580,12 +580,20 @@ def play_review_line(
     )
 
 
-def _contract_said(notation: str) -> str:
-    """A contract given in its notation (``nello:own``), as players name it."""
+def contract_said(notation: str) -> str:
+    """A contract given in its notation, as players name it inside a sentence's parentheses:
+    ``nello:own`` is ``Nel-O, doubles own``.
+
+    >>> contract_said("nello:own"), contract_said("fives")
+    ('Nel-O, doubles own', 'fives')
+    """
     try:
-        return contract_words(Contract.parse(notation))
+        contract = Contract.parse(notation)
     except NotationError:
         return notation
+    name = contract_words(contract, treatment=False)
+    said = contract_words(contract)
+    return name if said == name else f"{name}, {said[len(name) + 2 : -1]}"
 
 
 def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str:
@@ -600,7 +608,7 @@ def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str
     owner = _possessive(who)
     held_by = "you" if who.lower() == "you" else "they"
     return (
-        f"{owner[0].upper()}{owner[1:]} bid {bid} ({_contract_said(contract)}) makes in "
+        f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract_said(contract)}) makes in "
         f"{round(make_share * 100)}% of the deals {held_by} could have held."
     )
 
@@ -651,7 +659,7 @@ def bid_shares_line(shares: Mapping[str, float], samples: int) -> str:
     'Each contract over the 64 deals drawn: sixes 72%, fives 10%.'
     """
     each = ", ".join(
-        f"{_contract_said(name)} {round(share * 100)}%" for name, share in shares.items()
+        f"{contract_said(name)} {round(share * 100)}%" for name, share in shares.items()
     )
     return f"Each contract over the {plural(samples, 'deal')} drawn: {each}."
 
@@ -732,8 +740,8 @@ class OptionWords:
 _DOUBLES_CHOICES = {
     "high": "doubles are the highest of their suit",
     "low": "doubles are the lowest of their suit",
-    "own": "doubles are a suit of their own, 6-6 highest",
-    "own-inverted": "doubles are a suit of their own, 0-0 highest",
+    "own": "doubles are a suit of their own, double-six highest",
+    "own-inverted": "doubles are a suit of their own, double-blank highest",
 }
 
 OPTION_WORDS: dict[str, OptionWords] = {
@@ -756,7 +764,7 @@ OPTION_WORDS: dict[str, OptionWords] = {
         "Who calls first in the bidding; the calls go clockwise from there.",
         {
             "left-of-shaker": "the player left of the shaker",
-            "holder-1-0": "whoever holds the 1-0",
+            "holder-1-0": "whoever holds the one-blank",
             "shaker": "the shaker",
         },
     ),
@@ -817,7 +825,7 @@ OPTION_WORDS: dict[str, OptionWords] = {
     ),
     "plunge_marks": OptionWords("Plunge is worth (marks)", "What a plunge bids, in marks."),
     "plunge_needs_66": OptionWords(
-        "Plunge needs the 6-6", "A plunge needs the 6-6 among its doubles."
+        "Plunge needs the double-six", "A plunge needs the double-six among its doubles."
     ),
     "splash": OptionWords(
         "Splash", "As a plunge, with three doubles: the side must take every trick."
@@ -872,11 +880,11 @@ OPTION_WORDS: dict[str, OptionWords] = {
             "solo": "everyone for themselves",
         },
     ),
-    "removed": OptionWords("Tiles left out", "Tiles taken out of the set (such as 1-0)."),
+    "removed": OptionWords("Tiles left out", "Tiles taken out of the set for this table."),
     "hand_size": OptionWords("Tiles a hand", "How many tiles each player draws."),
     "widow": OptionWords("Widow", "Tiles left aside for the bid winner to take."),
     "trick_points": OptionWords("Points a trick", "What each trick is worth beside its count."),
-    "count": OptionWords("Count", "The 5-count tiles score (the 5-5, 6-4, 5-0, 4-1, 3-2)."),
+    "count": OptionWords("Count", "The count scores: the tiles of five and ten points."),
     "bids": OptionWords(
         "Bids in",
         "What a bid counts.",
