@@ -228,3 +228,46 @@ def test_every_count_in_a_hands_summary_is_the_hands_own(rules: str) -> None:
                     nello_seen += 1
     if "nello" in rules:
         assert nello_seen, "some hand was played at Nel-O"
+
+
+# -- the rules in a player's words ----------------------------------------------------------------
+
+
+def test_every_option_has_words_and_every_choice_a_meaning() -> None:
+    from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES
+    from texas42.core.words import OPTION_WORDS
+
+    assert set(OPTION_WORDS) == set(OPTION_NAMES)
+    for name, said in OPTION_WORDS.items():
+        assert said.label and said.help.endswith("."), name
+        assert set(said.choices) == set(OPTION_CHOICES.get(name, ())), name
+        assert not TILE.search(said.label + said.help + " ".join(said.choices.values())), name
+
+
+def test_the_rules_text_starts_with_describe_and_adds_what_it_leaves_out() -> None:
+    from texas42.core.words import rules_text
+
+    for preset in ("standard", "house", "tournament", "moon", "three-hand", "six-hand"):
+        rules = Rules.parse(preset)
+        lines = rules_text(rules)
+        assert lines[: len(rules.describe())] == rules.describe()
+        assert not any("_" in line or "=" in line for line in lines)
+    low = rules_text(Rules.parse("standard,suit_doubles=low,first_bidder=holder-1-0"))
+    assert "Doubles in a trump suit: doubles are the lowest of their suit" in low
+    assert "First bidder: whoever holds the one-blank" in low
+
+
+def test_no_meaning_of_a_choice_names_a_tile() -> None:
+    """The leak checks read any ``6-6`` in a message as a tile its reader saw; the words of
+    choices say double-six instead."""
+    from texas42.core.actions import ACTIONS, Bid, Declare
+    from texas42.core.words import choice_words
+
+    for rules in (Rules.parse("house"), Rules.parse("house,doubles_choice=true")):
+        for action in ACTIONS:
+            if isinstance(action, (Bid, Declare)):
+                _, meaning = choice_words(rules, action)
+                assert not TILE.search(meaning), meaning
+
+
+TILE = re.compile(r"(?<![\w-])[0-6]-[0-6](?![\w-])")

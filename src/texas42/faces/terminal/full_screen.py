@@ -57,6 +57,7 @@ from texas42.core.words import (
     pile_line,
     play_review_line,
     plural,
+    rules_text,
     score_line,
     seat_roles,
     shaker_line,
@@ -843,7 +844,7 @@ class TableApp(App[int]):
         for scroller in self.query("#side, #log"):
             scroller.can_focus = False  # the arrow keys and Tab walk the bidding box alone
         self._note(f"Texas 42: {self.rules}", style="bold")
-        for line in self.rules.describe():
+        for line in rules_text(self.rules):
             self._note(f"  {line}", style="dim")
         self._note(f"{self._seated()} Press ? for the keys.")
         self._hand_begins()
