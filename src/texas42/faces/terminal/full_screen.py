@@ -32,7 +32,6 @@ from textual.widgets import Button, Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play, action_words
-from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
@@ -200,24 +199,10 @@ def _ordinal(number: int) -> str:
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th') }"
 
 
-def trump_mask(view: View) -> int:
-    """The tiles that are trump in the view's contract, once known (0 before, or with none)."""
-    contract = view.contract
-    if contract is None:
-        return 0
-    if contract.kind != "by-lead":
-        return tables_for(contract, view.rules).trump_mask
-    first = view.events[0] if view.events else None
-    if not isinstance(first, int):
-        return 0
-    return tables_for(contract, view.rules, first_lead=first).trump_mask
-
-
 def hand_tiles(view: View) -> list[int]:
-    """The player's tiles in the order shown and numbered for the keys 1-7: trumps first once
-    trump is known, each group highest first."""
-    trumps = trump_mask(view)
-    return sorted(tiles_of(view.hand), key=lambda t: (not trumps >> t & 1, -t))
+    """The player's tiles in the order shown and numbered for the keys 1-7: as a 42 player
+    holds them once trump is named (`View.tiles_in_order`, as the web table shows them)."""
+    return list(view.tiles_in_order())
 
 
 def seat_of_call(view: View, index: int) -> int:
