@@ -106,7 +106,7 @@ def test_nello_set_counts_the_tricks_the_bidder_took_not_those_played() -> None:
     hand = played_out("standard,nello,nello_min_marks=1", ["1m", "pass", "pass", "pass", "nello"])
     assert len(hand.tricks) == 3 and hand.tricks_won == (1, 2)
     assert said(hand, 1) == [
-        "North bid 1m · nello (no trump, doubles high) · South sits out",
+        "North bid 1m · Nel-O (no trump, doubles high) · South sits out",
         "North-South went set",
         "North-South took 1 trick of the 3 played",
         "Scored: East-West +1 mark",
@@ -125,7 +125,7 @@ def test_nello_made() -> None:
         hand.apply(legal[0] if hand.turn == 1 else legal[-1])
     assert hand.result is not None and hand.result.made
     assert said(hand, 2) == [
-        "East bid 1m · nello:own (no trump, doubles own) · West sits out",
+        "East bid 1m · Nel-O (no trump, doubles own) · West sits out",
         "East-West made it",
         "East-West took 0 tricks of the 7 played",
         "Scored: East-West +1 mark",
@@ -241,7 +241,7 @@ def test_a_review_speaks_to_you_and_of_the_others() -> None:
         "Trick 1: Ann (bot)'s 5-0 was as good as the best."
     )
     assert words.bid_review_line("you", "1m", "nello", 0.995) == (
-        "Your bid 1m (nello) makes in 100% of the deals you could have held."
+        "Your bid 1m (Nel-O) makes in 100% of the deals you could have held."
     )
     assert words.bid_review_line("Bob", "30", "threes", 0.0) == (
         "Bob's bid 30 (threes) makes in 0% of the deals they could have held."

@@ -486,7 +486,8 @@ def test_moon_a_player_bids_the_moon_takes_the_widow_and_plays_a_hand(
         if page.locator(moon).count():
             bids_seen |= set(
                 page.eval_on_selector_all(
-                    "[data-testid=bidding-box] button", "bs => bs.map(b => b.textContent)"
+                    "[data-testid=bidding-box] button",
+                    "bs => bs.map(b => (b.querySelector('.call-label') || b).textContent)",
                 )
             )
             before = seq_of(page)

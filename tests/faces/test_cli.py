@@ -75,7 +75,7 @@ def test_check_text() -> None:
     )
     nello = run("check", str(EXAMPLES / "ex15-nello.json")).stdout.splitlines()
     assert nello[3:] == [
-        "  contract: East bid 1m · nello:own (no trump, doubles own) · West sits out",
+        "  contract: East bid 1m · Nel-O (no trump, doubles own) · West sits out",
         "  East-West made it",
         "  East-West took 0 tricks of the 7 played",
         "  Scored: East-West +1 mark",

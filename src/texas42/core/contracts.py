@@ -267,3 +267,48 @@ def legal_plays(
         return hand
     following = hand & tables.follow[tables.led[trick[0]]]
     return following or hand
+
+
+def holding_order(
+    rules: Rules, contract: Contract | None, hand: int, first_lead: int | None = None
+) -> tuple[int, ...]:
+    """The tiles of ``hand`` (a mask) as a 42 player holds them once trump is named: the trumps
+    together, highest first, then the doubles where they are a suit of their own, then each suit
+    by its high end (sixes first), highest first; at Sevens the tiles closest to 7 first.
+    Before a contract (``None``) the tiles keep the order they are listed in (`tiles_of`, the
+    highest tile first), so the hand does not move under the player's fingers in the auction. A by-lead contract groups
+    by suit with doubles as the rules rank them until ``first_lead`` names trump.
+
+    >>> from texas42.core.tiles import TILE_NAMES, parse_hand, parse_tile
+    >>> held = parse_hand("6-6 6-1 5-5 5-3 3-1 2-2 1-0")
+    >>> def said(order: tuple[int, ...]) -> str:
+    ...     return " ".join(TILE_NAMES[t] for t in order)
+    >>> said(holding_order(Rules(), None, held))
+    '6-6 6-1 5-5 5-3 3-1 2-2 1-0'
+    >>> said(holding_order(Rules(), Contract.parse("ones"), held))
+    '6-1 3-1 1-0 6-6 5-5 5-3 2-2'
+    >>> said(holding_order(Rules(), Contract.parse("doubles"), held))
+    '6-6 5-5 2-2 6-1 5-3 3-1 1-0'
+    >>> said(holding_order(Rules(), Contract.parse("follow-me:low"), held))
+    '6-1 6-6 5-3 5-5 3-1 2-2 1-0'
+    >>> by_lead = Contract.parse("by-lead")
+    >>> said(holding_order(Rules(), by_lead, held, first_lead=parse_tile("5-3")))
+    '5-5 5-3 6-6 6-1 3-1 2-2 1-0'
+    """
+    tiles = [t for t in range(TILE_COUNT - 1, -1, -1) if hand >> t & 1]
+    if contract is None:
+        return tuple(tiles)
+    if contract.kind == "by-lead" and first_lead is None:
+        tables = play_tables("follow-me", None, rules.suit_doubles)
+    else:
+        tables = tables_for(contract, rules, first_lead)
+    if tables.sevens:
+        closeness = tables.power[0]
+        return tuple(sorted(tiles, key=lambda t: (-closeness[t], -HI[t], -LO[t])))
+    group_order = {TRUMP: -2, DOUBLES_SUIT: -1, **{pip: 6 - pip for pip in range(7)}}
+
+    def place(t: int) -> tuple[int, int, int]:
+        suit = tables.led[t]
+        return (group_order[suit], -tables.power[suit][t], -t)
+
+    return tuple(sorted(tiles, key=place))

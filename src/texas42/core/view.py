@@ -21,7 +21,7 @@ as every seat saw. The auction and the tricks are replayed by the same rules `Ha
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from texas42.core.actions import (
@@ -35,11 +35,19 @@ from texas42.core.actions import (
 )
 from texas42.core.auction import call_value, legal_calls, legal_declarations
 from texas42.core.claims import side_taking_rest
-from texas42.core.contracts import Contract, PlayTables, legal_plays, tables_for, trump_description
+from texas42.core.contracts import (
+    Contract,
+    PlayTables,
+    holding_order,
+    legal_plays,
+    tables_for,
+    trump_description,
+)
 from texas42.core.errors import NotationError
 from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import (
     Phase,
+    Trick,
     add_trick,
     auction_over,
     declarer_of,
@@ -142,10 +150,61 @@ class View:
     def layout(self) -> Layout:
         return layout_of(self.rules)
 
+    def tiles_in_order(self) -> tuple[int, ...]:
+        """The seat's tiles as a player holds them: as dealt during the auction, grouped by the
+        contract once it is named, trumps first (`texas42.core.contracts.holding_order`)."""
+        first_lead = None
+        if self.tricks and self.tricks[0].tiles is not None:
+            first_lead = self.tricks[0].tiles[0]
+        elif not self.tricks and self.trick:
+            first_lead = self.trick[0][1]
+        return holding_order(self.rules, self.contract, self.hand, first_lead)
+
     @property
     def discarded(self) -> int:
         """The mask of the discards this seat saw (its own)."""
         return mask_of([t for t in self.discards if t is not None])
+
+
+def turned_up(view: View, tricks: Sequence[Trick]) -> View:
+    """A finished hand's view with its face-down piles turned up, as a table does once the hand
+    is over: ``tricks`` are the hand's tricks (`Hand.tricks`), each tile of which every seat saw
+    face up when it was played. Only tricks played are shown, never a tile still held (a hand
+    set or made before its last trick), and the points are those tricks' count. The ``events``
+    stay as the seat saw them during play, so a position string of the view is unchanged.
+
+    Raises ValueError for a hand not over, or for tricks that are not the view's.
+
+    >>> import random
+    >>> from texas42.core.hand import Hand
+    >>> hand = Hand.random(Rules(), 3, random.Random(1))
+    >>> for call in ("2m", "pass", "pass", "pass", "sixes"):
+    ...     hand.apply(hand.parse_action(call))
+    >>> while hand.result is None:
+    ...     hand.apply(hand.legal_actions()[0])
+    >>> view = hand.view(1)
+    >>> view.points, view.tricks[0].tiles
+    (None, None)
+    >>> shown = turned_up(view, hand.tricks)
+    >>> shown.points == hand.points, shown.tricks[0].tiles == hand.tricks[0].tiles
+    (True, True)
+    """
+    if view.phase != Phase.DONE:
+        raise ValueError("piles are turned up once the hand is over, not during it")
+    if len(tricks) != len(view.tricks):
+        raise ValueError(f"the view holds {len(view.tricks)} tricks, not {len(tricks)}")
+    if view.points is not None:
+        return view
+    shown = []
+    points = won = (0,) * view.layout.sides
+    for seen, trick in zip(view.tricks, tricks, strict=True):
+        if (seen.leader, seen.seats, seen.winner) != (trick.leader, trick.seats, trick.winner):
+            raise ValueError("these tricks are not the ones the view saw")
+        if seen.mine is not None and seen.mine != trick.tiles[trick.seats.index(view.seat)]:
+            raise ValueError("these tricks are not the ones the view saw")
+        points, won = add_trick(view.layout, points, won, trick.winner, trick.points)
+        shown.append(replace(seen, tiles=trick.tiles, points=trick.points))
+    return replace(view, tricks=tuple(shown), points=points)
 
 
 class _Auction(NamedTuple):

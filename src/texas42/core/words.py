@@ -45,9 +45,11 @@ Scored: North-South +1 mark
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Play
-from texas42.core.contracts import Contract
+from texas42.core.contracts import SUIT_NAMES, Contract
+from texas42.core.errors import NotationError
 from texas42.core.game import Outcome
 from texas42.core.hand import HandResult
 from texas42.core.layout import Layout, layout_of
@@ -176,7 +178,7 @@ def action_said(who: str, action: Action, *, own: bool = False) -> str:
     if isinstance(action, Bid):
         return f"{who} bid {action.notation}"
     if isinstance(action, Declare):
-        return f"{who} named {action.notation}"
+        return f"{who} named {contract_words(action.contract)}"
     if isinstance(action, Discard):
         return f"{who} laid {action.notation if own else 'a tile'} face down"
     return f"{who} passed"
@@ -254,7 +256,7 @@ def contract_line(
     'North bid 1m · North to name trump'
     >>> hand.apply(hand.parse_action("nello"))
     >>> contract_line(hand.view(0))
-    'North bid 1m · nello (no trump, doubles high) · South sits out'
+    'North bid 1m · Nel-O (no trump, doubles high) · South sits out'
     """
     seat_names = _seat_names(view, names)
     if view.phase == Phase.AUCTION:
@@ -269,16 +271,133 @@ def contract_line(
     named = view.contract if contract is None else contract
     if named is None:
         return f"{line} · {declarer} to name trump"
+    # the trump words tell a named doubles treatment: "Nel-O (no trump, doubles own)"
+    said = contract_words(named, treatment=not view.trump)
     if view.declarer != view.bidder:
-        line += f" · {declarer} named {named}"
+        line += f" · {declarer} named {said}"
     else:
-        line += f" · {named}"
+        line += f" · {said}"
     if view.trump and view.trump != str(named):
         line += f" ({view.trump})"
     if view.out_seat is not None:
         out = seat_names[view.out_seat]
         line += f" · {out} {_verb(out, 'sits', 'sit')} out"
     return line
+
+
+CONTRACT_NAMES = {"nello": "Nel-O", "sevens": "Sevens"}
+"""Contracts players write with capitals, as the rules and the lobby spell them."""
+
+
+def contract_words(contract: Contract, *, treatment: bool = True) -> str:
+    """A contract as players name it: ``sixes``, ``doubles``, ``follow-me (doubles low)``,
+    ``Nel-O``, ``Sevens``, ``by-lead``; the doubles treatment named with it unless
+    ``treatment`` is false (where the trump's words already say it).
+
+    >>> contract_words(Contract.parse("nello:own")), contract_words(Contract.parse("6"))
+    ('Nel-O (doubles own)', 'sixes')
+    >>> contract_words(Contract.parse("nello:own-inverted"), treatment=False)
+    'Nel-O'
+    """
+    if contract.kind == "suit":
+        assert contract.trump is not None
+        return SUIT_NAMES[contract.trump]
+    name = CONTRACT_NAMES.get(contract.kind, contract.kind)
+    if contract.treatment is None or not treatment:
+        return name
+    how = "own, inverted" if contract.treatment == "own-inverted" else contract.treatment
+    return f"{name} (doubles {how})"
+
+
+_PIP_WORDS = ("blank", "one", "two", "three", "four", "five", "six")
+
+
+def _doubles_in_suits(treatment: str) -> str:
+    if treatment == "low":
+        return "doubles are the lowest of their suit"
+    if treatment == "own":
+        return "the doubles are a suit of their own, the double-six highest"
+    if treatment == "own-inverted":
+        return "the doubles are a suit of their own, the double-blank highest"
+    return "doubles are the highest of their suit"
+
+
+def contract_meaning(rules: Rules, contract: Contract) -> str:
+    """What a contract means at this table, in one line, for the player about to name it.
+
+    >>> contract_meaning(Rules(), Contract.parse("follow-me:high"))
+    "No trump: the led tile's high end is the suit; doubles are the highest of their suit"
+    >>> contract_meaning(Rules(), Contract.parse("by-lead"))
+    'You lead first; the high end of the tile you lead becomes trump'
+    >>> contract_meaning(Rules(), Contract.parse("fives"))
+    'Tiles with a five are trump, the double-five highest'
+    """
+    treatment = contract.treatment_under(rules)
+    if contract.kind == "suit":
+        assert contract.trump is not None
+        pip = contract.trump
+        trumps = f"Tiles with a {_PIP_WORDS[pip]} are trump, the double-{_PIP_WORDS[pip]}"
+        if treatment == "low":
+            return f"{trumps} lowest; {_doubles_in_suits(treatment)}"
+        return f"{trumps} highest"
+    if contract.kind == "doubles":
+        return "The doubles are trump, double-six highest; the other tiles follow the high end led"
+    if contract.kind == "follow-me":
+        return f"No trump: the led tile's high end is the suit; {_doubles_in_suits(treatment)}"
+    if contract.kind == "nello":
+        return (
+            "You must lose every trick while your partner sits out; no trump, "
+            f"{_doubles_in_suits(treatment)}"
+        )
+    if contract.kind == "sevens":
+        return (
+            "Each trick goes to the tile closest to 7 pips (the first on a tie), everyone "
+            "plays their closest; your side must take every trick"
+        )
+    return "You lead first; the high end of the tile you lead becomes trump"
+
+
+def contract_group(contract: Contract) -> str:
+    """The heading a contract is offered under: Suits, Doubles, Follow-me or Specials.
+
+    >>> [contract_group(Contract.parse(c)) for c in ("sixes", "follow-me:low", "nello")]
+    ['Suits', 'Follow-me', 'Specials']
+    """
+    if contract.kind == "suit":
+        return "Suits"
+    if contract.kind == "doubles":
+        return "Doubles"
+    if contract.kind == "follow-me":
+        return "Follow-me"
+    return "Specials"
+
+
+def choice_words(rules: Rules, action: Action) -> tuple[str, str]:
+    """The heading a call or a contract is offered under and what it means, in one line each
+    (``""`` where the button says it all: a pass, a plain bid, a tile).
+
+    >>> choice_words(Rules(), Declare("doubles"))
+    ('Doubles', 'The doubles are trump, double-six highest; the other tiles follow the high end led')
+    >>> choice_words(Rules(), Bid("30")), choice_words(Rules(), Bid("2m"))
+    (('Points', ''), ('Marks', ''))
+    """
+    if isinstance(action, Declare):
+        return contract_group(action.contract), contract_meaning(rules, action.contract)
+    if not isinstance(action, Bid):
+        return "", ""
+    if action.special == "moon":
+        return "Specials", "Shoot the moon: you must take every trick"
+    if action.special in ("plunge", "splash"):
+        plunge = action.special == "plunge"
+        marks = rules.plunge_marks if plunge else rules.splash_marks
+        doubles = "four doubles" if plunge else "three doubles"
+        return "Specials", (
+            f"With {doubles} or more: your partner names trump and leads, and your side "
+            f"must take every trick ({plural(marks, 'mark')})"
+        )
+    if action.marks:
+        return "Marks", ""
+    return ("Tricks" if rules.bids == "tricks" else "Points"), ""
 
 
 def seat_roles(view: View, seat: int, mine: Sequence[int] | None = None) -> list[str]:
@@ -318,6 +437,22 @@ def pile_line(view: View, side: int) -> str:
     if view.points is not None:
         return f"{pile} · {plural(view.points[side], 'point')}"
     return f"{pile} · face down" if won else pile
+
+
+def next_hand_line(number: int, bidding: bool, to_act: bool) -> str:
+    """What a finished hand's summary says of the hand that followed it, which is under way
+    beneath the summary: its bidding has begun (and it is the reader's call), or its play.
+
+    >>> next_hand_line(2, True, True)
+    "Hand 2's bidding has begun and it is your call: close this summary to bid."
+    >>> next_hand_line(3, True, False), next_hand_line(3, False, False)
+    ("Hand 3's bidding has begun.", 'Hand 3 is under way.')
+    """
+    if not bidding:
+        return f"Hand {number} is under way."
+    if to_act:
+        return f"Hand {number}'s bidding has begun and it is your call: close this summary to bid."
+    return f"Hand {number}'s bidding has begun."
 
 
 def hand_headline(view: View, result: HandResult, sides: Sequence[str] | None = None) -> str:
@@ -445,6 +580,22 @@ def play_review_line(
     )
 
 
+def contract_said(notation: str) -> str:
+    """A contract given in its notation, as players name it inside a sentence's parentheses:
+    ``nello:own`` is ``Nel-O, doubles own``.
+
+    >>> contract_said("nello:own"), contract_said("fives")
+    ('Nel-O, doubles own', 'fives')
+    """
+    try:
+        contract = Contract.parse(notation)
+    except NotationError:
+        return notation
+    name = contract_words(contract, treatment=False)
+    said = contract_words(contract)
+    return name if said == name else f"{name}, {said[len(name) + 2 : -1]}"
+
+
 def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str:
     """A bid as the review tells it: in what share of the deals its bidder could have held
     (those that fit what they saw) ``contract`` makes it.
@@ -457,7 +608,7 @@ def bid_review_line(who: str, bid: str, contract: str, make_share: float) -> str
     owner = _possessive(who)
     held_by = "you" if who.lower() == "you" else "they"
     return (
-        f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract}) makes in "
+        f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract_said(contract)}) makes in "
         f"{round(make_share * 100)}% of the deals {held_by} could have held."
     )
 
@@ -507,7 +658,9 @@ def bid_shares_line(shares: Mapping[str, float], samples: int) -> str:
     >>> bid_shares_line({"sixes": 0.72, "fives": 0.1}, 64)
     'Each contract over the 64 deals drawn: sixes 72%, fives 10%.'
     """
-    each = ", ".join(f"{name} {round(share * 100)}%" for name, share in shares.items())
+    each = ", ".join(
+        f"{contract_said(name)} {round(share * 100)}%" for name, share in shares.items()
+    )
     return f"Each contract over the {plural(samples, 'deal')} drawn: {each}."
 
 
@@ -627,3 +780,223 @@ def claim_outcome(
             f"{whose} claim failed and counts as lost: {side_names[layout.side_of[side]]} {result}"
         )
     return f"{whose} claim failed: play goes on with that hand face up"
+
+
+# -- the house rules in a player's words --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class OptionWords:
+    """A house-rule option as players read it: what they call it, what it does in one line,
+    and what each of its choices means (for a choice option), by value."""
+
+    label: str
+    help: str
+    choices: Mapping[str, str] = field(default_factory=dict)
+
+
+_DOUBLES_CHOICES = {
+    "high": "doubles are the highest of their suit",
+    "low": "doubles are the lowest of their suit",
+    "own": "doubles are a suit of their own, double-six highest",
+    "own-inverted": "doubles are a suit of their own, double-blank highest",
+}
+
+OPTION_WORDS: dict[str, OptionWords] = {
+    "first_shaker": OptionWords(
+        "First shaker",
+        "Who shakes the first hand.",
+        {"high-draw": "each player draws a tile; the highest shakes", "random": "a random player"},
+    ),
+    "draw_order": OptionWords(
+        "Drawing the hands",
+        "In what order the players take their tiles from the shaken pile.",
+        {
+            "opponents-first": "the shaker's opponents first, the shaker last",
+            "shaker-last": "round the table, the shaker last",
+            "deal": "dealt round the table",
+        },
+    ),
+    "first_bidder": OptionWords(
+        "First bidder",
+        "Who calls first in the bidding; the calls go clockwise from there.",
+        {
+            "left-of-shaker": "the player left of the shaker",
+            "holder-1-0": "whoever holds the one-blank",
+            "shaker": "the shaker",
+        },
+    ),
+    "min_bid": OptionWords("Lowest bid", "The lowest bid in points."),
+    "max_opening_marks": OptionWords(
+        "Highest opening mark bid", "The most marks a first mark bid may be."
+    ),
+    "mark_raise": OptionWords(
+        "Mark raise", "After a mark bid, how many marks more the next bid may go."
+    ),
+    "max_bid_marks": OptionWords("Highest mark bid", "The most marks any bid may be."),
+    "all_pass": OptionWords(
+        "When all pass",
+        "What happens when nobody bids.",
+        {"forced": "the shaker must bid", "reshake": "the tiles are shaken again, no score"},
+    ),
+    "follow_me": OptionWords("Follow-me", "The bidder may name no trump (follow-me)."),
+    "doubles_trump": OptionWords("Doubles as trump", "The bidder may name the doubles as trump."),
+    "follow_me_doubles": OptionWords(
+        "Doubles in follow-me",
+        "Where the doubles rank when no trump is named.",
+        {k: v for k, v in _DOUBLES_CHOICES.items() if k != "own-inverted"},
+    ),
+    "doubles_choice": OptionWords(
+        "Bidder picks doubles high or low",
+        "In follow-me and Nel-O the bidder may say where the doubles rank.",
+    ),
+    "suit_doubles": OptionWords(
+        "Doubles in a trump suit",
+        "Where each double ranks in its suit when a suit is trump.",
+        {k: _DOUBLES_CHOICES[k] for k in ("high", "low")},
+    ),
+    "undeclared_trump": OptionWords(
+        "Trump not named",
+        "Whether the bidder may lead without naming trump.",
+        {
+            "first-lead": "allowed: the high end of the first tile led is trump",
+            "forbidden": "the bidder must name trump",
+        },
+    ),
+    "first_lead_trump": OptionWords(
+        "First lead names trump", "The first lead must be a trump when the leader holds one."
+    ),
+    "nello": OptionWords(
+        "Nel-O",
+        "The bidder may play to lose every trick while their partner sits out.",
+    ),
+    "nello_min_marks": OptionWords(
+        "Nel-O needs a bid of (marks)", "The least bid, in marks, that may play Nel-O."
+    ),
+    "nello_doubles": OptionWords(
+        "Doubles in Nel-O", "Where the doubles rank in Nel-O.", _DOUBLES_CHOICES
+    ),
+    "plunge": OptionWords(
+        "Plunge",
+        "With four doubles, bid a plunge: the partner names trump and the side must take every "
+        "trick.",
+    ),
+    "plunge_marks": OptionWords("Plunge is worth (marks)", "What a plunge bids, in marks."),
+    "plunge_needs_66": OptionWords(
+        "Plunge needs the double-six", "A plunge needs the double-six among its doubles."
+    ),
+    "splash": OptionWords(
+        "Splash", "As a plunge, with three doubles: the side must take every trick."
+    ),
+    "splash_marks": OptionWords("Splash is worth (marks)", "What a splash bids, in marks."),
+    "plunge_timing": OptionWords(
+        "When to plunge or splash",
+        "When a plunge or a splash may be bid.",
+        {
+            "first-bid": "only before anyone has bid",
+            "jump": "at any time, one mark over the bid if that is more",
+        },
+    ),
+    "sevens": OptionWords(
+        "Sevens",
+        "The bidder may name Sevens: the tile closest to 7 pips takes each trick.",
+    ),
+    "sevens_min_marks": OptionWords(
+        "Sevens needs a bid of (marks)", "The least bid, in marks, that may play Sevens."
+    ),
+    "hide_tricks": OptionWords(
+        "Trick piles face down",
+        "When won tricks are turned face down, so nobody may look back at them.",
+        {
+            "two-marks": "for bids of 2 marks or more",
+            "never": "never",
+            "mark-bids": "for every mark bid",
+        },
+    ),
+    "game": OptionWords(
+        "Play for",
+        "How the game is scored.",
+        {
+            "marks": "marks: a hand ends once the bid is made or set",
+            "points": "points: every trick is played, both sides score their count",
+            "moon": "Moon: three players, each for themselves",
+        },
+    ),
+    "target": OptionWords("Game to", "The score that wins (empty: 7 marks, 250 points, 21 Moon)."),
+    "cap_score": OptionWords(
+        "Cap the score", "A winning score shows as the target (8 marks shows as 7)."
+    ),
+    "seats": OptionWords("Players", "How many seats the table has."),
+    "teams": OptionWords(
+        "Teams",
+        "How the seats make sides.",
+        {
+            "partners": "two teams of two, partners across",
+            "pairs": "three teams of two",
+            "threes": "two teams of three",
+            "bidder-alone": "the bid winner alone against the rest",
+            "solo": "everyone for themselves",
+        },
+    ),
+    "removed": OptionWords("Tiles left out", "Tiles taken out of the set for this table."),
+    "hand_size": OptionWords("Tiles a hand", "How many tiles each player draws."),
+    "widow": OptionWords("Widow", "Tiles left aside for the bid winner to take."),
+    "trick_points": OptionWords("Points a trick", "What each trick is worth beside its count."),
+    "count": OptionWords("Count", "The count scores: the tiles of five and ten points."),
+    "bids": OptionWords(
+        "Bids in",
+        "What a bid counts.",
+        {"points": "points", "tricks": "tricks (Moon)"},
+    ),
+    "see_partner": OptionWords(
+        "Two-hand", "Each player holds both hands of a partnership and sees both."
+    ),
+}
+"""Every option of `Rules` (`texas42.core.rules.OPTION_NAMES`) in a player's words: the lobby's
+"More house rules" shows them, and `rules_text` tells a table's rules by them."""
+
+_SAID_BY_DESCRIBE = frozenset(
+    {
+        "game", "target", "seats", "teams", "removed", "hand_size", "widow", "trick_points",
+        "count", "bids", "see_partner", "min_bid", "max_opening_marks", "mark_raise", "all_pass",
+        "nello", "nello_min_marks", "plunge", "plunge_marks", "splash", "splash_marks", "sevens",
+        "sevens_min_marks",
+    }
+)  # fmt: skip
+"""The options `Rules.describe` already puts in words."""
+
+
+def option_value_words(name: str, value: object) -> str:
+    """An option's value as players read it: a choice's meaning, yes or no, a number.
+
+    >>> option_value_words("hide_tricks", "never"), option_value_words("plunge_needs_66", True)
+    ('never', 'yes')
+    """
+    words = OPTION_WORDS[name]
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "as usual"
+    return words.choices.get(str(value), str(value))
+
+
+def rules_text(rules: Rules) -> list[str]:
+    """A table's house rules in words, a line each: `Rules.describe`, then when the trick piles
+    lie face down, then every other option the table plays unlike the standard one.
+
+    >>> rules_text(Rules.parse("standard,suit_doubles=low"))[-2:]
+    ['Trick piles face down: for bids of 2 marks or more', 'Doubles in a trump suit: doubles are \
+the lowest of their suit']
+    """
+    lines = rules.describe()
+    lines.append(
+        f"{OPTION_WORDS['hide_tricks'].label}: {option_value_words('hide_tricks', rules.hide_tricks)}"
+    )
+    standard = Rules()
+    for name, said in OPTION_WORDS.items():
+        if name in _SAID_BY_DESCRIBE or name == "hide_tricks":
+            continue
+        value = getattr(rules, name)
+        if value != getattr(standard, name):
+            lines.append(f"{said.label}: {option_value_words(name, value)}")
+    return lines

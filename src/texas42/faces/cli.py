@@ -38,6 +38,7 @@ from texas42.core.words import (
     hint_facts,
     no_costly_plays,
     play_review_line,
+    rules_text,
     score_line,
     trick_of_play,
     winner_words,
@@ -765,7 +766,7 @@ def show_rules(
     except Texas42Error as exc:
         raise _refused(str(exc)) from None
     print(rules)
-    for line in rules.describe():
+    for line in rules_text(rules):
         print(f"  {line}")
     changed = rules.overrides()
     width = max(len(option) for option in OPTION_NAMES)

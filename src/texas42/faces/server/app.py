@@ -27,6 +27,7 @@ from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, RecordError, check_record
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
+from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import BadEvent
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
@@ -43,25 +44,28 @@ HISTORY_LIMIT = 100
 GameNumber = Annotated[int, FastApiPath(ge=1, le=1_000_000)]
 
 OPTION_LABELS = {
-    "all_pass": "When all pass",
-    "nello": "Nel-O",
-    "plunge": "Plunge",
-    "splash": "Splash",
-    "sevens": "Sevens",
-    "follow_me_doubles": "Doubles in follow-me",
-    "game": "Play for",
-    "target": "Game to",
-    "min_bid": "Lowest bid",
-    "hide_tricks": "Trick piles face down",
-    "doubles_choice": "Bidder picks doubles high or low",
-    "nello_doubles": "Doubles in Nel-O",
-    "nello_min_marks": "Nel-O needs a bid of (marks)",
-    "first_bidder": "First bidder",
-    "first_lead_trump": "First lead names trump",
-    "undeclared_trump": "Trump not named",
-    "plunge_marks": "Plunge is worth (marks)",
-    "splash_marks": "Splash is worth (marks)",
-    "sevens_min_marks": "Sevens needs a bid of (marks)",
+    name: OPTION_WORDS[name].label
+    for name in (
+        "all_pass",
+        "nello",
+        "plunge",
+        "splash",
+        "sevens",
+        "follow_me_doubles",
+        "game",
+        "target",
+        "min_bid",
+        "hide_tricks",
+        "doubles_choice",
+        "nello_doubles",
+        "nello_min_marks",
+        "first_bidder",
+        "first_lead_trump",
+        "undeclared_trump",
+        "plunge_marks",
+        "splash_marks",
+        "sevens_min_marks",
+    )
 }
 """The options a table's creator sees first, by what players call them."""
 
@@ -182,9 +186,11 @@ def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> out.Options:
         options.append(
             out.Option(
                 name=name,
-                label=OPTION_LABELS.get(name, name.replace("_", " ")),
+                label=OPTION_WORDS[name].label,
+                help=OPTION_WORDS[name].help,
                 kind=kind,
                 choices=choices,
+                choice_labels=[option_value_words(name, c) for c in choices],
                 default=default,
                 common=name in OPTION_LABELS,
             )

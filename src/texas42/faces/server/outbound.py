@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, fields
+from dataclasses import field as dataclass_field
 from typing import (
     TYPE_CHECKING,
     Annotated,
@@ -129,6 +130,10 @@ class Legal:
 
     action: str
     label: str
+    group: str = ""
+    """The heading the box offers it under (``Suits``, ``Specials``...), "" for a pass or a tile."""
+    meaning: str = ""
+    """What the choice means, in one line (`texas42.core.words.choice_words`), or ""."""
 
 
 @sent
@@ -196,6 +201,8 @@ class LastHand(Hand):
     """The hand before the one in play, as it ended."""
 
     number: int
+    next_line: str = ""
+    """What became of the hand after it, which goes on beneath this one's summary, in words."""
 
 
 # -- a game ---------------------------------------------------------------------------------
@@ -371,6 +378,10 @@ class Option:
     choices: list[str]
     default: bool | int | str | None
     common: bool
+    help: str = ""
+    """What the option does, in one line (`texas42.core.words.OPTION_WORDS`)."""
+    choice_labels: list[str] = dataclass_field(default_factory=list)
+    """What each of ``choices`` means, in the same order."""
 
 
 @sent

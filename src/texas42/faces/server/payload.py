@@ -3,7 +3,8 @@
 This module is the only place a message about a game's tiles is made (as the classes of
 `texas42.faces.server.outbound`), and it reads nothing but
 views (those of the seats the recipient plays, or the public part of one for a spectator) and
-finished hands' results. So a payload can hold no tile its recipient could not see at the table,
+finished hands' results and tricks (`turned_up`: once a hand is over its face-down piles are
+turned up, every tile in them having been played face up). So a payload can hold no tile its recipient could not see at the table,
 which the leak tests check against every message of whole games.
 """
 
@@ -19,16 +20,19 @@ from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
-from texas42.core.view import View
+from texas42.core.view import View, turned_up
 from texas42.core.words import (
     action_said,
+    choice_words,
     claim_line,
     claim_outcome,
     contract_line,
+    contract_words,
     game_over_line,
     hand_heading,
     hand_headline,
     hand_result_lines,
+    next_hand_line,
     pile_line,
     seat_roles,
     shaker_line,
@@ -87,9 +91,17 @@ def action_label(action: Action) -> str:
             return f"{action.marks} mark" + ("s" if action.marks > 1 else "")
         return action.notation
     if isinstance(action, Declare):
-        return action.notation.replace(":", " (doubles ") + (")" if ":" in action.notation else "")
+        return contract_words(action.contract)
     assert isinstance(action, (Play, Discard))
     return action.notation
+
+
+def legal_payload(rules: Rules, action: Action) -> out.Legal:
+    """A legal action for its button: its words, label, heading and meaning (`choice_words`)."""
+    group, meaning = choice_words(rules, action)
+    return out.Legal(
+        action=action_words(action), label=action_label(action), group=group, meaning=meaning
+    )
 
 
 def result_payload(result: HandResult, view: View) -> out.Result:
@@ -155,7 +167,7 @@ def hand_payload(
         first_bidder=view.first_bidder,
         phase=PHASES[view.phase],
         turn=view.turn,
-        tiles=[] if public else [TILE_NAMES[t] for t in tiles_of(view.hand)],
+        tiles=[] if public else [TILE_NAMES[t] for t in view.tiles_in_order()],
         widow=[] if public else [TILE_NAMES[t] for t in tiles_of(view.widow)],
         discards=[None if public or t is None else TILE_NAMES[t] for t in view.discards],
         calls=[
@@ -174,10 +186,8 @@ def hand_payload(
         points=list(view.points) if view.points is not None else None,
         tricks_won=list(view.tricks_won),
         tiles_left=list(view.tiles_left),
-        piles_face_down=view.piles_face_down,
-        legal=[out.Legal(action=action_words(a), label=action_label(a)) for a in view.legal]
-        if own_turn
-        else [],
+        piles_face_down=view.piles_face_down and view.points is None,
+        legal=[legal_payload(view.rules, a) for a in view.legal] if own_turn else [],
         illegal=illegal or {},
         result=result_payload(result, view)
         if result is not None and result.made is not None
@@ -240,8 +250,11 @@ def game_payload(
     rules: Rules = game.rules
     index = len(game.hands) - 1
     hand = game.hand
+    current_view = game.view(looking)
+    if hand.result is not None:
+        current_view = turned_up(current_view, hand.tricks)
     current = hand_payload(
-        game.view(looking),
+        current_view,
         public=public,
         result=hand.result,
         illegal=None if seat is None else illegal_reasons(hand, seat),
@@ -250,7 +263,8 @@ def game_payload(
         can_claim=seat is not None and game.can_claim(seat),
     )
     held = [
-        out.Held(seat=s, tiles=[TILE_NAMES[t] for t in tiles_of(game.view(s).hand)]) for s in seats
+        out.Held(seat=s, tiles=[TILE_NAMES[t] for t in game.view(s).tiles_in_order()])
+        for s in seats
     ]
     last_hand = None
     finished = index if hand.result is None else index + 1
@@ -258,13 +272,19 @@ def game_payload(
         last = game.hands[finished - 1]
         assert last.result is not None
         ended = hand_payload(
-            _hand_view(game, finished - 1, looking),
+            turned_up(_hand_view(game, finished - 1, looking), last.tricks),
             public=public,
             result=last.result,
             names=labels,
             mine=seats,
         )
-        last_hand = out.LastHand(**out.fields_of(ended), number=game.first_hand + finished - 1)
+        following = ""
+        if hand.result is None:  # the next hand is under way beneath this one's summary
+            to_act = seat is not None and hand.seat_to_act() in seats
+            following = next_hand_line(game.hand_number, hand.phase == Phase.AUCTION, to_act)
+        last_hand = out.LastHand(
+            **out.fields_of(ended), number=game.first_hand + finished - 1, next_line=following
+        )
     outcome = game.outcome()
     return out.Game(
         hand_number=game.hand_number,

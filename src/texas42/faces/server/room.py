@@ -844,7 +844,7 @@ class Room:
             id=self.id,
             name=self.name,
             rules=str(self.rules),
-            rules_text=self.rules.describe(),
+            rules_text=words.rules_text(self.rules),
             status=self.status,
             game_number=self.game_number,
             layout=layout_payload(self.rules),

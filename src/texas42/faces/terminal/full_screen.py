@@ -32,7 +32,6 @@ from textual.widgets import Button, Input, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play, action_words
-from texas42.core.contracts import tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
@@ -41,7 +40,7 @@ from texas42.core.progress import Phase
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
-from texas42.core.view import Claim, TrickView, View
+from texas42.core.view import TrickView, View
 from texas42.core.words import (
     action_said,
     bid_review_line,
@@ -59,6 +58,7 @@ from texas42.core.words import (
     pile_line,
     play_review_line,
     plural,
+    rules_text,
     score_line,
     seat_roles,
     shaker_line,
@@ -205,24 +205,10 @@ def _ordinal(number: int) -> str:
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number, 'th') }"
 
 
-def trump_mask(view: View) -> int:
-    """The tiles that are trump in the view's contract, once known (0 before, or with none)."""
-    contract = view.contract
-    if contract is None:
-        return 0
-    if contract.kind != "by-lead":
-        return tables_for(contract, view.rules).trump_mask
-    first = next((e for e in view.events if not isinstance(e, Claim)), None)
-    if not isinstance(first, int):
-        return 0
-    return tables_for(contract, view.rules, first_lead=first).trump_mask
-
-
 def hand_tiles(view: View) -> list[int]:
-    """The player's tiles in the order shown and numbered for the keys 1-7: trumps first once
-    trump is known, each group highest first."""
-    trumps = trump_mask(view)
-    return sorted(tiles_of(view.hand), key=lambda t: (not trumps >> t & 1, -t))
+    """The player's tiles in the order shown and numbered for the keys 1-7: as a 42 player
+    holds them once trump is named (`View.tiles_in_order`, as the web table shows them)."""
+    return list(view.tiles_in_order())
 
 
 def seat_of_call(view: View, index: int) -> int:
@@ -852,7 +838,7 @@ class TableApp(App[int]):
         for scroller in self.query("#side, #log"):
             scroller.can_focus = False  # the arrow keys and Tab walk the bidding box alone
         self._note(f"Texas 42: {self.rules}", style="bold")
-        for line in self.rules.describe():
+        for line in rules_text(self.rules):
             self._note(f"  {line}", style="dim")
         self._note(f"{self._seated()} Press ? for the keys.")
         self._hand_begins()

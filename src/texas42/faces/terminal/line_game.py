@@ -42,6 +42,7 @@ from texas42.core.words import (
     hand_heading,
     hand_headline,
     hand_result_lines,
+    rules_text,
     score_line,
     trick_taken,
     widow_taken,
@@ -285,7 +286,7 @@ class _Session:
 
     def intro(self) -> None:
         self.say("Texas 42", style="bold")
-        for line in self.rules.describe():
+        for line in rules_text(self.rules):
             self.say(f"  {line}")
         layout = self.layout
         names = layout.seat_names

@@ -67,24 +67,27 @@ function optionField(option, value, onChange) {
   const id = `opt-${option.name}`;
   const label = option.label || option.name.replace(/_/g, " ");
   const testid = `option-${option.name}`;
+  // what the option does, in the server's words, under its field (visible on touch too)
+  const help = option.help ? h("span", { class: "option-help", "data-testid": `help-${option.name}` }, option.help) : null;
   if (option.kind === "bool") {
     const box = h("input", { type: "checkbox", id, name: option.name, "data-testid": testid,
       onchange: () => onChange(option.name, box.checked) });
     box.checked = Boolean(value);
-    return h("label", { class: "option option-bool", for: id }, box, h("span", {}, label));
+    return h("label", { class: "option option-bool", for: id }, box, h("span", {}, label), help);
   }
   if (option.kind === "choice" && Array.isArray(option.choices)) {
+    const meanings = Array.isArray(option.choice_labels) ? option.choice_labels : [];
     const select = h("select", { id, name: option.name, "data-testid": testid,
       onchange: () => onChange(option.name, select.value) },
-    option.choices.map((c) => h("option", { value: String(c) }, String(c))));
+    option.choices.map((c, i) => h("option", { value: String(c) }, String(meanings[i] || c))));
     select.value = String(value);
-    return h("label", { class: "option option-choice", for: id }, h("span", {}, label), select);
+    return h("label", { class: "option option-choice", for: id }, h("span", {}, label), select, help);
   }
   const input = h("input", { type: "number", id, name: option.name, inputmode: "numeric",
     "data-testid": testid, placeholder: "default",
     onchange: () => onChange(option.name, input.value === "" ? null : Number(input.value)) });
   input.value = value === null || value === undefined ? "" : String(value);
-  return h("label", { class: "option option-int", for: id }, h("span", {}, label), input);
+  return h("label", { class: "option option-int", for: id }, h("span", {}, label), input, help);
 }
 
 function createForm(api) {

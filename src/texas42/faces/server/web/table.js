@@ -12,6 +12,7 @@ import {
 } from "./board.js";
 import { tileSvg } from "./tiles.js";
 import { ClaimBox, faceUpRow } from "./claim.js";
+import { choiceBox, nextHandNote } from "./choices.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -375,7 +376,7 @@ class TablePage {
     this.el.page.dataset.seq = String(this.state.seq);
     this.el.page.dataset.status = table.status;
     this.el.page.dataset.seat = this.you === null ? "" : String(this.you);
-    setTitle(table.name || `Table ${table.id}`, `${table.name || `Table ${table.id}`}${table.rules ? ` · ${table.rules}` : ""}`);
+    setTitle(table.name || `Table ${table.id}`);
     this.renderInfo();
     this.renderFelt();
     this.renderHand();
@@ -653,7 +654,8 @@ class TablePage {
         words.made === false ? "set" : words.made ? "made" : ""),
       words.lines.map((line) => h("p", { class: "result-line" }, line)),
       this.finalTrick(hand),
-      this.reviewBlock(number));
+      this.reviewBlock(number),
+      nextHandNote(this.state.game, number, () => { this.summary = null; this.render(); }));
   }
 
   resultLines(hand) {
@@ -737,17 +739,8 @@ class TablePage {
     }
     if (myTurn && calls.length && (phase === "auction" || phase === "declare")) {
       const title = phase === "auction" ? "Your bid" : "Name the contract";
-      const pass = calls.filter((a) => a.action === "pass");
-      const rest = calls.filter((a) => a.action !== "pass");
-      parts.push(h("div", { class: `call-box ${phase}`, "data-testid": phase === "auction" ? "bidding-box" : "trump-box",
-        role: "group", "aria-label": title },
-      h("span", { class: "call-title" }, title),
-      h("div", { class: "call-buttons" },
-        pass.concat(rest).map((a) => h("button", {
-          type: "button", class: `call-button${a.action === "pass" ? " pass" : ""}`, "data-action": a.action,
-          "data-focus": `action-${a.action}`, disabled: this.pending ? true : null,
-          onclick: () => this.act(a.action),
-        }, a.label || a.action)))));
+      parts.push(choiceBox(calls, { title, phase, testid: phase === "auction" ? "bidding-box" : "trump-box",
+        pending: this.pending, onAct: (action) => this.act(action) }));
     }
     const claim = this.claims.controls();
     if (claim) parts.push(claim);
@@ -804,8 +797,8 @@ class TablePage {
     }
     const rulesLines = Array.isArray(table.rules_text) ? table.rules_text : [];
     parts.push(h("details", { class: "card side-card rules", open: table.status === "lobby" ? true : null },
-      h("summary", {}, `House rules: ${table.rules || "standard"}`),
-      rulesLines.length ? h("ul", {}, rulesLines.map((l) => h("li", {}, l))) : null));
+      h("summary", { "data-testid": "rules-summary" }, "House rules"),
+      rulesLines.length ? h("ul", { "data-testid": "rules-text" }, rulesLines.map((l) => h("li", {}, l))) : null));
     if (table.status !== "lobby") parts.push(h("section", { class: "card side-card" }, this.inviteBox()));
     if (this.seatLink) {
       parts.push(h("details", { class: "card side-card" }, h("summary", {}, "Your seat on another device"),
