@@ -11,7 +11,6 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-import segno
 from starlette.websockets import WebSocketDisconnect
 from typer.testing import CliRunner
 
@@ -25,7 +24,17 @@ from texas42.faces.server.invite import (
     reachable_addresses,
     start_message,
 )
-from webtest import Socket, TestClient, get_json, make_client, new_table, serve, serve_command
+from webtest import (
+    Socket,
+    TestClient,
+    get_json,
+    make_client,
+    new_table,
+    qr_matrices,
+    qr_matrix,
+    serve,
+    serve_command,
+)
 
 PUBLIC = "https://tables.example.org"
 
@@ -170,35 +179,6 @@ def test_a_browser_on_the_public_url_may_open_the_table_socket(tmp_path: Path) -
 # -- the QR code --------------------------------------------------------------------------------
 
 
-def svg_matrix(svg: str) -> tuple[tuple[int, ...], ...]:
-    """The modules an SVG of segno's draws, read back from its path: ``M x y`` starts at the
-    top left dark run, ``h n`` draws n dark modules, ``m dx dy`` moves (relative)."""
-    width = int(re.search(r'viewBox="0 0 (\d+) (\d+)"', svg)[1])  # type: ignore[index]
-    path = re.search(r'<path[^>]*stroke="#000"[^>]*d="([^"]+)"', svg)[1]  # type: ignore[index]
-    grid = [[0] * width for _ in range(width)]
-    x = y = 0.0
-    for op, args in re.findall(r"([MmHh])([-\d. ]+)", path):
-        numbers = [float(n) for n in args.split()]
-        if op == "M":
-            x, y = numbers
-        elif op == "m":
-            x, y = x + numbers[0], y + numbers[1]
-        else:
-            for column in range(int(x), int(x + numbers[0])):
-                grid[int(y)][column] = 1
-            x += numbers[0]
-    return tuple(tuple(row) for row in grid)
-
-
-def expected_matrices(link: str) -> list[tuple[tuple[int, ...], ...]]:
-    """What segno itself draws for ``link`` at each error level, with the quiet zone of four."""
-    found = []
-    for error in "lmqh":
-        code = segno.make_qr(link, error=error)
-        found.append(tuple(tuple(int(bool(m)) for m in row) for row in code.matrix_iter(border=4)))
-    return found
-
-
 def test_the_qr_code_says_exactly_the_invite_link(tmp_path: Path) -> None:
     with make_client(tmp_path / "q.sqlite", public_url=PUBLIC) as client:
         table = new_table(client)
@@ -213,8 +193,8 @@ def test_the_qr_code_says_exactly_the_invite_link(tmp_path: Path) -> None:
         link = f"{PUBLIC}/t/{table}"
         assert f"<title>{link}</title>" in svg
         assert "token" not in svg
-        assert svg_matrix(svg) in expected_matrices(link)
-        assert svg_matrix(svg) not in expected_matrices(f"{PUBLIC}/t/{table}x")
+        assert qr_matrix(svg) in qr_matrices(link)
+        assert qr_matrix(svg) not in qr_matrices(f"{PUBLIC}/t/{table}x")
         assert client.get("/api/tables/nosuchtable/invite.svg").status_code == 404
         assert client.get("/api/tables/nosuchtable/invite").status_code == 404
 
@@ -222,7 +202,7 @@ def test_the_qr_code_says_exactly_the_invite_link(tmp_path: Path) -> None:
 def test_without_a_public_url_the_qr_code_says_the_requests_address(client: TestClient) -> None:
     table = new_table(client)
     svg = client.get(f"/api/tables/{table}/invite.svg").text
-    assert svg_matrix(svg) in expected_matrices(f"http://testserver/t/{table}")
+    assert qr_matrix(svg) in qr_matrices(f"http://testserver/t/{table}")
 
 
 # -- where other machines open the server -------------------------------------------------------
