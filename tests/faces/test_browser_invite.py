@@ -140,3 +140,20 @@ def test_a_friend_opening_the_public_link_joins_the_table(
         host.close()
     finally:
         friend.close()
+
+
+def test_without_a_public_url_the_links_are_on_the_pages_address(server: str, browser: Any) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    address = create_table(page, server, "Kitchen")
+    shows(page, address)
+    qr = page.wait_for_selector("[data-testid=invite-qr][data-link]")
+    assert qr.get_attribute("data-link") == address
+    assert qr_matrix(_svg(f"{address.replace('/t/', '/api/tables/')}/invite.svg")) in qr_matrices(
+        address
+    )
+    sit(page, 0, "Di")
+    field = page.wait_for_selector("[aria-label='your seat link']", state="attached")
+    # the server's link is relative; the page shows it whole, to open on another device
+    assert re.fullmatch(rf"{re.escape(address)}#token=[\w-]+", field.get_attribute("value") or "")
+    watch.close()

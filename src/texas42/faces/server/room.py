@@ -42,6 +42,7 @@ from texas42.faces.server.events import (
     StartEvent,
     read_event,
 )
+from texas42.faces.server.invite import table_link
 from texas42.faces.server.messages import (
     RATE_BURST,
     RATE_PER_SECOND,
@@ -379,7 +380,7 @@ class Room:
             out.Seated(
                 seat=message.seat,
                 token=token,
-                link=f"{self.settings.public_url or ''}/t/{self.id}#token={token}",
+                link=f"{table_link(self.settings.public_url or '', self.id)}#token={token}",
             )
         )
         self.broadcast()

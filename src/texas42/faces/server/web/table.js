@@ -800,7 +800,8 @@ class TablePage {
     if (this.seatLink) {
       parts.push(h("details", { class: "card side-card" }, h("summary", {}, "Your seat on another device"),
         h("p", { class: "muted" }, "This link gives your seat back: keep it to yourself."),
-        h("input", { class: "invite-input", readonly: true, value: this.seatLink, "aria-label": "your seat link" })));
+        h("input", { class: "invite-input", readonly: true, value: new URL(this.seatLink, location.href).href,
+          "aria-label": "your seat link" })));
     }
     parts.push(h("p", { class: "side-links" }, h("a", { href: "/" }, "← Lobby")));
     mount(this.el.side, parts);
