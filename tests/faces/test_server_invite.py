@@ -101,6 +101,11 @@ def test_a_public_url_is_kept_as_an_origin(given: str, kept: str) -> None:
         ("https://tables.example.org:99999", "port"),
         ("https://tables.example.org:0", "port"),
         ("https://tables example.org", "http:// or https://"),
+        ("http://[::1", "not an address"),
+        ("http://[zz]/", "not an address"),
+        ("http://%41", "not a host name"),
+        ("http://\\evil.example", "not a host name"),
+        ("http://a..b", "not a host name"),
     ],
 )
 def test_a_bad_public_url_is_refused_saying_why(given: str, said: str) -> None:

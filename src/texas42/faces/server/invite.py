@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import io
 import ipaddress
+import re
 import socket
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -31,6 +32,11 @@ PROBES = (
 toward them: connecting a UDP socket sends nothing."""
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+HOST_NAME = re.compile(
+    r"(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.?"
+)
+"""A host name's labels (an IPv4 address is one too)."""
 
 
 def check_public_url(text: str) -> str:
@@ -53,7 +59,11 @@ def check_public_url(text: str) -> str:
         raise Texas42Error(f"a public URL is an http:// or https:// address, not {text!r}")
     if "?" in raw or "#" in raw:
         raise Texas42Error(f"a public URL has no query (?) or fragment (#): {text!r}")
-    parts = urlsplit(raw)
+    try:
+        parts = urlsplit(raw)
+        host = parts.hostname or ""
+    except ValueError:
+        raise Texas42Error(f"a public URL's host is not an address: {text!r}") from None
     scheme = parts.scheme.lower()
     if scheme not in ("http", "https") or not raw.lower().startswith(f"{scheme}://"):
         raise Texas42Error(f"a public URL starts with http:// or https://, not {text!r}")
@@ -63,7 +73,6 @@ def check_public_url(text: str) -> str:
         port = parts.port
     except ValueError:
         raise Texas42Error(f"a public URL's port is a number 1..65535: {text!r}") from None
-    host = parts.hostname or ""
     if not host:
         raise Texas42Error(f"a public URL names a host: {text!r}")
     if parts.path not in ("", "/"):
@@ -78,9 +87,11 @@ def check_public_url(text: str) -> str:
             raise Texas42Error(f"a public URL's host is not an address: {text!r}") from None
     else:
         try:
-            host = host.encode("idna").decode("ascii")
+            host = host.encode("idna").decode("ascii").lower()
         except UnicodeError:
             raise Texas42Error(f"a public URL's host is not a host name: {text!r}") from None
+        if not HOST_NAME.fullmatch(host):
+            raise Texas42Error(f"a public URL's host is not a host name: {text!r}")
     if port == 0:
         raise Texas42Error(f"a public URL's port is a number 1..65535: {text!r}")
     default = 80 if scheme == "http" else 443
