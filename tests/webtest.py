@@ -410,3 +410,40 @@ class Player:
 
     def close(self) -> None:
         self.open.close()
+
+
+# -- QR codes -----------------------------------------------------------------------------------
+
+
+def qr_matrix(svg: str) -> tuple[tuple[int, ...], ...]:
+    """The modules an SVG of segno's draws, read back from its path: ``M x y`` starts at the
+    top left dark run, ``h n`` draws n dark modules, ``m dx dy`` moves (relative)."""
+    size = re.search(r'viewBox="0 0 (\d+) \d+"', svg)
+    path = re.search(r'<path[^>]*stroke="#000"[^>]*d="([^"]+)"', svg)
+    assert size and path, "not a QR code of segno's"
+    width = int(size[1])
+    grid = [[0] * width for _ in range(width)]
+    x = y = 0.0
+    for op, args in re.findall(r"([MmHh])([-\d. ]+)", path[1]):
+        numbers = [float(n) for n in args.split()]
+        if op == "M":
+            x, y = numbers
+        elif op == "m":
+            x, y = x + numbers[0], y + numbers[1]
+        else:
+            for column in range(int(x), int(x + numbers[0])):
+                grid[int(y)][column] = 1
+            x += numbers[0]
+    return tuple(tuple(row) for row in grid)
+
+
+def qr_matrices(link: str) -> list[tuple[tuple[int, ...], ...]]:
+    """What segno itself draws for ``link`` at each error level, with the quiet zone of four:
+    a QR code says exactly ``link`` when its `qr_matrix` is one of them."""
+    import segno
+
+    found = []
+    for error in "lmqh":
+        code = segno.make_qr(link, error=error)
+        found.append(tuple(tuple(int(bool(m)) for m in row) for row in code.matrix_iter(border=4)))
+    return found

@@ -18,6 +18,7 @@ EXTRAS = {
     "starlette": "server",
     "uvicorn": "server",
     "sqlalchemy": "server",
+    "segno": "server",
     "textual": "tui",
     "matplotlib": "plot",
     "ray": "dist",

@@ -782,7 +782,13 @@ def show_rules(
 
 @app.command()
 def serve(
-    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    host: Annotated[
+        str,
+        typer.Option(
+            help="The address to listen on; 0.0.0.0 (or ::) lets other machines on your "
+            "network join."
+        ),
+    ] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="The port to listen on.")] = 4242,
     db: Annotated[
         str | None,
@@ -801,12 +807,27 @@ def serve(
         list[str] | None,
         typer.Option(help="NAME=CMD: offer an outside engine (docs/engine-protocol.md) as a bot."),
     ] = None,
+    public_url: Annotated[
+        str | None,
+        typer.Option(
+            help="The address browsers reach this server at behind a proxy or a tunnel "
+            "(https://tables.example.org): invite and seat links start with it."
+        ),
+    ] = None,
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
         raise _refused(f"--port: a port is 1..65535, not {port}")
     if not 0 <= bot_delay <= 60:
         raise _refused(f"--bot-delay: seconds from 0 to 60, not {bot_delay}")
+    from texas42.faces.server.invite import check_public_url, start_message
+
+    public = None
+    if public_url is not None:
+        try:
+            public = check_public_url(public_url)
+        except Texas42Error as exc:
+            raise _refused(f"--public-url: {exc}") from None
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
@@ -824,16 +845,14 @@ def serve(
         allowed_origins=tuple(allow_origin or ()),
         engines=tuple(engines),
         freeze_gc=True,
+        public_url=public,
     )
-    shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     where = db if db is not None else str(default_db_path())
     try:
         check_database(database_url(db))
     except Texas42Error as exc:
         raise _refused(f"--db: {exc}") from None
-    print(
-        f"texas42 table: open http://{shown}:{port}/  (games in {where}; Ctrl-C stops)", flush=True
-    )
+    print("\n".join(start_message(host, port, where, public)), flush=True)
     uvicorn.run(
         create_app(settings), host=host, port=port, log_level="warning", ws_max_size=1 << 16
     )

@@ -30,6 +30,7 @@ from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PR
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import BadEvent
+from texas42.faces.server.invite import qr_svg, table_link
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
 from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.room import Connection, Room, ServerSettings
@@ -335,7 +336,8 @@ async def create_table(body: TableRequest, request: Request) -> Response:
     except Texas42Error as exc:
         raise HTTPException(400, f"rules: {exc}") from None
     room = await _tables(request).create(body.name, rules)
-    return _json(out.Created(id=room.id, url=f"/t/{room.id}"))
+    public = _settings(request).public_url
+    return _json(out.Created(id=room.id, url=table_link(public or "", room.id)))
 
 
 @api.get("/tables/{table_id}")
@@ -349,6 +351,31 @@ async def table_summary(table_id: str, request: Request) -> Response:
             hand_number=game.hand_number if game is not None else None,
         )
     )
+
+
+@api.get("/tables/{table_id}/invite")
+async def table_invite(table_id: str, request: Request) -> Response:
+    room = await _room(request, table_id)
+    return _json(out.Invite(url=_invite_link(request, room.id)))
+
+
+@api.get("/tables/{table_id}/invite.svg")
+async def table_invite_qr(table_id: str, request: Request) -> Response:
+    room = await _room(request, table_id)
+    svg = await asyncio.to_thread(qr_svg, _invite_link(request, room.id))
+    # an SVG opened by itself is a document: it may run nothing and is never sniffed as another type
+    headers = {
+        "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+        "X-Content-Type-Options": "nosniff",
+    }
+    return Response(svg, media_type="image/svg+xml", headers=headers)
+
+
+def _invite_link(request: Request, table_id: str) -> str:
+    """A table's whole invite link: on the public URL if the server has one, else on the
+    address this request came to (a link for the asker's own page, trusted for nothing else)."""
+    base = _settings(request).public_url or str(request.base_url)
+    return table_link(base, table_id)
 
 
 @api.get("/history")
@@ -413,7 +440,8 @@ async def _finished(request: Request, table_id: str, number: int) -> Any:
 @sockets.websocket("/ws/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     settings = _settings(websocket)
-    if not origin_allowed(websocket, settings.allowed_origins):
+    public = (settings.public_url,) if settings.public_url else ()
+    if not origin_allowed(websocket, settings.allowed_origins + public):
         await websocket.close(code=1008, reason="origin not allowed")
         return
     room = await _tables(websocket).get(table_id)

@@ -453,7 +453,14 @@ class Failure:
     error: str
 
 
-HttpBody = Options | Created | TableSummary | GameSummary | Replay | Failure
+@sent
+class Invite:
+    """``GET /api/tables/{table}/invite``: the link that brings a friend to the table."""
+
+    url: str
+
+
+HttpBody = Options | Created | TableSummary | GameSummary | Replay | Failure | Invite
 HTTP_BODIES: tuple[type, ...] = get_args(HttpBody)
 
 SERVER_MESSAGES: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -44,6 +44,7 @@ from texas42.faces.server.events import (
     StartEvent,
     read_event,
 )
+from texas42.faces.server.invite import table_link
 from texas42.faces.server.messages import (
     RATE_BURST,
     RATE_PER_SECOND,
@@ -107,6 +108,11 @@ class ServerSettings:
     """A table nobody has watched or touched for this long leaves memory (its log stays)."""
     freeze_gc: bool = False
     """Freeze the objects alive after start-up out of the garbage collector (``serve`` does)."""
+    public_url: str | None = None
+    """Where browsers reach the server behind a proxy or a tunnel (``serve --public-url``, as
+    `invite.check_public_url` gives it): every invite and seat link starts with it, and its
+    origin may open WebSockets. None: links are relative to the page (or the request's own
+    base URL where a link must be whole, as in the invite's QR code)."""
 
 
 class Connection:
@@ -376,7 +382,11 @@ class Room:
         await self._commit(SitEvent(seat=message.seat, name=name, digest=token_digest(token)))
         connection.seat = message.seat
         connection.post(
-            out.Seated(seat=message.seat, token=token, link=f"/t/{self.id}#token={token}")
+            out.Seated(
+                seat=message.seat,
+                token=token,
+                link=f"{table_link(self.settings.public_url or '', self.id)}#token={token}",
+            )
         )
         self.broadcast()
 

@@ -164,7 +164,9 @@ function createForm(api) {
         const known = presetKnown(preset, presets[preset]);
         const body = { rules: rulesString(preset, base, known ? chosen : base), name: nameInput.value.trim() };
         const made = await postJson("/api/tables", body);
-        location.assign(made.url || `/t/${encodeURIComponent(made.id)}`);
+        // on this page's own address, where the seat tokens are kept (made.url may be the
+        // server's --public-url, for sharing)
+        location.assign(`/t/${encodeURIComponent(made.id)}`);
       } catch (err) {
         toast(`Could not create the table: ${err.message}`, "error");
         submit.disabled = false;

@@ -2,7 +2,8 @@
    hints and hand reviews. The server sends the whole table after every change; `render` rebuilds
    the page from the newest state alone, so a missed message can never leave it wrong. */
 
-import { copyText, h, mount, setTitle, toast, typingInField } from "./dom.js";
+import { h, mount, setTitle, toast, typingInField } from "./dom.js";
+import { inviteBox } from "./invite.js";
 import { getJson, TableSocket } from "./net.js";
 import { forgetTable, playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
 import {
@@ -544,14 +545,7 @@ class TablePage {
   }
 
   inviteBox() {
-    const link = `${location.origin}/t/${encodeURIComponent(this.id)}`;
-    const input = h("input", { class: "invite-input", readonly: true, value: link, "data-testid": "invite-link",
-      "aria-label": "invite link", onfocus: () => input.select() });
-    return h("div", { class: "invite" },
-      h("label", {}, "Invite link"),
-      h("div", { class: "invite-row" }, input,
-        h("button", { type: "button", class: "small", "data-testid": "copy-invite", "data-focus": "copy-invite",
-          onclick: () => copyText(link, input) }, "Copy")));
+    return inviteBox(this.id);
   }
 
   pregame() {
@@ -803,7 +797,8 @@ class TablePage {
     if (this.seatLink) {
       parts.push(h("details", { class: "card side-card" }, h("summary", {}, "Your seat on another device"),
         h("p", { class: "muted" }, "This link gives your seat back: keep it to yourself."),
-        h("input", { class: "invite-input", readonly: true, value: this.seatLink, "aria-label": "your seat link" })));
+        h("input", { class: "invite-input", readonly: true, value: new URL(this.seatLink, location.href).href,
+          "aria-label": "your seat link" })));
     }
     parts.push(h("p", { class: "side-links" }, h("a", { href: "/" }, "← Lobby")));
     mount(this.el.side, parts);
