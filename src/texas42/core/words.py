@@ -904,6 +904,18 @@ OPTION_WORDS: dict[str, OptionWords] = {
     "sevens_min_marks": OptionWords(
         "Sevens needs a bid of (marks)", "The least bid, in marks, that may play Sevens."
     ),
+    "claims": OptionWords(
+        "Laying down",
+        "The player on lead may lay the hand down and claim the rest of the tricks.",
+    ),
+    "false_claim": OptionWords(
+        "A claim that fails",
+        "What happens when a hand laid down could lose a trick.",
+        {
+            "play-on": "play goes on with that hand face up",
+            "set": "the claiming side loses the hand",
+        },
+    ),
     "hide_tricks": OptionWords(
         "Trick piles face down",
         "When won tricks are turned face down, so nobody may look back at them.",
