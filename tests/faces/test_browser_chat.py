@@ -155,6 +155,25 @@ def test_chat_is_text_kept_over_a_reload_and_limited(server: str, browser: Any) 
     host.close()
 
 
+def test_on_a_phone_the_chat_folds_and_counts_new_lines(server: str, browser: Any) -> None:
+    table = post_table(server, "Phone chat", public=False)
+    player = Watch(browser, 1280, 800)
+    player.page.goto(f"{server}/t/{table}")
+    sit(player.page, 0, "Ann")
+    phone = Watch(browser, 390, 844)
+    phone.page.goto(f"{server}/t/{table}")
+    phone.page.wait_for_selector("[data-testid=chat][data-open=false]")
+    assert phone.page.locator("[data-testid=chat-lines]").is_hidden()
+    say(player.page, "are you there?")
+    phone.page.wait_for_selector("[data-testid=chat-unread]:has-text('(1)')")
+    phone.page.click("[data-testid=chat-toggle]")
+    phone.page.wait_for_selector("[data-testid=chat-line]")
+    assert chat_texts(phone.page) == ["are you there?"]
+    assert phone.page.text_content("[data-testid=chat-unread]") == ""
+    phone.close()
+    player.close()
+
+
 def test_screenshots_of_the_lobby_and_a_table_with_chat(browser: Any, tmp_path: Path) -> None:
     """The README's pictures: the lobby with public tables listed, and a table mid-hand with
     chat lines (saved in test-artifacts/; copies are kept in docs/). A server of its own, so

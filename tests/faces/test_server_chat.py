@@ -309,6 +309,12 @@ def test_the_host_mutes_and_unmutes_a_seat(client: TestClient) -> None:
     bob.until("state", lambda m: m["table"]["muted"] == [])
     bob.send(type="chat", text="thanks")
     assert line(ann)["text"] == "thanks"
+    # a mute is for the person: one who leaves the seat takes it away with them
+    ann.send(type="mute", seat=2, muted=True)
+    cy.until("state", lambda m: m["table"]["muted"] == [2])
+    cy.send(type="leave", seat=2)
+    ann.until("state", lambda m: m["table"]["seats"][2]["kind"] == "empty")
+    assert ann.state["table"]["muted"] == []
 
 
 def test_a_restart_keeps_the_chat_the_mute_and_the_settings(tmp_path: Path) -> None:

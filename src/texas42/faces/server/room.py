@@ -532,6 +532,7 @@ class Room:
                         self.seats[other] = SeatState()
                 if self.host == seat:
                     self.host = self._first_person()
+                self.muted.discard(seat)  # the mute was for the person who left
             case StartEvent(game=number, seed=seed) | RematchEvent(game=number, seed=seed):
                 self.game_number = number
                 self.seed = seed
