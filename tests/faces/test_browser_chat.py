@@ -155,6 +155,27 @@ def test_chat_is_text_kept_over_a_reload_and_limited(server: str, browser: Any) 
     host.close()
 
 
+def test_the_host_mutes_a_player_from_the_chat_panel(server: str, browser: Any) -> None:
+    table = post_table(server, "Mute night", public=False)
+    host = Watch(browser, 1280, 800)
+    host.page.goto(f"{server}/t/{table}")
+    sit(host.page, 0, "Ann")
+    guest = Watch(browser, 1280, 800)
+    guest.page.goto(f"{server}/t/{table}")
+    sit(guest.page, 1, "Bob")
+    assert guest.page.locator("[data-testid=mute-0]").count() == 0  # only the host has them
+    host.page.click("[data-testid=mute-1]")
+    guest.page.wait_for_selector("[data-testid=chat-note]:has-text('muted')")
+    assert guest.page.locator("[data-testid=chat-form]").is_hidden()
+    host.page.wait_for_selector("[data-testid=mute-1][aria-pressed=true]")
+    host.page.click("[data-testid=mute-1]")
+    guest.page.wait_for_selector("[data-testid=chat-form]:not([hidden])")
+    say(guest.page, "back again")
+    host.page.wait_for_selector("[data-testid=chat-line-text]:has-text('back again')")
+    guest.close()
+    host.close()
+
+
 def test_on_a_phone_the_chat_folds_and_counts_new_lines(server: str, browser: Any) -> None:
     table = post_table(server, "Phone chat", public=False)
     player = Watch(browser, 1280, 800)
