@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -407,3 +408,23 @@ def test_no_hidden_tile_in_chat_or_lobby_messages(client: TestClient) -> None:
     for message in lobby_messages:
         assert not TILE_WORD.findall(json.dumps(message["tables"])), message
         assert not tiles_in(message)
+
+
+def test_a_listed_table_out_of_memory_stays_listed_without_being_loaded(tmp_path: Path) -> None:
+    with make_client(tmp_path / "idle.sqlite", idle_seconds=0.0) as client:
+        table_id = table(client, public=True, name="Quiet")
+        ann, _ = seated(client, table_id, 0, "Ann")
+        before = lobby(client)
+        ann.close()
+        tables = client.app.state.tables  # type: ignore[attr-defined]
+        for _ in range(200):  # the table's task handles the socket's end first
+            client.portal.call(tables.evict_idle)
+            if table_id not in tables.rooms:
+                break
+            time.sleep(0.01)
+        assert table_id not in tables.rooms
+        assert lobby(client) == before
+        assert table_id not in tables.rooms  # listed from what it was when it left
+        watching = watcher(client, table_id)  # a visit brings it back, and it is live again
+        assert watching.state["table"]["seats"][0]["name"] == "Ann"
+        assert [t["spectators"] for t in lobby(client)] == [1]

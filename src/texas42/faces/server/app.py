@@ -101,6 +101,9 @@ class Tables:
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
         self._lobby_sent = ""
+        self._left_memory: dict[str, out.LobbyTable] = {}
+        """The lobby's entries of tables the sweep dropped from memory: nothing changes at a
+        table that is not in memory, so the list shows them without replaying their logs."""
 
     async def restore(self) -> int:
         """Bring back every table still in play; their bots pick up where they stopped."""
@@ -143,6 +146,7 @@ class Tables:
         async with self._loading:
             if table_id in self.rooms:
                 return self.rooms[table_id]
+            self._left_memory.pop(table_id, None)
             stored = await self.storage.run(self.storage.load_table, table_id)
             if stored is None:
                 return None
@@ -160,6 +164,8 @@ class Tables:
         idle = [room for room in self.rooms.values() if room.idle(now)]
         for room in idle:
             del self.rooms[room.id]
+            if room.public and room.status != "over":
+                self._left_memory[room.id] = lobby_entry(room)
             await room.stop()
         return len(idle)
 
@@ -181,7 +187,11 @@ class Tables:
         ids = await self.storage.run(self.storage.public_tables, LOBBY_LIMIT)
         listed = []
         for table_id in ids:
-            room = await self.get(table_id)
+            room = self.rooms.get(table_id)
+            if room is None and table_id in self._left_memory:
+                listed.append(self._left_memory[table_id])
+                continue
+            room = room or await self.get(table_id)
             if room is not None and room.public and room.status != "over":
                 listed.append(lobby_entry(room))
         return out.Lobby(tables=listed)
