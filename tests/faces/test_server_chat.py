@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import random
+import signal
+import subprocess
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +21,11 @@ from webtest import (
     TILE_WORD,
     Socket,
     TestClient,
+    free_port,
     make_client,
     room_of,
     seat_with_bots,
+    serve_command,
     tiles_in,
     visible_tiles,
 )
@@ -428,3 +433,83 @@ def test_a_listed_table_out_of_memory_stays_listed_without_being_loaded(tmp_path
         watching = watcher(client, table_id)  # a visit brings it back, and it is live again
         assert watching.state["table"]["seats"][0]["name"] == "Ann"
         assert [t["spectators"] for t in lobby(client)] == [1]
+
+
+def test_a_kill_9_keeps_the_chat_the_mute_and_the_listing(tmp_path: Path) -> None:
+    """Whatever the table acknowledged (a line everyone was sent, a mute in the state) is in the
+    log when the server process is killed, and comes back when it starts again."""
+    from websockets.sync.client import connect
+
+    db = tmp_path / "t.sqlite"
+    server = started(db, tmp_path)
+    base = server[1]
+    made = json.loads(
+        urllib.request.urlopen(
+            urllib.request.Request(
+                base + "/api/tables",
+                json.dumps({"rules": "standard", "name": "Crash", "public": True}).encode(),
+                {"Content-Type": "application/json"},
+            ),
+            timeout=10,
+        ).read()
+    )["id"]
+    ws_url = base.replace("http://", "ws://") + f"/ws/{made}"
+    try:
+        with connect(ws_url) as ann, connect(ws_url) as bob:
+            ann.send(json.dumps({"type": "hello"}))
+            ann.send(json.dumps({"type": "sit", "seat": 0, "name": "Ann"}))
+            token = receive(ann, "seated", lambda m: True)["token"]
+            bob.send(json.dumps({"type": "hello"}))
+            bob.send(json.dumps({"type": "sit", "seat": 1, "name": "Bob"}))
+            receive(bob, "seated", lambda m: True)
+            receive(ann, "state", lambda m: m["table"]["seats"][1]["kind"] == "human")
+            bob.send(json.dumps({"type": "chat", "text": "remember me"}))
+            receive(ann, "chat", lambda m: not m["history"])
+            ann.send(json.dumps({"type": "mute", "seat": 1, "muted": True}))
+            receive(ann, "state", lambda m: m["table"]["muted"] == [1])
+        server[0].send_signal(signal.SIGKILL)
+        server[0].wait(10)
+        server = started(db, tmp_path)
+        base = server[1]
+        ws_url = base.replace("http://", "ws://") + f"/ws/{made}"
+        with connect(ws_url) as ann:
+            ann.send(json.dumps({"type": "hello", "token": token}))
+            assert receive(ann, "welcome", lambda m: True)["seat"] == 0
+            history = receive(ann, "chat", lambda m: m["history"])["lines"]
+            assert [(x["name"], x["text"]) for x in history] == [("Bob", "remember me")]
+            assert receive(ann, "state", lambda m: True)["table"]["muted"] == [1]
+        listed = json.loads(urllib.request.urlopen(base + "/api/lobby", timeout=10).read())
+        assert [t["id"] for t in listed["tables"]] == [made]
+    finally:
+        if server[0].poll() is None:
+            server[0].kill()
+        server[0].wait(10)
+
+
+def started(db: Path, folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """A ``texas42 serve`` process on ``db`` that answers; its base URL."""
+    port = free_port()
+    with (folder / "server.log").open("ab") as log:
+        process = subprocess.Popen(
+            [*serve_command(), "serve", "--port", str(port), "--db", str(db), "--bot-delay", "0"],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            urllib.request.urlopen(base + "/api/options", timeout=5).read()
+            return process, base
+        except OSError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                process.kill()
+                raise AssertionError((folder / "server.log").read_text()) from None
+            time.sleep(0.05)
+
+
+def receive(ws: Any, kind: str, test: Any) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if message["type"] == kind and test(message):
+            return message
