@@ -11,7 +11,17 @@ from pathlib import Path
 from typing import Any
 
 from texas42.faces.server.messages import REACTIONS
-from webtest import ARTIFACTS, WEB, Watch, act_once, add_bot, needs_browser, serve, sit
+from webtest import (
+    ARTIFACTS,
+    WEB,
+    Watch,
+    act_once,
+    add_bot,
+    needs_browser,
+    no_horizontal_scroll,
+    serve,
+    sit,
+)
 
 pytestmark = needs_browser
 
@@ -191,6 +201,11 @@ def test_on_a_phone_the_chat_folds_and_counts_new_lines(server: str, browser: An
     phone.page.wait_for_selector("[data-testid=chat-line]")
     assert chat_texts(phone.page) == ["are you there?"]
     assert phone.page.text_content("[data-testid=chat-unread]") == ""
+    no_horizontal_scroll(phone.page)
+    post_table(server, "A table with a rather long name for a small phone screen", public=True)
+    phone.page.goto(server + "/")
+    phone.page.wait_for_selector("[data-testid=open-table]")
+    no_horizontal_scroll(phone.page)
     phone.close()
     player.close()
 
