@@ -701,7 +701,8 @@ def write_rows(db: Path, table: str, rows: list[tuple[str, dict[str, Any]]]) -> 
     Storage(database_url(str(db))).close()
     with contextlib.closing(sqlite3.connect(db)) as conn, conn:
         conn.execute(
-            "INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tables (id, name, rules, status, created, updated)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
             (table, "Old", "standard", "playing", 1.0, 1.0),
         )
         conn.executemany(

@@ -42,6 +42,10 @@ log = logging.getLogger("texas42.faces.server")
 WEB_DIR = Path(__file__).parent / "web"
 MAX_RECORD_BYTES = 1_000_000
 HISTORY_LIMIT = 100
+LOBBY_LIMIT = 100
+"""The most public tables the lobby lists, newest first."""
+LOBBY_DEBOUNCE = 0.5
+"""Seconds the lobby's socket gathers changes before it sends the list again."""
 GameNumber = Annotated[int, FastApiPath(ge=1, le=1_000_000)]
 
 OPTION_LABELS = {
@@ -87,6 +91,7 @@ class TableRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
     rules: str = Field(default="standard", max_length=600)
     name: str = Field(default="", max_length=60)
+    public: bool = False
 
 
 class Tables:
@@ -97,6 +102,13 @@ class Tables:
         self.settings = settings
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self.lobby_watchers: set[Connection] = set()
+        self._lobby_dirty = False
+        self._lobby_task: asyncio.Task[None] | None = None
+        self._lobby_sent = ""
+        self._left_memory: dict[str, out.LobbyTable] = {}
+        """The lobby's entries of tables the sweep dropped from memory: nothing changes at a
+        table that is not in memory, so the list shows them without replaying their logs."""
 
     async def restore(self) -> int:
         """Bring back every table still in play; their bots pick up where they stopped."""
@@ -105,6 +117,7 @@ class Tables:
             room = self._restored(table)
             if room is not None:
                 self.rooms[room.id] = room
+                room.on_change = self.lobby_changed
                 room.start_task()
         return len(stored)
 
@@ -118,12 +131,15 @@ class Tables:
             log.exception("table %s could not be restored from its log", stored.id)
         return None
 
-    async def create(self, name: str, rules: Rules) -> Room:
+    async def create(self, name: str, rules: Rules, public: bool = False) -> Room:
         table_id = secrets.token_urlsafe(6)
         name = " ".join(name.split()) or f"Table {table_id}"
-        await self.storage.run(self.storage.create_table, table_id, name, str(rules))
-        room = Room(table_id, name, rules, self.storage, self.settings)
+        await self.storage.run(self.storage.create_table, table_id, name, str(rules), public=public)
+        room = Room(table_id, name, rules, self.storage, self.settings, public=public)
+        room.next_event = 1 if public else 0  # a public table's log begins with its listing
+        room.on_change = self.lobby_changed
         self.rooms[table_id] = room
+        self.lobby_changed()
         room.start_task()
         return room
 
@@ -135,6 +151,7 @@ class Tables:
         async with self._loading:
             if table_id in self.rooms:
                 return self.rooms[table_id]
+            self._left_memory.pop(table_id, None)
             stored = await self.storage.run(self.storage.load_table, table_id)
             if stored is None:
                 return None
@@ -142,6 +159,7 @@ class Tables:
             if room is None:
                 return None
             self.rooms[table_id] = room
+            room.on_change = self.lobby_changed
             room.start_task()
             return room
 
@@ -151,6 +169,8 @@ class Tables:
         idle = [room for room in self.rooms.values() if room.idle(now)]
         for room in idle:
             del self.rooms[room.id]
+            if room.public and room.status != "over":
+                self._left_memory[room.id] = lobby_entry(room)
             await room.stop()
         return len(idle)
 
@@ -160,8 +180,73 @@ class Tables:
             await self.evict_idle()
 
     async def stop(self) -> None:
+        if self._lobby_task is not None:
+            self._lobby_task.cancel()
         for room in list(self.rooms.values()):
             await room.stop()
+
+    # -- the lobby's list of open tables ---------------------------------------------------
+
+    async def lobby(self) -> out.Lobby:
+        """The public tables not yet over, newest first, as the lobby lists them."""
+        ids = await self.storage.run(self.storage.public_tables, LOBBY_LIMIT)
+        listed = []
+        for table_id in ids:
+            room = self.rooms.get(table_id)
+            if room is None and table_id in self._left_memory:
+                listed.append(self._left_memory[table_id])
+                continue
+            room = room or await self.get(table_id)
+            if room is not None and room.public and room.status != "over":
+                listed.append(lobby_entry(room))
+        return out.Lobby(tables=listed)
+
+    def lobby_changed(self) -> None:
+        """A table changed: the lobby's watchers get the list again, once the changes of the
+        next moment are gathered, and only if it is not what they have."""
+        self._lobby_dirty = True
+        if self.lobby_watchers and (self._lobby_task is None or self._lobby_task.done()):
+            self._lobby_task = asyncio.create_task(self._push_lobby(), name="lobby")
+
+    async def _push_lobby(self) -> None:
+        while self._lobby_dirty and self.lobby_watchers:
+            await asyncio.sleep(LOBBY_DEBOUNCE)
+            self._lobby_dirty = False
+            try:
+                text = out.encode(await self.lobby())
+            except Exception:
+                log.exception("the lobby's list could not be made")
+                continue
+            if text != self._lobby_sent:
+                self._lobby_sent = text
+                for watcher in list(self.lobby_watchers):
+                    watcher.post_text(text)
+
+    async def watch_lobby(self, connection: Connection) -> None:
+        """A new watcher of the lobby gets the list at once."""
+        text = out.encode(await self.lobby())
+        self.lobby_watchers.add(connection)
+        if not self._lobby_dirty:
+            self._lobby_sent = text
+        connection.post_text(text)
+
+
+def lobby_entry(room: Room) -> out.LobbyTable:
+    """A table in the lobby's list: who sits, what is free, who watches; no hand."""
+    seats = room.seats
+    return out.LobbyTable(
+        id=room.id,
+        name=room.name,
+        url=f"/t/{room.id}",
+        status=room.status,
+        rules=str(room.rules),
+        rules_text=room.rules.describe(),
+        seats=len(seats),
+        seats_free=[i for i, seat in enumerate(seats) if seat.kind == "empty"],
+        players=[s.name for s in seats if s.kind == "human" and s.holder is None],
+        bots=[s.name for s in seats if s.kind == "bot"],
+        spectators=sum(1 for c in room.connections if c.seat is None),
+    )
 
 
 def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> out.Options:
@@ -335,7 +420,7 @@ async def create_table(body: TableRequest, request: Request) -> Response:
         rules = Rules.parse(body.rules)
     except Texas42Error as exc:
         raise HTTPException(400, f"rules: {exc}") from None
-    room = await _tables(request).create(body.name, rules)
+    room = await _tables(request).create(body.name, rules, body.public)
     public = _settings(request).public_url
     return _json(out.Created(id=room.id, url=table_link(public or "", room.id)))
 
@@ -376,6 +461,11 @@ def _invite_link(request: Request, table_id: str) -> str:
     address this request came to (a link for the asker's own page, trusted for nothing else)."""
     base = _settings(request).public_url or str(request.base_url)
     return table_link(base, table_id)
+
+
+@api.get("/lobby")
+async def lobby_list(request: Request) -> Response:
+    return Response(out.encode(await _tables(request).lobby()), media_type="application/json")
 
 
 @api.get("/history")
@@ -435,6 +525,45 @@ async def _finished(request: Request, table_id: str, number: int) -> Any:
 
 
 # -- the table's WebSocket ----------------------------------------------------------------------
+
+
+@sockets.websocket("/ws/lobby")
+async def lobby_socket(websocket: WebSocket) -> None:
+    """The lobby's list of public tables, sent at once and again whenever it changes."""
+    settings = _settings(websocket)
+    if not origin_allowed(websocket, settings.allowed_origins):
+        await websocket.close(code=1008, reason="origin not allowed")
+        return
+    tables = _tables(websocket)
+    await websocket.accept()
+    connection = Connection(RateLimit(settings.message_rate, settings.message_burst))
+    sender = asyncio.create_task(_pump(websocket, connection))
+    try:
+        await tables.watch_lobby(connection)
+        while not connection.closed:
+            try:
+                frame = await websocket.receive()
+            except (WebSocketDisconnect, RuntimeError):
+                return
+            if frame["type"] == "websocket.disconnect":
+                return
+            if not connection.rate.allow():
+                connection.error("too many messages: slow down", "rate")
+                continue
+            try:
+                message = parse_message(frame.get("text") or frame.get("bytes") or b"")
+            except BadMessage as exc:
+                connection.error(str(exc), exc.code)
+                continue
+            if message.type == "ping":
+                connection.post(out.Pong())
+            else:
+                connection.error("the lobby's socket only answers ping", "bad-message")
+    finally:
+        tables.lobby_watchers.discard(connection)
+        connection.close()
+        with contextlib.suppress(Exception):
+            await sender
 
 
 @sockets.websocket("/ws/{table_id}")

@@ -83,8 +83,52 @@ class ClaimEvent(_Event):
     seat: EventSeat
 
 
+class ListingEvent(_Event):
+    """The table was listed in the lobby (``public``) or made private (its link only)."""
+
+    kind: Literal["listing"] = "listing"
+    public: bool
+
+
+class ChatEvent(_Event):
+    """A line of the table's chat: the seat that wrote it (None: a spectator), the name it was
+    written under, its text as typed (trimmed) or a quick reaction's words, and when."""
+
+    kind: Literal["chat"] = "chat"
+    seat: EventSeat | None
+    name: str
+    text: str
+    reaction: bool = False
+    at: float
+
+
+class MuteEvent(_Event):
+    """The host muted a seat's chat (``muted``) or let it speak again."""
+
+    kind: Literal["mute"] = "mute"
+    seat: EventSeat
+    muted: bool
+
+
+class ChatRulesEvent(_Event):
+    """The host let spectators write in the chat (``spectators``) or made it the players' only."""
+
+    kind: Literal["chat_rules"] = "chat_rules"
+    spectators: bool
+
+
 Event = Annotated[
-    SitEvent | BotEvent | LeaveEvent | StartEvent | RematchEvent | ActionEvent | ClaimEvent,
+    SitEvent
+    | BotEvent
+    | LeaveEvent
+    | StartEvent
+    | RematchEvent
+    | ActionEvent
+    | ListingEvent
+    | ChatEvent
+    | MuteEvent
+    | ChatRulesEvent
+    | ClaimEvent,
     Field(discriminator="kind"),
 ]
 _EVENT: TypeAdapter[Event] = TypeAdapter(Event)

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated, Literal
+from collections.abc import Callable
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
@@ -84,8 +85,61 @@ class LayDown(_Message):
     seq: Annotated[int, Field(ge=0)]
 
 
+CHAT_LIMIT = 200
+"""The most characters a chat line may have, once trimmed."""
+CHAT_RATE = 0.5
+CHAT_BURST = 5.0
+"""Chat lines a connection may send: five at once, then one every two seconds (5 in 10 s)."""
+Reaction = Literal["good one", "sorry partner", "well played", "nice bid", "oops", "thanks"]
+REACTIONS: tuple[str, ...] = get_args(Reaction)
+"""The quick reactions, as the chat shows them."""
+
+
+class Chat(_Message):
+    type: Literal["chat"]
+    text: Annotated[str, Field(max_length=4 * CHAT_LIMIT)]
+    name: Annotated[str, Field(max_length=24)] | None = None
+
+
+class React(_Message):
+    type: Literal["react"]
+    reaction: Reaction
+    name: Annotated[str, Field(max_length=24)] | None = None
+
+
+class Mute(_Message):
+    type: Literal["mute"]
+    seat: Seat
+    muted: bool
+
+
+class ChatRules(_Message):
+    type: Literal["chat_rules"]
+    spectators: bool
+
+
+class Listing(_Message):
+    type: Literal["listing"]
+    public: bool
+
+
 Message = Annotated[
-    Hello | Sit | AddBot | Leave | Start | Act | AskHint | AskReview | Rematch | Ping | LayDown,
+    Hello
+    | Sit
+    | AddBot
+    | Leave
+    | Start
+    | Act
+    | AskHint
+    | AskReview
+    | Rematch
+    | Ping
+    | Chat
+    | React
+    | Mute
+    | ChatRules
+    | Listing
+    | LayDown,
     Field(discriminator="type"),
 ]
 BROWSER_MESSAGES: TypeAdapter[Message] = TypeAdapter(Message)
@@ -136,10 +190,11 @@ class RateLimit:
         self.rate = rate
         self.burst = burst
         self.tokens = burst
-        self.stamp = time.monotonic()
+        self.clock: Callable[[], float] = time.monotonic
+        self.stamp = self.clock()
 
     def allow(self) -> bool:
-        now = time.monotonic()
+        now = self.clock()
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
         if self.tokens >= 1:

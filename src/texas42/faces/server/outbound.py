@@ -95,6 +95,13 @@ class Table:
     layout: Layout
     seats: list[Seat]
     host: int | None
+    public: bool
+    """Listed in the lobby; otherwise only its link finds it."""
+    spectators_chat: bool
+    """Whether spectators may write in the chat."""
+    muted: list[SeatNumber]
+    """The seats the host has muted."""
+    spectators: int
 
 
 # -- a hand ---------------------------------------------------------------------------------
@@ -353,8 +360,50 @@ class Pong:
     type: Literal["pong"] = "pong"
 
 
+@sent
+class ChatLine:
+    """A line of a table's chat; ``name`` and ``text`` are what a person typed."""
+
+    seat: SeatNumber | None
+    name: str
+    text: str
+    reaction: bool
+    at: float
+
+
+@sent
+class Chat:
+    type: Literal["chat"] = "chat"
+    lines: list[ChatLine]
+    history: bool
+    """True when ``lines`` are the recent chat sent on joining: they replace what is shown."""
+
+
+@sent
+class LobbyTable:
+    """A public table in the lobby's list: nothing in it comes from a hand."""
+
+    id: str
+    name: str
+    url: str
+    status: TableStatus
+    rules: str
+    rules_text: list[str]
+    seats: int
+    seats_free: list[SeatNumber]
+    players: list[str]
+    bots: list[str]
+    spectators: int
+
+
+@sent
+class Lobby:
+    type: Literal["lobby"] = "lobby"
+    tables: list[LobbyTable]
+
+
 ServerMessage = Annotated[
-    Welcome | Seated | State | Hints | Review | Error | Notice | Pong,
+    Welcome | Seated | State | Hints | Review | Error | Notice | Pong | Chat | Lobby,
     Field(discriminator="type"),
 ]
 

@@ -20,6 +20,8 @@ import logging
 import random
 import secrets
 import time
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, assert_never
 
@@ -36,9 +38,13 @@ from texas42.faces.server.events import (
     ActionEvent,
     BadEvent,
     BotEvent,
+    ChatEvent,
+    ChatRulesEvent,
     ClaimEvent,
     Event,
     LeaveEvent,
+    ListingEvent,
+    MuteEvent,
     RematchEvent,
     SitEvent,
     StartEvent,
@@ -46,18 +52,26 @@ from texas42.faces.server.events import (
 )
 from texas42.faces.server.invite import table_link
 from texas42.faces.server.messages import (
+    CHAT_BURST,
+    CHAT_LIMIT,
+    CHAT_RATE,
     RATE_BURST,
     RATE_PER_SECOND,
     Act,
     AddBot,
     AskHint,
     AskReview,
+    Chat,
+    ChatRules,
     Hello,
     LayDown,
     Leave,
+    Listing,
     Message,
+    Mute,
     Ping,
     RateLimit,
+    React,
     Rematch,
     Sit,
     Start,
@@ -75,6 +89,8 @@ BOT_RETRY_SECONDS = 2.0
 """How long a bot waits to act again after its action could not be stored."""
 FAST_BOTS = ("easy", "medium", "random", "rules")
 """Levels that answer in microseconds and so think on the event loop itself."""
+CHAT_KEPT = 50
+"""The chat lines a table keeps to send whoever joins."""
 
 
 def token_digest(token: str) -> str:
@@ -128,6 +144,7 @@ class Connection:
         self.closed = False
         self.busy = False
         self.rate = rate or RateLimit()
+        self.chat_rate = RateLimit(CHAT_RATE, CHAT_BURST)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
 
     def post(self, message: out.ServerMessage) -> None:
@@ -206,6 +223,16 @@ class Room:
     """Open WebSockets on this table, joined or not yet."""
     host: int | None = None
     """The seat of the person who runs the table: the first to sit; None while no person sits."""
+    public: bool = False
+    """Listed in the lobby (`ListingEvent`); otherwise only its link finds it."""
+    spectators_chat: bool = False
+    """Whether spectators may write in the chat (`ChatRulesEvent`)."""
+    muted: set[int] = field(default_factory=set)
+    """Seats the host has muted (`MuteEvent`)."""
+    chat: deque[out.ChatLine] = field(default_factory=lambda: deque(maxlen=CHAT_KEPT))
+    """The latest lines of the chat (`ChatEvent`)."""
+    on_change: Callable[[], None] | None = None
+    """Called after every broadcast: the lobby's list may have changed."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -340,6 +367,10 @@ class Room:
             self._review(connection, message.hand)
         elif isinstance(message, LayDown):
             await self._claim(connection, message)
+        elif isinstance(message, Chat | React):
+            await self._chat(connection, message)
+        elif isinstance(message, Mute | ChatRules | Listing):
+            await self._host_setting(connection, message)
 
     def _bot_levels(self) -> tuple[str, ...]:
         """The levels, every bot `make_bot` knows by name, and this server's engines."""
@@ -365,6 +396,7 @@ class Room:
                     "that seat token is not for this table; you are watching", "not-allowed"
                 )
         connection.post(out.Welcome(seat=connection.seat))
+        connection.post(out.Chat(lines=list(self.chat), history=True))
         self.broadcast()
 
     async def _sit(self, connection: Connection, message: Sit) -> None:
@@ -576,6 +608,7 @@ class Room:
                         self.seats[other] = SeatState()
                 if self.host == seat:
                     self.host = self._first_person()
+                self.muted.discard(seat)  # the mute was for the person who left
             case StartEvent(game=number, seed=seed) | RematchEvent(game=number, seed=seed):
                 self.game_number = number
                 self.seed = seed
@@ -615,6 +648,22 @@ class Room:
                 if game.is_over():
                     self.status = "over"
                     self._close_bots()
+            case ListingEvent(public=public):
+                self.public = public
+            case ChatRulesEvent(spectators=spectators):
+                self.spectators_chat = spectators
+            case MuteEvent(seat=seat, muted=muted):
+                self._check_seat(seat)
+                if muted:
+                    self.muted.add(seat)
+                else:
+                    self.muted.discard(seat)
+            case ChatEvent(seat=seat, name=name, text=text, reaction=reaction, at=at):
+                if seat is not None:
+                    self._check_seat(seat)
+                self.chat.append(
+                    out.ChatLine(seat=seat, name=name, text=text, reaction=reaction, at=at)
+                )
             case _:
                 assert_never(event)
 
@@ -859,6 +908,10 @@ class Room:
             game_number=self.game_number,
             layout=layout_payload(self.rules),
             host=self.host,
+            public=self.public,
+            spectators_chat=self.spectators_chat,
+            muted=sorted(self.muted),
+            spectators=sum(1 for c in self.connections if c.seat is None),
             seats=[
                 out.Seat(
                     seat=seat,
@@ -900,6 +953,71 @@ class Room:
             if connection.seat not in built:
                 built[connection.seat] = out.encode(self.state_for(connection.seat, table))
             connection.post_text(built[connection.seat])
+        if self.on_change is not None:
+            self.on_change()
+
+    # -- chat and the host's settings -------------------------------------------------------
+
+    async def _chat(self, connection: Connection, message: Chat | React) -> None:
+        """A line of chat or a quick reaction: checked, committed, then sent to everyone."""
+        if not connection.joined:
+            raise Refused("say hello first", "bad-message")
+        seat = connection.seat
+        if seat is None:
+            if not self.spectators_chat:
+                raise Refused("at this table only the players write in the chat")
+            name = " ".join((message.name or "").split())
+            if not name or not name.isprintable():
+                raise Refused(
+                    "a spectator needs a name (1 to 24 printable characters) to chat",
+                    "bad-message",
+                )
+        else:
+            if seat in self.muted:
+                raise Refused("the host has muted your chat")
+            name = self.seats[seat].name
+        text: str
+        if isinstance(message, React):
+            text, reaction = message.reaction, True
+        else:
+            text, reaction = message.text.strip(), False
+            if not 1 <= len(text) <= CHAT_LIMIT or not text.isprintable():
+                raise Refused(
+                    f"a chat line is 1 to {CHAT_LIMIT} printable characters", "bad-message"
+                )
+        if not connection.chat_rate.allow():
+            raise Refused("too many chat lines: wait a few seconds", "rate")
+        event = ChatEvent(
+            seat=seat, name=name, text=text, reaction=reaction, at=round(time.time(), 3)
+        )
+        await self.storage.run(self.storage.append, self.id, self.next_event, event)
+        self.next_event += 1
+        self._apply(event)
+        text_out = out.encode(out.Chat(lines=[self.chat[-1]], history=False))
+        for other in list(self.connections):
+            other.post_text(text_out)
+
+    async def _host_setting(
+        self, connection: Connection, message: Mute | ChatRules | Listing
+    ) -> None:
+        """A setting only the host changes: a seat's mute, spectators' chat, the lobby listing."""
+        if not self._is_host(connection):
+            raise Refused("only the host can change that")
+        event: Event
+        if isinstance(message, Mute):
+            self._check_seat(message.seat)
+            if message.seat == self.host:
+                raise Refused("the host cannot mute their own seat")
+            if self.seats[message.seat].kind != "human":
+                raise Refused("only a person's seat can be muted")
+            event = MuteEvent(seat=message.seat, muted=message.muted)
+        elif isinstance(message, ChatRules):
+            event = ChatRulesEvent(spectators=message.spectators)
+        else:
+            if self.status == "over":
+                raise Refused("a finished table is not listed")
+            event = ListingEvent(public=message.public)
+        await self._commit(event)
 
 
 def _stand_in(bot: Bot, view: Any) -> Action:

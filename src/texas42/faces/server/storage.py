@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from texas42.core.errors import Texas42Error
-from texas42.faces.server.events import Event, event_row
+from texas42.faces.server.events import Event, ListingEvent, event_row
 from texas42.faces.server.outbound import GameSummary
 
 T = TypeVar("T")
@@ -43,6 +43,7 @@ tables_table = sa.Table(
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
+    sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 
 events_table = sa.Table(
@@ -73,6 +74,7 @@ _INSERT_EVENT = events_table.insert()
 
 sa.Index("games_by_finish", games_table.c.finished)
 sa.Index("tables_by_status", tables_table.c.status)
+sa.Index("tables_by_listing", tables_table.c.public, tables_table.c.status)
 
 
 def default_db_path() -> Path:
@@ -172,6 +174,7 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = _engine(url)
+        _add_listing_column(self.engine)
         metadata.create_all(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
 
@@ -186,14 +189,27 @@ class Storage:
 
     # -- writing ---------------------------------------------------------------------------
 
-    def create_table(self, table_id: str, name: str, rules: str) -> None:
+    def create_table(self, table_id: str, name: str, rules: str, *, public: bool = False) -> None:
+        """A new table's row and, for a public one, its first event (`ListingEvent`), at once."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
                 tables_table.insert().values(
-                    id=table_id, name=name, rules=rules, status="lobby", created=now, updated=now
+                    id=table_id,
+                    name=name,
+                    rules=rules,
+                    status="lobby",
+                    created=now,
+                    updated=now,
+                    public=public,
                 )
             )
+            if public:
+                kind, data = event_row(ListingEvent(public=True))
+                conn.execute(
+                    _INSERT_EVENT,
+                    {"table_id": table_id, "seq": 0, "kind": kind, "data": data, "at": now},
+                )
 
     def append(
         self,
@@ -218,6 +234,13 @@ class Storage:
                     .where(tables_table.c.id == table_id)
                     .values(status=status, updated=now)
                 )
+            if isinstance(event, ListingEvent):
+                # the column the lobby's query reads, kept in step with the log
+                conn.execute(
+                    tables_table.update()
+                    .where(tables_table.c.id == table_id)
+                    .values(public=event.public)
+                )
             if finished is not None:
                 _insert_game(conn, finished)
 
@@ -240,6 +263,17 @@ class Storage:
             ).all()
             for row in rows:
                 yield _stored(conn, row)
+
+    def public_tables(self, limit: int) -> list[str]:
+        """The ids of the listed tables not yet over, newest first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_table.c.id)
+                .where(tables_table.c.public.is_(True), tables_table.c.status != "over")
+                .order_by(tables_table.c.created.desc())
+                .limit(limit)
+            ).all()
+        return [row.id for row in rows]
 
     def finished_game(self, table_id: str, number: int) -> FinishedGame | None:
         with self.engine.connect() as conn:
@@ -282,6 +316,18 @@ def _engine(url: str) -> Engine:
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True)
+
+
+def _add_listing_column(engine: Engine) -> None:
+    """A database made before tables could be listed gets the ``public`` column (every old
+    table private, as it was)."""
+    inspector = sa.inspect(engine)
+    if not inspector.has_table("tables"):
+        return
+    if any(column["name"] == "public" for column in inspector.get_columns("tables")):
+        return
+    with engine.begin() as conn:
+        conn.execute(sa.text("ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
 
 
 def _insert_game(conn: Connection, game: FinishedGame) -> None:

@@ -6,6 +6,7 @@ import { getJson, postJson } from "./net.js";
 import { forgetTable, myTables } from "./store.js";
 import { SEAT_NAMES } from "./board.js";
 import { tileSvg } from "./tiles.js";
+import { openTablesCard } from "./tables.js";
 
 /* The options most tables argue about come first; every other option goes under "More". */
 const COMMON = ["all_pass", "nello", "plunge", "splash", "sevens", "follow_me_doubles", "game", "target"];
@@ -153,6 +154,8 @@ function createForm(api) {
   if (tables.some((t) => t.rules === "standard")) tableSelect.value = "standard";
   const nameInput = h("input", { id: "table-name", name: "name", maxlength: 40,
     placeholder: "Friday night", autocomplete: "off", "data-testid": "table-name" });
+  const publicBox = h("input", { type: "checkbox", id: "table-public", name: "public",
+    "data-testid": "table-public" });
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" },
     "Create table");
 
@@ -162,7 +165,8 @@ function createForm(api) {
       submit.disabled = true;
       try {
         const known = presetKnown(preset, presets[preset]);
-        const body = { rules: rulesString(preset, base, known ? chosen : base), name: nameInput.value.trim() };
+        const body = { rules: rulesString(preset, base, known ? chosen : base), name: nameInput.value.trim(),
+          public: publicBox.checked };
         const made = await postJson("/api/tables", body);
         // on this page's own address, where the seat tokens are kept (made.url may be the
         // server's --public-url, for sharing)
@@ -182,6 +186,8 @@ function createForm(api) {
   fieldset,
   moreDetails,
   summary,
+  h("label", { class: "check", for: "table-public" }, publicBox,
+    " List it in the lobby (otherwise only people with the link find it)"),
   h("div", { class: "form-actions" }, submit));
   draw();
   return form;
@@ -316,5 +322,5 @@ export async function showLobby(root) {
   }
   mount(root, h("div", { class: "lobby", "data-testid": "lobby" },
     h("div", { class: "lobby-main" }, hero(), createForm(api)),
-    h("div", { class: "lobby-side" }, myTablesCard(), historyCard(), importCard())));
+    h("div", { class: "lobby-side" }, openTablesCard(), myTablesCard(), historyCard(), importCard())));
 }

@@ -14,6 +14,7 @@ import {
 import { tileSvg } from "./tiles.js";
 import { ClaimBox, faceUpRow } from "./claim.js";
 import { choiceBox, nextHandNote } from "./choices.js";
+import { ChatPanel } from "./chat.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -165,6 +166,9 @@ class TablePage {
         break;
       case "notice":
         toast(m.message || "", "info");
+        return;
+      case "chat":
+        this.chat.onChat(m);
         return;
       case "error":
         if (m.code === "not-found") {
@@ -361,10 +365,11 @@ class TablePage {
       hints: h("div", { class: "hints-area" }),
       side: h("aside", { class: "table-side" }),
     };
+    this.chat = new ChatPanel((message) => this.send(message));
     this.el.page = h("div", { class: "table-page", "data-testid": "table-page" },
       h("div", { class: "table-main" }, this.el.info, this.el.felt, this.el.hand, this.el.illegal,
         this.el.actions, this.el.hints),
-      this.el.side);
+      h("div", { class: "table-side-column" }, this.chat.el, this.el.side));
     mount(this.root, this.el.page);
     mount(this.el.felt, h("p", { class: "felt-wait" }, "Joining the table…"));
   }
@@ -385,6 +390,7 @@ class TablePage {
     this.renderActions();
     this.renderHints();
     this.renderSide();
+    this.chat.update(table, this.you);
     if (focusKey) {
       const again = this.root.querySelector(`[data-focus="${CSS.escape(focusKey)}"]`);
       if (again) again.focus();
