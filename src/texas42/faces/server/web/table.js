@@ -572,8 +572,7 @@ class TablePage {
       this.you !== null
         ? h("button", { type: "button", class: "primary", "data-testid": "start", "data-focus": "start",
           disabled: !full, onclick: () => this.send({ type: "start" }) }, "Start the game")
-        : null,
-      this.inviteBox());
+        : null);
   }
 
   overlay() {
@@ -799,7 +798,10 @@ class TablePage {
     parts.push(h("details", { class: "card side-card rules", open: table.status === "lobby" ? true : null },
       h("summary", { "data-testid": "rules-summary" }, "House rules"),
       rulesLines.length ? h("ul", { "data-testid": "rules-text" }, rulesLines.map((l) => h("li", {}, l))) : null));
-    if (table.status !== "lobby") parts.push(h("section", { class: "card side-card" }, this.inviteBox()));
+    // beside the felt, not on it: the QR code would cover the seats of the pregame
+    const invite = h("section", { class: "card side-card" }, this.inviteBox());
+    if (table.status === "lobby") parts.unshift(invite); // first, while friends are awaited
+    else parts.push(invite);
     if (this.seatLink) {
       parts.push(h("details", { class: "card side-card" }, h("summary", {}, "Your seat on another device"),
         h("p", { class: "muted" }, "This link gives your seat back: keep it to yourself."),
