@@ -35,8 +35,9 @@ def sit_with_bots(
         sit["player"] = secret
     me.send(**sit)
     me.until("seated")
+    seats = me.until("state", lambda m: m["table"]["seats"][seat]["kind"] == "human")
     for other in range(layout_of(Rules.parse(rules)).seats):
-        if other != seat:
+        if seats["table"]["seats"][other]["kind"] == "empty":
             me.send(type="bot", seat=other, level="easy")
             me.until("state", lambda m, s=other: m["table"]["seats"][s]["kind"] == "bot")
     me.send(type="start")
@@ -93,6 +94,20 @@ def test_a_player_at_two_tables_has_both_games_on_their_page(client: TestClient)
     assert client.get(f"/api/tables/{second}/games/1/replay").status_code == 200
     assert client.get(latest["record"]).status_code == 200
     assert client.get(f"/p/{pid}").status_code == 200
+
+
+def test_in_two_hand_both_seats_a_person_plays_are_theirs(client: TestClient) -> None:
+    secret = secrets.token_urlsafe(32)
+    table, me = sit_with_bots(client, secret, rules="two-hand,target=1")
+    play_out(me, 8)
+    pid = player_id(secret)
+    assert [s["player"] for s in me.state["table"]["seats"]] == [pid, None, pid, None]
+    body = client.get(f"/api/players/{pid}").json()
+    (game,) = body["games"]
+    won, bids, made = expected(client, table, {0, 2})
+    assert game["seats"] == [0, 2] and game["partners"] == []
+    assert (game["won"], game["bids"], game["made"]) == (won, bids, made)
+    assert (body["played"], body["won"], body["bids"], body["made"]) == (1, won, bids, made)
 
 
 def test_another_secret_is_another_player(client: TestClient) -> None:
