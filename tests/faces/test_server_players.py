@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import random
 import secrets
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -192,6 +194,25 @@ def test_an_old_log_without_players_restores(tmp_path: Path) -> None:
         room = Room.restore(stored, storage, ServerSettings(**FAST))
         assert room.seats[0].name == "Ann" and room.seats[0].player is None
         assert room.table_payload().seats[0].player is None
+    finally:
+        storage.close()
+
+
+def test_an_old_database_gets_the_new_tables(tmp_path: Path) -> None:
+    db = tmp_path / "old.sqlite"
+    with contextlib.closing(sqlite3.connect(db)) as conn, conn:
+        conn.execute(
+            "CREATE TABLE tables (id VARCHAR(32) PRIMARY KEY, name VARCHAR(80) NOT NULL, "
+            "rules TEXT NOT NULL, status VARCHAR(16) NOT NULL, created FLOAT NOT NULL, "
+            "updated FLOAT NOT NULL)"
+        )
+        conn.execute("INSERT INTO tables VALUES ('old', 'Old', 'standard', 'lobby', 1.0, 1.0)")
+    storage = Storage(database_url(str(db)))
+    try:
+        assert storage.house_rules() == []
+        assert storage.player_games("0123456789abcdef", 10) == []
+        stored = storage.load_table("old")
+        assert stored is not None and stored.name == "Old"
     finally:
         storage.close()
 

@@ -10,9 +10,12 @@ carry nothing of a game still being played: no tile at all, in fact, only names 
 
 from __future__ import annotations
 
+import logging
 import re
+import threading
 from collections import OrderedDict
 
+from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
@@ -29,24 +32,33 @@ Bids = tuple[tuple[int, bool], ...]
 """Each hand's bid winner and whether the bid was made, for the hands that had a bidder."""
 
 _bids: OrderedDict[tuple[str, int], Bids] = OrderedDict()
+_bids_lock = threading.Lock()
+log = logging.getLogger("texas42.faces.server")
 
 
 def game_bids(table_id: str, number: int, record: str) -> Bids:
     """Who won each hand's bid and whether it was made, from the game's record (kept for the
     latest games asked about: a finished game's record never changes)."""
     key = (table_id, number)
-    if key in _bids:
-        _bids.move_to_end(key)
-        return _bids[key]
-    report = check_record(Record.from_json(record))
+    with _bids_lock:
+        if key in _bids:
+            _bids.move_to_end(key)
+            return _bids[key]
+    try:
+        report = check_record(Record.from_json(record))
+    except Texas42Error as exc:
+        # a record this server's rules no longer replay counts no bids rather than no page
+        log.error("table %s, game %d: its record does not replay: %s", table_id, number, exc)
+        return ()
     found = tuple(
         (result.bidder, bool(result.made))
         for result in report.results
         if result.bidder is not None and result.made is not None
     )
-    _bids[key] = found
-    while len(_bids) > _BIDS_CACHED:
-        _bids.popitem(last=False)
+    with _bids_lock:
+        _bids[key] = found
+        while len(_bids) > _BIDS_CACHED:
+            _bids.popitem(last=False)
     return found
 
 
