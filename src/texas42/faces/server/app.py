@@ -30,9 +30,16 @@ from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PR
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import BadEvent
+from texas42.faces.server.house_rules import (
+    HouseRulesError,
+    house_rules_list,
+    house_rules_payload,
+    read_house_rules,
+)
 from texas42.faces.server.invite import qr_svg, table_link
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
 from texas42.faces.server.payload import layout_payload, replay_frames
+from texas42.faces.server.player_page import PLAYER_GAMES_LIMIT, PLAYER_ID, player_page
 from texas42.faces.server.room import Connection, Room, ServerSettings
 from texas42.faces.server.storage import Storage, StoredTable, database_url
 from texas42.players import BOT_NAMES, LEVELS
@@ -406,6 +413,11 @@ async def replay_page(table_id: str, number: int) -> FileResponse:
     return _page()
 
 
+@pages.get("/p/{player_id}")
+async def player_page_route(player_id: str) -> FileResponse:
+    return _page()
+
+
 # -- the JSON API -------------------------------------------------------------------------------
 
 
@@ -504,6 +516,34 @@ async def import_replay(request: Request) -> Response:
     except RecursionError:
         return _json(out.Failure(error="not JSON: nested too deeply"), 400)
     return _json(result)
+
+
+@api.get("/players/{player_id}")
+async def player(player_id: str, request: Request) -> Response:
+    storage = _storage(request)
+    entries = []
+    if PLAYER_ID.match(player_id):
+        entries = await storage.run(storage.player_games, player_id, PLAYER_GAMES_LIMIT)
+    if not entries:
+        return _json(out.Failure(error=f"no finished games for player {player_id[:32]!r}"), 404)
+    return _json(await asyncio.to_thread(player_page, player_id, entries))
+
+
+@api.get("/house-rules")
+async def house_rules(request: Request) -> Response:
+    storage = _storage(request)
+    return _json(house_rules_list(await storage.run(storage.house_rules)))
+
+
+@api.post("/house-rules")
+async def save_house_rules(request: Request) -> Response:
+    try:
+        name, rules = read_house_rules(await request.body())
+    except HouseRulesError as exc:
+        return _json(out.Failure(error=str(exc)), 400)
+    storage = _storage(request)
+    saved = await storage.run(storage.save_house_rules, name, str(rules))
+    return _json(house_rules_payload(name, str(rules), saved))
 
 
 async def _room(request: Request, table_id: str) -> Room:

@@ -25,12 +25,15 @@ class _Event(BaseModel):
 
 
 class SitEvent(_Event):
-    """A person took a seat (in two-hand, its partner's too); only the token's digest is kept."""
+    """A person took a seat (in two-hand, its partner's too); only the token's digest is kept,
+    and of the player's secret only their public id (None: no player secret was sent, as in
+    every log written before players)."""
 
     kind: Literal["sit"] = "sit"
     seat: EventSeat
     name: str
     digest: str
+    player: str | None = None
 
 
 class BotEvent(_Event):

@@ -25,6 +25,10 @@ Level = Annotated[str, Field(min_length=1, max_length=40)]
 """A bot level (easy, medium, hard, expert) or the name of an engine the server offers."""
 
 
+PlayerSecret = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
+"""The secret a device keeps for its player (16 to 128 letters, digits, ``-`` or ``_``)."""
+
+
 class _Message(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
@@ -38,6 +42,7 @@ class Sit(_Message):
     type: Literal["sit"]
     seat: Seat
     name: Annotated[str, Field(min_length=1, max_length=24)]
+    player: PlayerSecret | None = None
 
 
 class AddBot(_Message):

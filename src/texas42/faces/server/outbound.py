@@ -82,6 +82,8 @@ class Seat:
     side: int
     holder: SeatNumber | None
     """In two-hand, the seat of the person who plays this one too."""
+    player: str | None = None
+    """The public id of the player who sits here (their page is ``/p/{player}``), or None."""
 
 
 @sent
@@ -509,7 +511,69 @@ class Invite:
     url: str
 
 
-HttpBody = Options | Created | TableSummary | GameSummary | Replay | Failure | Invite
+@sent
+class PlayerGame:
+    """One finished game of a player's page."""
+
+    table: str
+    game: int
+    name: str
+    rules: str
+    finished: float
+    seats: list[SeatNumber]
+    side: int
+    won: bool
+    partners: list[str]
+    opponents: list[str]
+    score: list[int]
+    bids: int
+    made: int
+    replay: str
+    record: str
+
+
+@sent
+class PlayerPage:
+    """``GET /api/players/{player}``: a player's finished games and their figures."""
+
+    id: str
+    names: list[str]
+    played: int
+    won: int
+    bids: int
+    made: int
+    games: list[PlayerGame]
+
+
+@sent
+class HouseRules:
+    """House rules saved under a name (``POST /api/house-rules``)."""
+
+    name: str
+    rules: str
+    rules_text: list[str]
+    saved: float
+
+
+@sent
+class HouseRulesList:
+    """``GET /api/house-rules``: the saved house rules, latest first."""
+
+    house_rules: list[HouseRules]
+
+
+HttpBody = (
+    Options
+    | Created
+    | TableSummary
+    | GameSummary
+    | Replay
+    | Failure
+    | PlayerPage
+    | HouseRules
+    | HouseRulesList
+    | Invite
+)
 HTTP_BODIES: tuple[type, ...] = get_args(HttpBody)
 
 SERVER_MESSAGES: TypeAdapter[ServerMessage] = TypeAdapter(ServerMessage)

@@ -97,6 +97,18 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+PLAYER_ID_LENGTH = 16
+"""Hex digits of a player's public id."""
+
+
+def player_id(secret: str) -> str:
+    """A player's public id: the start of a hash of their secret's digest, under a label of its
+    own. It names the player on pages and links; it cannot be turned back into the secret (nor
+    into the digest), so knowing it never lets anyone sit as that player."""
+    digest = token_digest(secret)
+    return hashlib.sha256(f"texas42 player {digest}".encode()).hexdigest()[:PLAYER_ID_LENGTH]
+
+
 @dataclass
 class SeatState:
     kind: out.SeatKind = "empty"
@@ -105,6 +117,8 @@ class SeatState:
     digest: str | None = None
     holder: int | None = None
     """In two-hand, the seat of the person who also plays this one (their partner's seat)."""
+    player: str | None = None
+    """The public id of the person's player (`player_id`), if their device sent a secret."""
 
 
 @dataclass
@@ -411,7 +425,10 @@ class Room:
         if not name or not name.isprintable():
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
         token = secrets.token_urlsafe(24)
-        await self._commit(SitEvent(seat=message.seat, name=name, digest=token_digest(token)))
+        player = player_id(message.player) if message.player is not None else None
+        await self._commit(
+            SitEvent(seat=message.seat, name=name, digest=token_digest(token), player=player)
+        )
         connection.seat = message.seat
         connection.post(
             out.Seated(
@@ -590,13 +607,13 @@ class Room:
         """One event of the log, live or while restoring; one it cannot take raises before it
         changes anything."""
         match event:
-            case SitEvent(seat=seat, name=name, digest=digest):
+            case SitEvent(seat=seat, name=name, digest=digest, player=player):
                 self._check_seat(seat)
-                self.seats[seat] = SeatState("human", name, None, digest)
+                self.seats[seat] = SeatState("human", name, None, digest, player=player)
                 if self.host is None:
                     self.host = seat
                 for other in self.controls(seat)[1:]:
-                    self.seats[other] = SeatState("human", name, None, None, seat)
+                    self.seats[other] = SeatState("human", name, None, None, seat, player)
             case BotEvent(seat=seat, level=level, name=name):
                 self._check_seat(seat)
                 self.seats[seat] = SeatState("bot", name, level)
@@ -687,6 +704,7 @@ class Room:
             outcome.winner,
             time.time(),
             record_from_game(game, players).to_json(),
+            tuple(seat.player if seat.kind == "human" else None for seat in self.seats),
         )
 
     def _playing(self) -> Game:
@@ -923,6 +941,7 @@ class Room:
                     compass=self.layout.seat_names[seat],
                     side=self.layout.side_of[seat],
                     holder=state.holder,
+                    player=state.player if state.kind == "human" else None,
                 )
                 for seat, state in enumerate(self.seats)
             ],

@@ -69,12 +69,40 @@ games_table = sa.Table(
     sa.Column("record", sa.Text, nullable=False),
 )
 
+game_players_table = sa.Table(
+    "game_players",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("player_id", sa.String(32), nullable=False),
+    sa.Column("name", sa.String(80), nullable=False),
+    sa.ForeignKeyConstraint(
+        ["table_id", "number"], ["games.table_id", "games.number"], name="game_players_game"
+    ),
+)
+"""Which player sat in which seat of a finished game (seats without a player have no row)."""
+
+house_rules_table = sa.Table(
+    "house_rules",
+    metadata,
+    sa.Column("name", sa.String(80), primary_key=True),
+    sa.Column("rules", sa.Text, nullable=False),
+    sa.Column("saved", sa.Float, nullable=False),
+)
+"""House rules a group saved under a name; only the latest `HOUSE_RULES_KEPT` are kept."""
+
+HOUSE_RULES_KEPT = 200
+"""House rules stored at most: saving more drops the oldest, so no client can fill the disk."""
+
 _INSERT_EVENT = events_table.insert()
 """Built once: compiling the statement per event was most of a commit's cost."""
 
 sa.Index("games_by_finish", games_table.c.finished)
 sa.Index("tables_by_status", tables_table.c.status)
 sa.Index("tables_by_listing", tables_table.c.public, tables_table.c.status)
+sa.Index("game_players_by_player", game_players_table.c.player_id)
+sa.Index("house_rules_by_saved", house_rules_table.c.saved)
 
 
 def default_db_path() -> Path:
@@ -153,6 +181,9 @@ class FinishedGame:
     winner: int
     finished: float
     record: str
+    player_ids: tuple[str | None, ...] = ()
+    """Each seat's player (their public id), or None where no player sat; written to
+    ``game_players``, never read back into this class."""
 
     def summary(self, name: str) -> GameSummary:
         """The game in the history list, at the table called ``name``."""
@@ -296,6 +327,75 @@ class Storage:
             ).all()
         return [_finished(row, record="").summary(row.name) for row in rows]
 
+    def player_games(self, player_id: str, limit: int) -> list[PlayerSeats]:
+        """The latest ``limit`` finished games a player sat in, newest first, with their
+        records and the seats the player held."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(
+                    game_players_table.c.table_id,
+                    game_players_table.c.number,
+                    game_players_table.c.seat,
+                    game_players_table.c.name.label("player_name"),
+                    tables_table.c.name.label("table_name"),
+                    *[c for c in games_table.c if c.name not in ("table_id", "number")],
+                )
+                .join(
+                    games_table,
+                    sa.and_(
+                        games_table.c.table_id == game_players_table.c.table_id,
+                        games_table.c.number == game_players_table.c.number,
+                    ),
+                )
+                .join(tables_table, tables_table.c.id == games_table.c.table_id)
+                .where(game_players_table.c.player_id == player_id)
+                .order_by(games_table.c.finished.desc(), game_players_table.c.seat)
+            ).all()
+        games: dict[tuple[str, int], PlayerSeats] = {}
+        for row in rows:
+            key = (row.table_id, row.number)
+            if key not in games:
+                if len(games) == limit:
+                    break
+                games[key] = PlayerSeats(_finished(row), row.table_name, [], [])
+            games[key].seats.append(row.seat)
+            games[key].names.append(row.player_name)
+        return list(games.values())
+
+    def save_house_rules(self, name: str, rules: str) -> float:
+        """Keep ``rules`` under ``name`` (replacing what that name held), then drop all but the
+        latest `HOUSE_RULES_KEPT`; when it was saved."""
+        now = time.time()
+        table = house_rules_table
+        with self.engine.begin() as conn:
+            conn.execute(table.delete().where(table.c.name == name))
+            conn.execute(table.insert().values(name=name, rules=rules, saved=now))
+            kept = sa.select(table.c.name).order_by(table.c.saved.desc()).limit(HOUSE_RULES_KEPT)
+            conn.execute(table.delete().where(table.c.name.not_in(kept.scalar_subquery())))
+        return now
+
+    def house_rules(self) -> list[tuple[str, str, float]]:
+        """The saved house rules as (name, rules, saved), latest first."""
+        table = house_rules_table
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(table.c.name, table.c.rules, table.c.saved).order_by(
+                    table.c.saved.desc(), table.c.name
+                )
+            ).all()
+        return [(row.name, row.rules, row.saved) for row in rows]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeats:
+    """A finished game a player sat in: the game, its table's name, the player's seats and the
+    name they sat under at each."""
+
+    game: FinishedGame
+    table_name: str
+    seats: list[int]
+    names: list[str]
+
 
 def _engine(url: str) -> Engine:
     if url.startswith("sqlite"):
@@ -343,6 +443,19 @@ def _insert_game(conn: Connection, game: FinishedGame) -> None:
             record=game.record,
         )
     )
+    rows = [
+        {
+            "table_id": game.table_id,
+            "number": game.number,
+            "seat": seat,
+            "player_id": player,
+            "name": game.players[seat] if seat < len(game.players) else "",
+        }
+        for seat, player in enumerate(game.player_ids)
+        if player is not None
+    ]
+    if rows:
+        conn.execute(game_players_table.insert(), rows)
 
 
 def _stored(conn: Connection, row: Any) -> StoredTable:

@@ -2,6 +2,7 @@
 
 import { h, mount } from "./dom.js";
 import { showLobby } from "./lobby.js";
+import { showPlayer } from "./player.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -12,6 +13,7 @@ function route() {
   if (path === "/") return showLobby(root);
   if ((m = /^\/t\/([^/]+)$/.exec(path))) return showTable(root, m[1]);
   if (path === "/replay") return showReplay(root, null, null);
+  if ((m = /^\/p\/([^/]+)$/.exec(path))) return showPlayer(root, m[1]);
   if ((m = /^\/replay\/([^/]+)\/([^/]+)$/.exec(path))) return showReplay(root, m[1], m[2]);
   mount(root, h("section", { class: "card narrow" }, h("h2", {}, "Nothing here"),
     h("p", {}, h("a", { href: "/" }, "Go to the lobby"))));

@@ -7,6 +7,8 @@ import { forgetTable, myTables } from "./store.js";
 import { SEAT_NAMES } from "./board.js";
 import { tileSvg } from "./tiles.js";
 import { openTablesCard } from "./tables.js";
+import { houseRulesRows } from "./houserules.js";
+import { myGamesCard } from "./player.js";
 
 /* The options most tables argue about come first; every other option goes under "More". */
 const COMMON = ["all_pass", "nello", "plunge", "splash", "sevens", "follow_me_doubles", "game", "target"];
@@ -106,7 +108,9 @@ function createForm(api) {
   const moreBox = h("div", { class: "options-grid" });
   const summary = h("p", { class: "rules-string muted", "data-testid": "rules-string" });
 
+  let picked = null; // saved house rules as picked: sent as they are until the form changes
   const onChange = (name, value) => {
+    picked = null;
     chosen[name] = value;
     summary.textContent = `Rules: ${rulesString(preset, base, chosen)}`;
   };
@@ -128,6 +132,7 @@ function createForm(api) {
 
   const presetSelect = h("select", { id: "preset", name: "preset", "data-testid": "preset",
     onchange: () => {
+      picked = null;
       preset = presetSelect.value;
       base = presetValues(options, presets[preset]);
       chosen = { ...base };
@@ -140,6 +145,7 @@ function createForm(api) {
     onchange: () => {
       const [first, ...rest] = tableSelect.value.split(",");
       if (!(first in presets)) return;
+      picked = null;
       preset = first;
       presetSelect.value = preset;
       base = presetValues(options, presets[preset]);
@@ -156,6 +162,19 @@ function createForm(api) {
     placeholder: "Friday night", autocomplete: "off", "data-testid": "table-name" });
   const publicBox = h("input", { type: "checkbox", id: "table-public", name: "public",
     "data-testid": "table-public" });
+  const saved = houseRulesRows({
+    current: () => picked ?? rulesString(preset, base, presetKnown(preset, presets[preset]) ? chosen : base),
+    apply: (text) => {
+      const filled = fillFrom({ presets, options, names }, text);
+      preset = filled.name;
+      presetSelect.value = preset;
+      base = filled.values;
+      chosen = filled.chosen;
+      draw();
+      picked = text;
+      summary.textContent = `Rules: ${text}`;
+    },
+  });
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" },
     "Create table");
 
@@ -165,7 +184,7 @@ function createForm(api) {
       submit.disabled = true;
       try {
         const known = presetKnown(preset, presets[preset]);
-        const body = { rules: rulesString(preset, base, known ? chosen : base), name: nameInput.value.trim(),
+        const body = { rules: picked ?? rulesString(preset, base, known ? chosen : base), name: nameInput.value.trim(),
           public: publicBox.checked };
         const made = await postJson("/api/tables", body);
         // on this page's own address, where the seat tokens are kept (made.url may be the
@@ -183,14 +202,31 @@ function createForm(api) {
     h("label", { for: "players" }, "Players"), tableSelect) : null,
   h("div", { class: "form-row" },
     h("label", { for: "preset" }, "Rules"), presetSelect),
+  saved.pickRow,
   fieldset,
   moreDetails,
   summary,
   h("label", { class: "check", for: "table-public" }, publicBox,
     " List it in the lobby (otherwise only people with the link find it)"),
+  saved.saveRow,
   h("div", { class: "form-actions" }, submit));
   draw();
   return form;
+}
+
+/** Fill the form from a rules string (saved house rules): its preset, then each option. */
+function fillFrom(form, text) {
+  const [first, ...rest] = String(text).split(",").map((w) => w.trim());
+  const { presets, options, names } = form;
+  const name = first in presets ? first : names.includes("standard") ? "standard" : names[0];
+  const values = presetValues(options, presets[name]);
+  const chosen = { ...values };
+  for (const word of first in presets ? rest : [first, ...rest]) {
+    const [key, raw] = word.includes("=") ? word.split("=", 2) : [word, null];
+    const option = options.find((o) => o.name === key.replace(/-/g, "_"));
+    if (option) chosen[option.name] = raw === null ? true : coerce(option, raw);
+  }
+  return { name, values, chosen };
 }
 
 function myTablesCard() {
@@ -322,5 +358,5 @@ export async function showLobby(root) {
   }
   mount(root, h("div", { class: "lobby", "data-testid": "lobby" },
     h("div", { class: "lobby-main" }, hero(), createForm(api)),
-    h("div", { class: "lobby-side" }, openTablesCard(), myTablesCard(), historyCard(), importCard())));
+    h("div", { class: "lobby-side" }, openTablesCard(), myGamesCard(), myTablesCard(), historyCard(), importCard())));
 }

@@ -58,3 +58,28 @@ export function forgetTable(id) {
   write("tables", JSON.stringify(myTables().filter((t) => t.id !== id)));
   write(`token:${id}`, null);
 }
+
+/** This device's player secret, made once (32 random bytes) and kept: it is the player. The
+    server keeps only its public id; without local storage the secret lasts as long as the tab. */
+let tabSecret = null;
+export function playerSecret() {
+  let secret = read("player-secret") || tabSecret;
+  if (!secret || !/^[0-9a-f]{64}$/.test(secret)) {
+    const bytes = new Uint8Array(32);
+    crypto.getRandomValues(bytes);
+    secret = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+    write("player-secret", secret);
+  }
+  tabSecret = secret;
+  return secret;
+}
+
+/** The public id the server gave this device's player (from its seat), or null. */
+export function playerId() {
+  const id = read("player-id");
+  return id && /^[0-9a-f]{16}$/.test(id) ? id : null;
+}
+
+export function setPlayerId(id) {
+  if (typeof id === "string" && /^[0-9a-f]{16}$/.test(id)) write("player-id", id);
+}

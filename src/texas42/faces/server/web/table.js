@@ -5,7 +5,8 @@
 import { h, mount, setTitle, toast, typingInField } from "./dom.js";
 import { inviteBox } from "./invite.js";
 import { getJson, TableSocket } from "./net.js";
-import { forgetTable, playerName, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
+import { forgetTable, playerName, playerSecret, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
+import { notePlayer, playerLink } from "./player.js";
 import {
   backsRow, callsList, compassOf, lastCallOf, ovalSpot, phaseOf, piles, placeOf, resultWords,
   rolesOf, scorePad, seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture, trickArea,
@@ -154,6 +155,7 @@ class TablePage {
         rememberTable({ id: this.id, name: this.state && this.state.table && this.state.table.name, seat: this.you });
         break;
       case "state":
+        notePlayer(m);
         this.onState(m);
         return;
       case "hints":
@@ -311,7 +313,7 @@ class TablePage {
       return;
     }
     setPlayerName(name);
-    this.send({ type: "sit", seat, name });
+    this.send({ type: "sit", seat, name, player: playerSecret() });
   }
 
   onKey(event) {
@@ -489,7 +491,7 @@ class TablePage {
       "aria-label": `${compass}: ${kind === "empty" ? "empty seat" : seatLabel(table.seats, seat)}${toAct ? ", to act" : ""}`,
     },
     h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, kind === "empty" ? "Empty seat" : info.name || compass),
+      h("span", { class: "seat-name" }, kind === "empty" ? "Empty seat" : playerLink(info, info.name || compass)),
       h("span", { class: "seat-compass" }, compass)),
     badges.length ? h("div", { class: "badges" }, badges) : null,
     roles.length ? h("div", { class: "roles" }, roles.join(" · ")) : null,
