@@ -133,3 +133,17 @@ def test_readme_three_hand_arena_is_real(clock_path: str) -> None:
         cells = table_cells(line)
         if line != "..." and cells[1:2] != ["time"]:  # a time row holds the machine's figures
             assert cells in printed
+
+
+def test_readme_serve_for_friends_prints_what_serve_prints() -> None:
+    """The start message of ``serve --host 0.0.0.0`` in "Play with friends", on a machine whose
+    one network address is the README's."""
+    from texas42.faces.server.invite import start_message
+    from texas42.faces.server.storage import default_db_path
+
+    text = README.read_text()
+    block = text.split("$ texas42 serve --host 0.0.0.0\n", 1)[1].split("```", 1)[0]
+    shown = block.rstrip("\n").splitlines()
+    where = "/root/.local/share/texas42/texas42.sqlite"
+    assert shown == start_message("0.0.0.0", 4242, where, None, lambda: ["192.168.1.20"])
+    assert default_db_path().name == Path(where).name
