@@ -794,12 +794,20 @@ def serve(
         list[str] | None,
         typer.Option(help="NAME=CMD: offer an outside engine (docs/engine-protocol.md) as a bot."),
     ] = None,
+    away_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a disconnected player the table waits on gets before a bot plays."
+        ),
+    ] = 60.0,
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
         raise _refused(f"--port: a port is 1..65535, not {port}")
     if not 0 <= bot_delay <= 60:
         raise _refused(f"--bot-delay: seconds from 0 to 60, not {bot_delay}")
+    if not 0 < away_seconds <= 3600:
+        raise _refused(f"--away-seconds: seconds above 0, at most 3600, not {away_seconds}")
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
@@ -817,6 +825,7 @@ def serve(
         allowed_origins=tuple(allow_origin or ()),
         engines=tuple(engines),
         freeze_gc=True,
+        away_seconds=away_seconds,
     )
     shown = "localhost" if host in ("127.0.0.1", "0.0.0.0") else host
     where = db if db is not None else str(default_db_path())

@@ -81,6 +81,12 @@ class Seat:
     side: int
     holder: SeatNumber | None
     """In two-hand, the seat of the person who plays this one too."""
+    label: str = ""
+    """The seat as the table shows it: a person's name, a bot's name and level."""
+    away: bool = False
+    """Its person is away and the seat's bot plays for them until they come back."""
+    open: bool = False
+    """The host opened this bot's seat for a person; the bot plays until one sits."""
 
 
 @sent
@@ -94,6 +100,9 @@ class Table:
     layout: Layout
     seats: list[Seat]
     host: int | None
+    bot_level: str = "medium"
+    away_seconds: float = 60.0
+    turn_seconds: float = 0.0
 
 
 # -- a hand ---------------------------------------------------------------------------------
@@ -295,6 +304,8 @@ class State:
     you: You
     last: Last | None
     game: Game | None
+    turn_left: float | None = None
+    """Seconds left on the turn clock when this was sent; None with no clock running."""
 
 
 @sent
