@@ -480,6 +480,10 @@ class Room:
             self._tell(words.seat_opened(self.labels()[message.seat], now=False), connection)
         else:
             connection.seat = message.seat
+            if opened:  # a hand was just beginning: the seat is theirs at once
+                self._tell(
+                    words.seat_joined(self.labels()[message.seat], self._compasses(message.seat))
+                )
         connection.post(
             out.Seated(seat=message.seat, token=token, link=f"/t/{self.id}#token={token}")
         )
@@ -521,7 +525,8 @@ class Room:
         giving them, and their connections watch from now on."""
         held = self.controls(person)
         names = self._bot_names(len(held), freeing=held)
-        await self._commit(TakeoverEvent(seat=person, level=self.bot_level, names=names, why=why))
+        event = TakeoverEvent(seat=person, level=self.bot_level, names=names, why=why)
+        await self._commit(event, tell=False)
         for connection in self.connections:
             if connection.seat == person:
                 connection.seat = None
@@ -669,14 +674,14 @@ class Room:
         self.broadcast()
         self._schedule_bot()
 
-    async def _commit(self, event: Event) -> None:
+    async def _commit(self, event: Event, *, tell: bool = True) -> None:
         """Store an event of the lobby or a game's start, then apply it (an action of a game
         goes through `_play`, which must apply it first to learn whether it ends the game)."""
         status = "playing" if isinstance(event, StartEvent | RematchEvent) else None
         await self.storage.run(self.storage.append, self.id, self.next_event, event, status=status)
         self.next_event += 1
         self._apply(event)
-        if not isinstance(event, SitEvent):
+        if tell and not isinstance(event, SitEvent):
             self.broadcast()
         self._schedule_bot()
 
