@@ -40,7 +40,7 @@ from texas42.faces.server.events import (
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES
 from texas42.faces.server.outbound import SERVER_MESSAGES, Hand, State
 from texas42.faces.server.payload import game_payload, seat_labels
-from texas42.faces.server.room import Room, token_digest
+from texas42.faces.server.room import BOT_FIRST_NAMES, Room, token_digest
 from texas42.faces.server.storage import (
     FinishedGame,
     Storage,
@@ -119,7 +119,13 @@ def test_a_whole_game_with_bots_then_history_record_replay_and_rematch(client: T
     text = client.get(f"/api/tables/{table}/games/1/record").text
     report = check_record(Record.from_json(text))
     assert list(report.score) == outcome["score"] and report.winner == outcome["winner"]
-    assert report.record.players == ("Tess", "Medium bot", "Medium bot", "Medium bot")
+    players = report.record.players
+    assert players is not None and players[0] == "Tess"
+    # each bot has a name of its own, and the table shows its level beside it
+    assert len(set(players)) == 4 and set(players[1:]) <= set(BOT_FIRST_NAMES)
+    assert [s["label"] for s in final["table"]["seats"]][1:] == [
+        f"{p} (medium)" for p in players[1:]
+    ]
     replay = client.get(f"/api/tables/{table}/games/1/replay").json()
     frames = replay["frames"]
     actions = sum(len(h.calls) + (h.contract is not None) + len(h.plays) for h in report.hands)
@@ -517,7 +523,8 @@ def test_the_news_of_an_action_and_the_replay_captions_are_said_by_words(
     me.act(m, random.Random(0))
     after = me.until("state", lambda s: s["last"] is not None and s["last"]["seat"] == 0)
     room = room_of(client, table)
-    assert room.labels() == ["Tess", "Medium bot (East)", "Medium bot (South)", "Medium bot (West)"]
+    assert room.labels() == ["Tess", *(seat.name for seat in room.seats[1:])]
+    assert len(set(room.labels())) == 4 and "Medium bot" not in room.labels()
     action = parse_action_words(after["last"]["action"], room.rules)
     assert after["last"]["text"] == words.action_said("Tess", action)
     example = Path(__file__).parents[2] / "examples" / "ex14-marks.json"
@@ -853,7 +860,7 @@ def test_outside_engines_sit_as_bots_and_a_failing_one_gives_way(tmp_path: Path)
         assert [s["name"] for s in me.state["table"]["seats"]] == [
             "Tess",
             "Ours",
-            "Medium bot",
+            room_of(c, table).seats[2].name,
             "Broken",
         ]
         me.send(type="start")

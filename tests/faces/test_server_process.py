@@ -30,7 +30,7 @@ OWN_ACTIONS_BEFORE_KILL = 6
 """Enough of the player's own calls and plays that the kill lands well inside the game."""
 
 Server = tuple[subprocess.Popen[bytes], int]
-StartServer = Callable[[Path, int], Server]
+StartServer = Callable[..., Server]
 
 
 def _free_port() -> int:
@@ -59,7 +59,7 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
     Their output goes to ``server.log`` beside the database, never into a pipe that could fill."""
     started: list[subprocess.Popen[bytes]] = []
 
-    def start(db: Path, port: int) -> Server:
+    def start(db: Path, port: int, *args: str) -> Server:
         command = [
             sys.executable,
             "-m",
@@ -71,6 +71,7 @@ def start_server(tmp_path: Path) -> Iterator[StartServer]:
             str(db),
             "--bot-delay",
             "0",
+            *args,
         ]
         with open(tmp_path / "server.log", "ab") as log:
             process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
@@ -217,3 +218,57 @@ def test_database_holds_token_digests_not_tokens(tmp_path: Path, start_server: S
     assert digest in stored and found[table], "the database does not hold the seat"
     assert not found[token], "a seat token is stored in the database"
     assert token.encode() not in output, "a seat token is in the server's output"
+
+
+def test_sigkill_after_a_takeover_and_an_away_restores_both_and_the_game_goes_on(
+    tmp_path: Path, start_server: StartServer
+) -> None:
+    db = tmp_path / "t.sqlite"
+    process, port = start_server(db, _free_port(), "--bot-delay", "0.2")
+    base = f"http://127.0.0.1:{port}"
+    table: str = _post(base + "/api/tables", {"name": "Crash", "away_seconds": 0.3})["id"]
+    url = f"ws://127.0.0.1:{port}/ws/{table}"
+    tokens: list[str] = []
+    with connect(url, close_timeout=1) as ann, connect(url, close_timeout=1) as bo:
+        for ws, seat, name in ((ann, 0, "Ann"), (bo, 1, "Bo")):
+            ws.send(json.dumps({"type": "hello"}))
+            _receive(ws, "welcome")
+            ws.send(json.dumps({"type": "sit", "seat": seat, "name": name}))
+            tokens.append(_receive(ws, "seated")["token"])
+        for seat in (2, 3):
+            ann.send(json.dumps({"type": "bot", "seat": seat, "level": "medium"}))
+        ann.send(json.dumps({"type": "start"}))
+        state = _receive(ann, "state")
+        while state["game"] is None:
+            state = _receive(ann, "state")
+        bo.send(json.dumps({"type": "leave", "seat": 1}))
+        while state["table"]["seats"][1]["kind"] != "bot":
+            state = _receive(ann, "state")
+    bot = state["table"]["seats"][1]["name"]
+    # Ann's connection is closed: when the table waits on her, her grace runs out
+    deadline = time.monotonic() + 60
+    while not _get(f"{base}/api/tables/{table}")["seats"][0]["away"]:
+        assert time.monotonic() < deadline, "Ann never went away"
+        time.sleep(0.1)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(10)
+    _, port = start_server(db, _free_port(), "--bot-delay", "0.2")
+    base = f"http://127.0.0.1:{port}"
+    summary = _get(f"{base}/api/tables/{table}")
+    assert summary["seats"][1]["kind"] == "bot" and summary["seats"][1]["name"] == bot
+    assert summary["seats"][0]["kind"] == "human" and summary["seats"][0]["away"]
+    assert summary["host"] == 0 and summary["away_seconds"] == 0.3
+    # the game goes on: the bots and Ann's stand-in play
+    with connect(f"ws://127.0.0.1:{port}/ws/{table}", close_timeout=1) as watcher:
+        watcher.send(json.dumps({"type": "hello"}))
+        first = _receive(watcher, "state")
+        later = _receive(watcher, "state")
+        while later["seq"] <= first["seq"] and later["game"]["outcome"] is None:
+            later = _receive(watcher, "state")
+    # and Ann's token gives her seat back
+    with connect(f"ws://127.0.0.1:{port}/ws/{table}", close_timeout=1) as ws:
+        ws.send(json.dumps({"type": "hello", "token": tokens[0]}))
+        assert _receive(ws, "welcome")["seat"] == 0
+        state = _receive(ws, "state")
+        while state["table"]["seats"][0]["away"]:
+            state = _receive(ws, "state")

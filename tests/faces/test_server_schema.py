@@ -113,5 +113,5 @@ def test_the_schema_prints_as_json() -> None:
     printed = json.loads(done.stdout)
     assert printed == json.loads(json.dumps(protocol_schema()))
     state = printed["server"]["$defs"]["State"]
-    assert state["required"] == ["type", "seq", "table", "you", "last", "game"]
+    assert state["required"] == ["type", "seq", "table", "you", "last", "game", "turn_left"]
     assert printed["server"]["$defs"]["Hand"]["additionalProperties"] is False

@@ -1012,3 +1012,95 @@ the lowest of their suit']
         if value != getattr(standard, name):
             lines.append(f"{said.label}: {option_value_words(name, value)}")
     return lines
+
+
+# -- seats changing hands at a table ----------------------------------------------------------
+
+
+def bot_label(name: str, level: str) -> str:
+    """A bot seat as a table shows it: its name and its level.
+
+    >>> bot_label("Rosa", "medium")
+    'Rosa (medium)'
+    """
+    return f"{name} ({level})"
+
+
+def seat_left(who: str, bot: str, compass: str) -> str:
+    """A person left a game under way and a bot took the seat, so the game goes on.
+
+    >>> seat_left("Ann", "Rosa (medium)", "North")
+    'Ann left; Rosa (medium) plays North now.'
+    """
+    return f"{who} left; {bot} plays {compass} now."
+
+
+def seat_replaced(who: str, bot: str, compass: str) -> str:
+    """The host gave a person's seat to a bot.
+
+    >>> seat_replaced("Ann", "Rosa (medium)", "North")
+    'The host gave North to Rosa (medium); Ann watches now.'
+    """
+    return f"The host gave {compass} to {bot}; {who} watches now."
+
+
+def seat_opened(compass: str, *, now: bool) -> str:
+    """The host opened a bot's seat for a person: at once (no game under way) or when a person
+    sits, at the next hand.
+
+    >>> seat_opened("East", now=True)
+    'East is open for a player.'
+    >>> seat_opened("East", now=False)
+    'East is open for a player: whoever sits there takes it from the next hand; its bot plays until then.'
+    """
+    if now:
+        return f"{compass} is open for a player."
+    return (
+        f"{compass} is open for a player: whoever sits there takes it from the next hand;"
+        " its bot plays until then."
+    )
+
+
+def seat_joined(who: str, compass: str) -> str:
+    """A person who sat in an opened seat during a game takes it as a new hand begins.
+
+    >>> seat_joined("Bo", "East")
+    'Bo plays East from this hand.'
+    """
+    return f"{who} plays {compass} from this hand."
+
+
+def seat_away(who: str, bot: str) -> str:
+    """A person the table waited on did not come back within the grace period.
+
+    >>> seat_away("Ann", "Rosa (medium)")
+    'Ann is away; Rosa (medium) plays for them until they come back.'
+    """
+    return f"{who} is away; {bot} plays for them until they come back."
+
+
+def seat_back(who: str) -> str:
+    """An away person came back and plays their seat again.
+
+    >>> seat_back("Ann")
+    'Ann is back.'
+    """
+    return f"{who} is back."
+
+
+def host_passed(who: str) -> str:
+    """Who runs the table now.
+
+    >>> host_passed("Bo")
+    'Bo is the host now.'
+    """
+    return f"{who} is the host now."
+
+
+def time_ran_out(who: str, bot: str) -> str:
+    """A turn's clock ran out and the seat's bot played that one action.
+
+    >>> time_ran_out("Ann", "Rosa (medium)")
+    'Time ran out for Ann; Rosa (medium) played for them.'
+    """
+    return f"Time ran out for {who}; {bot} played for them."

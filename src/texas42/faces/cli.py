@@ -814,6 +814,12 @@ def serve(
             "(https://tables.example.org): invite and seat links start with it."
         ),
     ] = None,
+    away_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a disconnected player the table waits on gets before a bot plays."
+        ),
+    ] = 60.0,
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
@@ -828,6 +834,8 @@ def serve(
             public = check_public_url(public_url)
         except Texas42Error as exc:
             raise _refused(f"--public-url: {exc}") from None
+    if not 0 < away_seconds <= 3600:
+        raise _refused(f"--away-seconds: seconds above 0, at most 3600, not {away_seconds}")
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
@@ -846,6 +854,7 @@ def serve(
         engines=tuple(engines),
         freeze_gc=True,
         public_url=public,
+        away_seconds=away_seconds,
     )
     where = db if db is not None else str(default_db_path())
     try:

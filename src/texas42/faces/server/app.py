@@ -29,7 +29,7 @@ from texas42.core.record import Record, RecordError, check_record
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
-from texas42.faces.server.events import BadEvent
+from texas42.faces.server.events import BadEvent, SettingsEvent
 from texas42.faces.server.house_rules import (
     HouseRulesError,
     house_rules_list,
@@ -99,6 +99,9 @@ class TableRequest(BaseModel):
     rules: str = Field(default="standard", max_length=600)
     name: str = Field(default="", max_length=60)
     public: bool = False
+    bot_level: str | None = Field(default=None, min_length=1, max_length=40)
+    away_seconds: float | None = Field(default=None, gt=0, le=3600)
+    turn_seconds: float | None = Field(default=None, ge=0, le=3600)
 
 
 class Tables:
@@ -138,13 +141,21 @@ class Tables:
             log.exception("table %s could not be restored from its log", stored.id)
         return None
 
-    async def create(self, name: str, rules: Rules, public: bool = False) -> Room:
+    async def create(
+        self, name: str, rules: Rules, public: bool = False, setup: SettingsEvent | None = None
+    ) -> Room:
+        """A new table; a public one's log begins with its listing, and ``setup``, its settings
+        other than the server's defaults, is the event after it."""
         table_id = secrets.token_urlsafe(6)
         name = " ".join(name.split()) or f"Table {table_id}"
         await self.storage.run(self.storage.create_table, table_id, name, str(rules), public=public)
         room = Room(table_id, name, rules, self.storage, self.settings, public=public)
         room.next_event = 1 if public else 0  # a public table's log begins with its listing
         room.on_change = self.lobby_changed
+        if setup is not None:
+            await self.storage.run(self.storage.append, table_id, room.next_event, setup)
+            room.next_event += 1
+            room.apply_setup(setup)
         self.rooms[table_id] = room
         self.lobby_changed()
         room.start_task()
@@ -432,7 +443,20 @@ async def create_table(body: TableRequest, request: Request) -> Response:
         rules = Rules.parse(body.rules)
     except Texas42Error as exc:
         raise HTTPException(400, f"rules: {exc}") from None
-    room = await _tables(request).create(body.name, rules, body.public)
+    levels = [*LEVELS, *BOT_NAMES, *(name for name, _ in _settings(request).engines)]
+    if body.bot_level is not None and body.bot_level not in levels:
+        raise HTTPException(400, f"bot_level: no bot level {body.bot_level!r}")
+    chosen = (body.bot_level, body.away_seconds, body.turn_seconds)
+    setup = (
+        SettingsEvent(
+            bot_level=body.bot_level,
+            away_seconds=body.away_seconds,
+            turn_seconds=body.turn_seconds,
+        )
+        if chosen != (None, None, None)
+        else None
+    )
+    room = await _tables(request).create(body.name, rules, body.public, setup)
     public = _settings(request).public_url
     return _json(out.Created(id=room.id, url=table_link(public or "", room.id)))
 

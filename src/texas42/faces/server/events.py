@@ -120,6 +120,58 @@ class ChatRulesEvent(_Event):
     spectators: bool
 
 
+class TakeoverEvent(_Event):
+    """A person's seat went to a bot of ``level`` (``names``: one per seat the person played,
+    two in two-hand), because the person left a game (``why`` ``leave``) or the host replaced
+    them (``replace``); their token no longer gives the seat."""
+
+    kind: Literal["takeover"] = "takeover"
+    seat: EventSeat
+    level: str
+    names: list[str]
+    why: Literal["leave", "replace"] = "leave"
+
+
+class OpenEvent(_Event):
+    """The host opened a bot's seat for a person: emptied at once outside a game; during a
+    game the bot plays on until a person sits, who takes the seat as a new hand begins."""
+
+    kind: Literal["open"] = "open"
+    seat: EventSeat
+
+
+class AwayEvent(_Event):
+    """A person the table waited on stayed away past the grace; the seat's bot plays for them."""
+
+    kind: Literal["away"] = "away"
+    seat: EventSeat
+
+
+class BackEvent(_Event):
+    """An away person came back with their token and plays their seat again."""
+
+    kind: Literal["back"] = "back"
+    seat: EventSeat
+
+
+class HostEvent(_Event):
+    """The host passed the host role to the person at ``seat``."""
+
+    kind: Literal["host"] = "host"
+    seat: EventSeat
+
+
+class SettingsEvent(_Event):
+    """The table's settings, as set at creation or by the host; a field left None keeps its
+    value (the server's default until one is set)."""
+
+    kind: Literal["settings"] = "settings"
+    bot_level: str | None = None
+    away_seconds: float | None = None
+    turn_seconds: float | None = None
+    """0 turns the turn timer off."""
+
+
 Event = Annotated[
     SitEvent
     | BotEvent
@@ -131,7 +183,13 @@ Event = Annotated[
     | ChatEvent
     | MuteEvent
     | ChatRulesEvent
-    | ClaimEvent,
+    | ClaimEvent
+    | TakeoverEvent
+    | OpenEvent
+    | AwayEvent
+    | BackEvent
+    | HostEvent
+    | SettingsEvent,
     Field(discriminator="kind"),
 ]
 _EVENT: TypeAdapter[Event] = TypeAdapter(Event)

@@ -128,6 +128,42 @@ class Listing(_Message):
     public: bool
 
 
+class Replace(_Message):
+    """The host gives a person's seat to a bot of the table's bot level."""
+
+    type: Literal["replace"]
+    seat: Seat
+
+
+class OpenSeat(_Message):
+    """The host opens a bot's seat for a person."""
+
+    type: Literal["open"]
+    seat: Seat
+
+
+class MakeHost(_Message):
+    """The host passes the role to the person at ``seat``."""
+
+    type: Literal["host"]
+    seat: Seat
+
+
+AwaySeconds = Annotated[float, Field(gt=0, le=3600)]
+"""The grace a disconnected person gets before the seat's bot plays for them."""
+TurnSeconds = Annotated[float, Field(ge=0, le=3600)]
+"""A turn's time on the clock; 0 is no clock."""
+
+
+class ChangeSettings(_Message):
+    """The host changes the table's settings; a field left out keeps its value."""
+
+    type: Literal["settings"]
+    bot_level: Level | None = None
+    away_seconds: AwaySeconds | None = None
+    turn_seconds: TurnSeconds | None = None
+
+
 Message = Annotated[
     Hello
     | Sit
@@ -144,7 +180,11 @@ Message = Annotated[
     | Mute
     | ChatRules
     | Listing
-    | LayDown,
+    | LayDown
+    | Replace
+    | OpenSeat
+    | MakeHost
+    | ChangeSettings,
     Field(discriminator="type"),
 ]
 BROWSER_MESSAGES: TypeAdapter[Message] = TypeAdapter(Message)

@@ -84,6 +84,12 @@ class Seat:
     """In two-hand, the seat of the person who plays this one too."""
     player: str | None = None
     """The public id of the player who sits here (their page is ``/p/{player}``), or None."""
+    label: str = ""
+    """The seat as the table shows it: a person's name, a bot's name and level."""
+    away: bool = False
+    """Its person is away and the seat's bot plays for them until they come back."""
+    open: bool = False
+    """The host opened this bot's seat for a person; the bot plays until one sits."""
 
 
 @sent
@@ -104,6 +110,9 @@ class Table:
     muted: list[SeatNumber]
     """The seats the host has muted."""
     spectators: int
+    bot_level: str = "medium"
+    away_seconds: float = 60.0
+    turn_seconds: float = 0.0
 
 
 # -- a hand ---------------------------------------------------------------------------------
@@ -321,6 +330,8 @@ class State:
     you: You
     last: Last | None
     game: Game | None
+    turn_left: float | None = None
+    """Seconds left on the turn clock when this was sent; None with no clock running."""
 
 
 @sent

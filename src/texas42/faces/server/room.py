@@ -23,7 +23,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, assert_never
+from typing import Any, Literal, assert_never
 
 from texas42.core import words
 from texas42.core.actions import Action, Discard, action_words, parse_action_words
@@ -36,18 +36,24 @@ from texas42.core.view import Claim
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import (
     ActionEvent,
+    AwayEvent,
+    BackEvent,
     BadEvent,
     BotEvent,
     ChatEvent,
     ChatRulesEvent,
     ClaimEvent,
     Event,
+    HostEvent,
     LeaveEvent,
     ListingEvent,
     MuteEvent,
+    OpenEvent,
     RematchEvent,
+    SettingsEvent,
     SitEvent,
     StartEvent,
+    TakeoverEvent,
     read_event,
 )
 from texas42.faces.server.invite import table_link
@@ -61,18 +67,22 @@ from texas42.faces.server.messages import (
     AddBot,
     AskHint,
     AskReview,
+    ChangeSettings,
     Chat,
     ChatRules,
     Hello,
     LayDown,
     Leave,
     Listing,
+    MakeHost,
     Message,
     Mute,
+    OpenSeat,
     Ping,
     RateLimit,
     React,
     Rematch,
+    Replace,
     Sit,
     Start,
 )
@@ -91,6 +101,27 @@ FAST_BOTS = ("easy", "medium", "random", "rules")
 """Levels that answer in microseconds and so think on the event loop itself."""
 CHAT_KEPT = 50
 """The chat lines a table keeps to send whoever joins."""
+
+BOT_FIRST_NAMES = (
+    "Rosa",
+    "Hank",
+    "Lupe",
+    "Earl",
+    "Dot",
+    "Cody",
+    "Faye",
+    "Buck",
+    "Nell",
+    "Walt",
+    "June",
+    "Otis",
+    "Ida",
+    "Clem",
+    "Opal",
+    "Gus",
+)
+"""The names bots sit under, drawn in an order of each table's own (seeded by its id), so no two
+seats of a table share one and a restored table keeps its names (they are in its events)."""
 
 
 def token_digest(token: str) -> str:
@@ -119,6 +150,13 @@ class SeatState:
     """In two-hand, the seat of the person who also plays this one (their partner's seat)."""
     player: str | None = None
     """The public id of the person's player (`player_id`), if their device sent a secret."""
+    away: bool = False
+    """The person is away: the seat's stand-in bot plays for them until they come back."""
+    open: bool = False
+    """A bot's seat the host opened during a game: the bot plays until a person takes it."""
+    pending: tuple[str, str] | None = None
+    """The name and token digest of the person who sat in this open seat, who takes it as the
+    next hand begins."""
 
 
 @dataclass
@@ -143,6 +181,9 @@ class ServerSettings:
     `invite.check_public_url` gives it): every invite and seat link starts with it, and its
     origin may open WebSockets. None: links are relative to the page (or the request's own
     base URL where a link must be whole, as in the invite's QR code)."""
+    away_seconds: float = 60.0
+    """The grace a disconnected person the table waits on gets before a bot plays for them
+    (``serve --away-seconds``); a table's own setting wins."""
 
 
 class Connection:
@@ -154,6 +195,9 @@ class Connection:
 
     def __init__(self, rate: RateLimit | None = None) -> None:
         self.seat: int | None = None
+        self.waiting: tuple[int, str] | None = None
+        """The open seat this connection sat in during a hand, and its token's digest: the
+        seat becomes its own as the next hand begins; until then it watches."""
         self.joined = False
         self.closed = False
         self.busy = False
@@ -187,6 +231,18 @@ class _BotMove:
     seat: int
     seq: int
     action: Action
+    forced: bool = False
+    """The turn clock ran out: the stand-in plays a person's seat this once."""
+
+
+@dataclass
+class _Timer:
+    """A grace period (``away``, for the person at ``seat``) or a turn clock (``turn``, for the
+    seat to act) that ran out at state ``seq``; it counts only if the table is still there."""
+
+    kind: Literal["away", "turn"]
+    seat: int
+    seq: int
 
 
 @dataclass
@@ -227,7 +283,9 @@ class Room:
     last: out.Last | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     connections: set[Connection] = field(default_factory=set)
-    queue: asyncio.Queue[_Envelope | _BotMove | _Part] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[_Envelope | _BotMove | _Part | _Timer] = field(
+        default_factory=asyncio.Queue
+    )
     task: asyncio.Task[None] | None = None
     helpers: set[asyncio.Task[None]] = field(default_factory=set)
     bot_pending: int | None = None
@@ -247,6 +305,18 @@ class Room:
     """The latest lines of the chat (`ChatEvent`)."""
     on_change: Callable[[], None] | None = None
     """Called after every broadcast: the lobby's list may have changed."""
+    bot_level: str = "medium"
+    """The level of the bots that take a person's seat (leaving, away, replaced, the clock)."""
+    away_seconds: float | None = None
+    """The table's grace for a disconnected person; None: the server's (`ServerSettings`)."""
+    turn_seconds: float = 0.0
+    """A person's time for a turn, after which the seat's bot plays that action; 0 is off."""
+    standins: dict[int, Bot] = field(default_factory=dict)
+    """The bots that play a person's seat while they are away or their clock ran out."""
+    grace: tuple[int, int, asyncio.TimerHandle] | None = None
+    """The grace running: the person's seat, the state it began at, and its timer."""
+    clock: tuple[int, float, asyncio.TimerHandle] | None = None
+    """The turn clock running: the state, when it runs out (monotonic), and its timer."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -287,12 +357,18 @@ class Room:
             raise
         return room
 
+    def apply_setup(self, setup: SettingsEvent) -> None:
+        """The settings a new table was created with, already stored as its first event."""
+        self._apply(setup)
+
     def start_task(self) -> None:
         if self.task is None:
             self.task = asyncio.create_task(self._run(), name=f"table {self.id}")
             self._schedule_bot()
 
     async def stop(self) -> None:
+        self._cancel_grace()
+        self._cancel_clock()
         await asyncio.to_thread(self._close_bots)
         for task in [self.task, *self.helpers]:
             if task is not None:
@@ -327,10 +403,13 @@ class Room:
                     await self._handle(item.connection, item.message)
                 elif isinstance(item, _BotMove):
                     await self._bot_move(item)
+                elif isinstance(item, _Timer):
+                    await self._timer(item)
                 else:
                     self.connections.discard(item.connection)
                     if item.connection.joined:
                         self.broadcast()
+                    self._schedule_bot()
             except Refused as refused:
                 if isinstance(item, _Envelope):
                     item.connection.error(str(refused), refused.code)
@@ -344,7 +423,7 @@ class Room:
 
     async def _handle(self, connection: Connection, message: Message) -> None:
         if isinstance(message, Hello):
-            self._hello(connection, message)
+            await self._hello(connection, message)
         elif isinstance(message, Ping):
             connection.post(out.Pong())
         elif isinstance(message, Sit):
@@ -357,7 +436,7 @@ class Room:
                 known = ", ".join(self._bot_levels())
                 raise Refused(f"no bot level {message.level!r}: choose from {known}", "bad-message")
             is_engine = message.level in engines and message.level not in LEVELS
-            name = message.level if is_engine else f"{message.level.capitalize()} bot"
+            name = message.level if is_engine else self._bot_names(1)[0]
             await self._commit(BotEvent(seat=message.seat, level=message.level, name=name))
         elif isinstance(message, Leave):
             await self._leave(connection, message)
@@ -385,13 +464,21 @@ class Room:
             await self._chat(connection, message)
         elif isinstance(message, Mute | ChatRules | Listing):
             await self._host_setting(connection, message)
+        elif isinstance(message, Replace):
+            await self._replace(connection, message.seat)
+        elif isinstance(message, OpenSeat):
+            await self._open(connection, message.seat)
+        elif isinstance(message, MakeHost):
+            await self._make_host(connection, message.seat)
+        elif isinstance(message, ChangeSettings):
+            await self._change_settings(connection, message)
 
     def _bot_levels(self) -> tuple[str, ...]:
         """The levels, every bot `make_bot` knows by name, and this server's engines."""
         names = [*LEVELS, *BOT_NAMES, *(name for name, _ in self.settings.engines)]
         return tuple(dict.fromkeys(names))
 
-    def _hello(self, connection: Connection, message: Hello) -> None:
+    async def _hello(self, connection: Connection, message: Hello) -> None:
         if connection.joined:
             raise Refused("already joined: say hello once per connection", "bad-message")
         connection.joined = True
@@ -403,33 +490,59 @@ class Room:
                 for seat, state in enumerate(self.seats)
                 if state.digest is not None and hmac.compare_digest(state.digest, digest)
             ]
+            waiting = [
+                seat
+                for seat, state in enumerate(self.seats)
+                if state.pending is not None and hmac.compare_digest(state.pending[1], digest)
+            ]
             if matches:
                 connection.seat = matches[0]
+            elif waiting:
+                connection.waiting = (waiting[0], digest)
             else:
                 connection.error(
                     "that seat token is not for this table; you are watching", "not-allowed"
                 )
         connection.post(out.Welcome(seat=connection.seat))
         connection.post(out.Chat(lines=list(self.chat), history=True))
-        self.broadcast()
+        seat = connection.seat
+        if seat is not None and self.seats[seat].away:
+            # back between any two actions: a stand-in's move for this state is dropped
+            await self._commit(BackEvent(seat=seat))
+            self._tell(words.seat_back(self.labels()[seat]))
+        else:
+            self.broadcast()
+            self._schedule_bot()
 
     async def _sit(self, connection: Connection, message: Sit) -> None:
         if not connection.joined:
             raise Refused("say hello first", "bad-message")
-        if connection.seat is not None:
+        if connection.seat is not None or connection.waiting is not None:
             raise Refused("you already have a seat at this table")
         self._check_seat(message.seat)
-        for seat in self.controls(message.seat):
-            self._lobby_seat(seat, empty=True)
+        opened = self.status == "playing" and self.seats[message.seat].open
+        if opened:
+            if self.seats[message.seat].pending is not None:
+                raise Refused(f"seat {message.seat} is taken")
+        else:
+            for seat in self.controls(message.seat):
+                self._lobby_seat(seat, empty=True)
         name = " ".join(message.name.split())
         if not name or not name.isprintable():
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
         token = secrets.token_urlsafe(24)
+        digest = token_digest(token)
         player = player_id(message.player) if message.player is not None else None
-        await self._commit(
-            SitEvent(seat=message.seat, name=name, digest=token_digest(token), player=player)
-        )
-        connection.seat = message.seat
+        await self._commit(SitEvent(seat=message.seat, name=name, digest=digest, player=player))
+        if self.seats[message.seat].pending is not None:
+            connection.waiting = (message.seat, digest)
+            self._tell(words.seat_opened(self.labels()[message.seat], now=False), connection)
+        else:
+            connection.seat = message.seat
+            if opened:  # a hand was just beginning: the seat is theirs at once
+                self._tell(
+                    words.seat_joined(self.labels()[message.seat], self._compasses(message.seat))
+                )
         connection.post(
             out.Seated(
                 seat=message.seat,
@@ -441,9 +554,23 @@ class Room:
 
     async def _leave(self, connection: Connection, message: Leave) -> None:
         self._seated(connection)
-        if self.status != "lobby":
-            raise Refused("seats can change only before the game starts")
         self._check_seat(message.seat)
+        if self.status != "lobby":
+            # a game under way (or over, before a rematch) never waits: a bot takes the seat
+            if message.seat not in self.controls(connection.seat):
+                raise Refused("only the player in a seat can give it up")
+            person = self._person(message.seat)
+            name = self.labels()[person]
+            await self._takeover(person, "leave")
+            bot = self.seats[person]
+            self._tell(
+                words.seat_left(
+                    name,
+                    words.bot_label(bot.name, self.bot_level),
+                    self._compasses(person),
+                )
+            )
+            return
         seat = self.seats[message.seat]
         if seat.kind == "empty":
             raise Refused("that seat is already empty")
@@ -455,6 +582,79 @@ class Room:
             if other.seat == target:
                 other.seat = None
         self.broadcast()
+
+    async def _takeover(self, person: int, why: Literal["leave", "replace"]) -> None:
+        """A bot of the table's level takes a person's seats at once; their token stops
+        giving them, and their connections watch from now on."""
+        held = self.controls(person)
+        names = self._bot_names(len(held), freeing=held)
+        event = TakeoverEvent(seat=person, level=self.bot_level, names=names, why=why)
+        await self._commit(event, tell=False)
+        for connection in self.connections:
+            if connection.seat == person:
+                connection.seat = None
+                connection.post(out.Welcome(seat=None))
+        self.broadcast()
+
+    def _host_only(self, connection: Connection) -> None:
+        if not self._is_host(connection):
+            raise Refused("only the host can do that")
+
+    async def _replace(self, connection: Connection, seat: int) -> None:
+        self._host_only(connection)
+        self._check_seat(seat)
+        person = self._person(seat)
+        if self.seats[seat].kind != "human":
+            raise Refused(f"seat {seat} has no person to replace")
+        if person == connection.seat:
+            raise Refused("to give up your own seat, leave the table")
+        name = self.labels()[person]
+        await self._takeover(person, "replace")
+        bot = self.seats[person]
+        self._tell(
+            words.seat_replaced(
+                name, words.bot_label(bot.name, self.bot_level), self._compasses(person)
+            )
+        )
+
+    async def _open(self, connection: Connection, seat: int) -> None:
+        self._host_only(connection)
+        self._check_seat(seat)
+        state = self.seats[seat]
+        if state.kind != "bot":
+            raise Refused(f"seat {seat} is not a bot's seat")
+        if state.open:
+            raise Refused(f"seat {seat} is open already")
+        if self.status == "playing":
+            await self._commit(OpenEvent(seat=seat))
+            self._tell(words.seat_opened(self._compasses(seat), now=False))
+        else:
+            await self._commit(LeaveEvent(seat=seat))
+            self._tell(words.seat_opened(self._compasses(seat), now=True))
+
+    async def _make_host(self, connection: Connection, seat: int) -> None:
+        self._host_only(connection)
+        self._check_seat(seat)
+        state = self.seats[seat]
+        if state.kind != "human" or state.holder is not None:
+            raise Refused(f"seat {seat} has no person to be the host")
+        if seat == self.host:
+            raise Refused("you are the host already")
+        await self._commit(HostEvent(seat=seat))
+        self._tell(words.host_passed(self.labels()[seat]))
+
+    async def _change_settings(self, connection: Connection, message: ChangeSettings) -> None:
+        self._host_only(connection)
+        if message.bot_level is not None and message.bot_level not in self._bot_levels():
+            known = ", ".join(self._bot_levels())
+            raise Refused(f"no bot level {message.bot_level!r}: choose from {known}", "bad-message")
+        await self._commit(
+            SettingsEvent(
+                bot_level=message.bot_level,
+                away_seconds=message.away_seconds,
+                turn_seconds=message.turn_seconds,
+            )
+        )
 
     async def _act(self, connection: Connection, message: Act) -> None:
         game = self._playing()
@@ -487,6 +687,8 @@ class Room:
         game = self.game
         if game is None or move.seq != self.seq or game.seat_to_act() != move.seat:
             return
+        if not move.forced and not self._bot_plays(move.seat):
+            return  # its person came back, or took the seat, while the bot thought
         if game.why_illegal(move.action) is not None:
             log.error("table %s: the bot at seat %d chose an illegal action", self.id, move.seat)
             move.action = _stand_in(RulesBot(), game.view(move.seat))
@@ -505,6 +707,7 @@ class Room:
         """Apply an action in memory, commit it (with the finished game, if it ends one), and
         only then tell everyone; a failed commit takes the action back."""
         game = self._playing()
+        waiting = [s for s, state in enumerate(self.seats) if state.pending is not None]
         game.apply(action)
         try:
             finished = self._finished_game() if game.is_over() else None
@@ -526,6 +729,11 @@ class Room:
         if finished is not None:
             self.status = "over"
             await asyncio.to_thread(self._close_bots)
+        else:
+            self._seat_pending()
+            for taken in waiting:
+                if self.seats[taken].pending is None:
+                    self._joined(taken)
         self.broadcast()
         self._schedule_bot()
 
@@ -550,6 +758,7 @@ class Room:
         # the search can take a moment at a big table: judged on a copy, off the event loop,
         # then made at once (the verdict is remembered)
         await asyncio.to_thread(game.hand.copy().judge_claim, turn)
+        waiting = [s for s, state in enumerate(self.seats) if state.pending is not None]
         claim = game.claim(turn)
         try:
             finished = self._finished_game() if game.is_over() else None
@@ -573,6 +782,11 @@ class Room:
         if finished is not None:
             self.status = "over"
             await asyncio.to_thread(self._close_bots)
+        else:  # a claim that holds begins the next hand: a person waiting for a seat joins
+            self._seat_pending()
+            for taken in waiting:
+                if self.seats[taken].pending is None:
+                    self._joined(taken)
         self.broadcast()
         self._schedule_bot()
 
@@ -590,14 +804,14 @@ class Room:
         )
         return out.Last(seat=seat, action="claim", text=text)
 
-    async def _commit(self, event: Event) -> None:
+    async def _commit(self, event: Event, *, tell: bool = True) -> None:
         """Store an event of the lobby or a game's start, then apply it (an action of a game
         goes through `_play`, which must apply it first to learn whether it ends the game)."""
         status = "playing" if isinstance(event, StartEvent | RematchEvent) else None
         await self.storage.run(self.storage.append, self.id, self.next_event, event, status=status)
         self.next_event += 1
         self._apply(event)
-        if not isinstance(event, SitEvent):
+        if tell and not isinstance(event, SitEvent):
             self.broadcast()
         self._schedule_bot()
 
@@ -607,6 +821,11 @@ class Room:
         """One event of the log, live or while restoring; one it cannot take raises before it
         changes anything."""
         match event:
+            case SitEvent(seat=seat, name=name, digest=digest) if (
+                self.status == "playing" and seat < len(self.seats) and self.seats[seat].open
+            ):
+                self.seats[seat].pending = (name, digest)
+                self._seat_pending()
             case SitEvent(seat=seat, name=name, digest=digest, player=player):
                 self._check_seat(seat)
                 self.seats[seat] = SeatState("human", name, None, digest, player=player)
@@ -652,6 +871,8 @@ class Room:
                 if game.is_over():
                     self.status = "over"
                     self._close_bots()
+                else:
+                    self._seat_pending()
             case ClaimEvent(game=number, seat=seat):
                 game = self._playing()
                 if number != self.game_number:
@@ -665,6 +886,8 @@ class Room:
                 if game.is_over():
                     self.status = "over"
                     self._close_bots()
+                else:
+                    self._seat_pending()
             case ListingEvent(public=public):
                 self.public = public
             case ChatRulesEvent(spectators=spectators):
@@ -681,6 +904,44 @@ class Room:
                 self.chat.append(
                     out.ChatLine(seat=seat, name=name, text=text, reaction=reaction, at=at)
                 )
+            case TakeoverEvent(seat=seat, level=level, names=names):
+                self._check_seat(seat)
+                held = self.controls(seat)
+                state = self.seats[seat]
+                if state.kind != "human" or state.holder is not None or len(names) != len(held):
+                    raise Refused(f"seat {seat} is not a person's to hand to a bot")
+                for taken, name in zip(held, names, strict=True):
+                    self.seats[taken] = SeatState("bot", name, level)
+                    self._drop_standin(taken)
+                    if self.status == "playing":
+                        self.bots[taken] = self._make_bot(level, self.seed + taken, name)
+                if self.host == seat:
+                    self.host = self._first_person()
+            case OpenEvent(seat=seat):
+                self._check_seat(seat)
+                if self.status != "playing" or self.seats[seat].kind != "bot":
+                    raise Refused(f"seat {seat} is not a bot's seat in a game under way")
+                for opened in self.controls(seat):
+                    self.seats[opened].open = True
+            case AwayEvent(seat=seat) | BackEvent(seat=seat):
+                self._check_seat(seat)
+                if self.seats[seat].kind != "human" or self.seats[seat].holder is not None:
+                    raise Refused(f"seat {seat} is not a person's")
+                self.seats[seat].away = isinstance(event, AwayEvent)
+            case HostEvent(seat=seat):
+                self._check_seat(seat)
+                if self.seats[seat].kind != "human" or self.seats[seat].holder is not None:
+                    raise Refused(f"seat {seat} is not a person's")
+                self.host = seat
+            case SettingsEvent(bot_level=level, away_seconds=away, turn_seconds=turn):
+                if level is not None and level != self.bot_level:
+                    self.bot_level = level
+                    for seat in list(self.standins):
+                        self._drop_standin(seat)
+                if away is not None:
+                    self.away_seconds = away
+                if turn is not None:
+                    self.turn_seconds = turn
             case _:
                 assert_never(event)
 
@@ -725,6 +986,54 @@ class Room:
             None,
         )
 
+    def _seat_pending(self) -> None:
+        """As a hand begins (no call made yet), the people who sat in open seats take them."""
+        game = self.game
+        if game is None or self.status != "playing" or game.hand.calls:
+            return
+        for seat, state in enumerate(self.seats):
+            if state.pending is None:
+                continue
+            name, digest = state.pending
+            held = self.controls(seat)
+            for taken in held:
+                bot = self.bots.pop(taken, None)
+                if bot is not None:
+                    with contextlib.suppress(Exception):
+                        close_bot(bot)
+            self.seats[seat] = SeatState("human", name, None, digest)
+            for other in held[1:]:
+                self.seats[other] = SeatState("human", name, None, None, seat)
+            if self.host is None:
+                self.host = seat
+
+    def _joined(self, seat: int) -> None:
+        """The connections waiting for an open seat that is now theirs play it, and all are told."""
+        digest = self.seats[seat].digest
+        for connection in self.connections:
+            if connection.waiting is not None and connection.waiting == (seat, digest):
+                connection.seat, connection.waiting = seat, None
+        self._tell(words.seat_joined(self.labels()[seat], self._compasses(seat)))
+
+    def _person(self, seat: int) -> int:
+        """The seat of the person who plays ``seat`` (in two-hand, the partnership's first)."""
+        holder = self.seats[seat].holder
+        return seat if holder is None else holder
+
+    def _compasses(self, seat: int) -> str:
+        """The compass names of the seats a person plays, for the notices: ``North`` or
+        ``North and South``."""
+        return " and ".join(self.layout.seat_names[s] for s in self.controls(seat))
+
+    def _present(self) -> set[int]:
+        return {c.seat for c in self.connections if c.seat is not None and not c.closed}
+
+    def _tell(self, message: str, only: Connection | None = None) -> None:
+        """A notice to every connection (or to ``only``): news of the table in words."""
+        notice = out.encode(out.Notice(message=message))
+        for connection in [only] if only is not None else list(self.connections):
+            connection.post_text(notice)
+
     def _is_host(self, connection: Connection) -> bool:
         return connection.seat is not None and connection.seat == self.host
 
@@ -758,26 +1067,149 @@ class Room:
 
     def _close_bots(self) -> None:
         """Outside engines are processes: quit them when their game ends."""
-        for bot in self.bots.values():
+        standins, self.standins = self.standins, {}
+        for bot in [*self.bots.values(), *standins.values()]:
             with contextlib.suppress(Exception):
                 close_bot(bot)
 
+    def _bot_names(self, count: int, freeing: tuple[int, ...] = ()) -> list[str]:
+        """``count`` names for new bots: the table's own order of `BOT_FIRST_NAMES`, skipping
+        the names its seats (but those in ``freeing``) already have."""
+        used = {
+            state.name.casefold() for seat, state in enumerate(self.seats) if seat not in freeing
+        }
+        order = random.Random(self.id).sample(BOT_FIRST_NAMES, len(BOT_FIRST_NAMES))
+        free = [name for name in order if name.casefold() not in used]
+        return [free[k % len(free)] for k in range(count)]
+
+    def _standin(self, seat: int) -> Bot:
+        """The bot that plays a person's seat while they are away or out of time: the table's
+        bot level, named after the first of the table's names no seat has."""
+        bot = self.standins.get(seat)
+        if bot is None:
+            free = self._bot_names(len(self.seats))
+            name = free[seat % len(free)]
+            bot = self.standins[seat] = self._make_bot(self.bot_level, self.seed + seat, name)
+        return bot
+
+    def _drop_standin(self, seat: int) -> None:
+        bot = self.standins.pop(seat, None)
+        if bot is not None:
+            with contextlib.suppress(Exception):
+                close_bot(bot)
+
+    def _bot_plays(self, seat: int) -> bool:
+        """A bot plays this seat: a bot's seat, or a person's while they are away."""
+        if seat in self.bots:
+            return True
+        state = self.seats[seat]
+        return state.kind == "human" and self.seats[self._person(seat)].away
+
+    def _away_seconds(self) -> float:
+        return self.away_seconds if self.away_seconds is not None else self.settings.away_seconds
+
     def _schedule_bot(self) -> None:
+        """Ask the bot of the seat to act, if a bot plays it; else a person is waited on, and
+        their grace (if they are not connected) and the turn clock run."""
         game = self.game
         if game is None or self.status != "playing" or self.task is None:
+            self._cancel_grace()
+            self._cancel_clock()
             return
         seat = game.seat_to_act()
-        if seat is None or seat not in self.bots or self.bot_pending == self.seq:
+        if seat is None:
             return
-        self.bot_pending = self.seq
-        self._spawn(self._think(seat, self.seq, game.view(seat)))
+        if self._bot_plays(seat):
+            self._cancel_grace()
+            self._cancel_clock()
+            if self.bot_pending == self.seq:
+                return
+            self.bot_pending = self.seq
+            bot = self.bots.get(seat) or self._standin(seat)
+            self._spawn(self._think(seat, self.seq, game.view(seat), bot))
+            return
+        person = self._person(seat)
+        if person in self._present():
+            self._cancel_grace()
+        elif self.grace is None or self.grace[:2] != (person, self.seq):
+            self._cancel_grace()
+            handle = asyncio.get_running_loop().call_later(
+                self._away_seconds(), self.queue.put_nowait, _Timer("away", person, self.seq)
+            )
+            self.grace = (person, self.seq, handle)
+        self._arm_clock()
 
-    async def _think(self, seat: int, seq: int, view: Any) -> None:
-        bot = self.bots[seat]
-        if self.settings.bot_delay > 0:
+    def _arm_clock(self) -> None:
+        """Start the turn clock for a person's turn, once a state (idempotent)."""
+        game = self.game
+        if (
+            self.turn_seconds <= 0
+            or game is None
+            or self.status != "playing"
+            or self.task is None
+            or (self.clock is not None and self.clock[0] == self.seq)
+        ):
+            return
+        seat = game.seat_to_act()
+        self._cancel_clock()
+        if seat is None or self._bot_plays(seat):
+            return
+        handle = asyncio.get_running_loop().call_later(
+            self.turn_seconds, self.queue.put_nowait, _Timer("turn", seat, self.seq)
+        )
+        self.clock = (self.seq, time.monotonic() + self.turn_seconds, handle)
+
+    def _turn_left(self) -> float | None:
+        self._arm_clock()
+        if self.clock is None or self.clock[0] != self.seq:
+            return None
+        return round(max(0.0, self.clock[1] - time.monotonic()), 2)
+
+    def _cancel_grace(self) -> None:
+        if self.grace is not None:
+            self.grace[2].cancel()
+            self.grace = None
+
+    def _cancel_clock(self) -> None:
+        if self.clock is not None:
+            self.clock[2].cancel()
+            self.clock = None
+
+    async def _timer(self, timer: _Timer) -> None:
+        """A grace or a turn clock ran out: if the table still waits on that person at that
+        state, the person is away (stored), or their bot plays this one action."""
+        game = self.game
+        if game is None or self.status != "playing" or timer.seq != self.seq:
+            return
+        seat = game.seat_to_act()
+        if seat is None or self._bot_plays(seat) or self.seats[seat].kind != "human":
+            return
+        person = self._person(seat)
+        if timer.kind == "away":
+            self.grace = None
+            if person != timer.seat or person in self._present():
+                return
+            await self._commit(AwayEvent(seat=person))
+            bot = self._standin(seat)
+            label = words.bot_label(bot.name, self.bot_level)
+            self._tell(words.seat_away(self.labels()[person], label))
+            return
+        if seat != timer.seat:
+            return
+        self.clock = None
+        bot = self._standin(seat)
+        self._tell(
+            words.time_ran_out(self.labels()[person], words.bot_label(bot.name, self.bot_level))
+        )
+        self.bot_pending = self.seq
+        self._spawn(self._think(seat, self.seq, game.view(seat), bot, forced=True))
+
+    async def _think(self, seat: int, seq: int, view: Any, bot: Bot, forced: bool = False) -> None:
+        if self.settings.bot_delay > 0 and not forced:
             await asyncio.sleep(self.settings.bot_delay)
+        level = self.seats[seat].level if seat in self.bots else self.bot_level
         try:
-            if self.seats[seat].level in FAST_BOTS:
+            if level in FAST_BOTS:
                 action = bot.choose(view)
             else:
                 action = await asyncio.to_thread(bot.choose, view)
@@ -788,7 +1220,10 @@ class Room:
             why = str(getattr(exc, "kind", "error"))
             log.error("table %s: the bot at seat %d failed (%s)", self.id, seat, why)
             fallback: Bot = make_bot("medium", seed=self.seed + seat, name=bot.name)
-            self.bots[seat] = fallback
+            if self.bots.get(seat) is bot:
+                self.bots[seat] = fallback
+            else:
+                self.standins[seat] = fallback
             with contextlib.suppress(Exception):
                 await asyncio.to_thread(close_bot, bot)
             for connection in list(self.connections):
@@ -798,7 +1233,7 @@ class Room:
                     )
                 )
             action = _stand_in(fallback, view)
-        await self.queue.put(_BotMove(seat, seq, action))
+        await self.queue.put(_BotMove(seat, seq, action, forced))
 
     def _spawn(self, coroutine: Any) -> None:
         task: asyncio.Task[None] = asyncio.create_task(coroutine)
@@ -930,6 +1365,9 @@ class Room:
             spectators_chat=self.spectators_chat,
             muted=sorted(self.muted),
             spectators=sum(1 for c in self.connections if c.seat is None),
+            bot_level=self.bot_level,
+            away_seconds=self._away_seconds(),
+            turn_seconds=self.turn_seconds,
             seats=[
                 out.Seat(
                     seat=seat,
@@ -942,13 +1380,21 @@ class Room:
                     side=self.layout.side_of[seat],
                     holder=state.holder,
                     player=state.player if state.kind == "human" else None,
+                    label=words.bot_label(state.name, state.level)
+                    if state.kind == "bot" and state.level is not None
+                    else state.name,
+                    away=self.seats[self._person(seat)].away,
+                    open=state.open,
                 )
                 for seat, state in enumerate(self.seats)
             ],
         )
 
-    def state_for(self, seat: int | None, table: out.Table | None = None) -> out.State:
+    def state_for(
+        self, seat: int | None, table: out.Table | None = None, left: float | None = None
+    ) -> out.State:
         return out.State(
+            turn_left=self._turn_left() if left is None else left,
             seq=self.seq,
             table=table or self.table_payload(),
             you=out.You(seat=seat, seats=list(self.controls(seat))),
@@ -964,13 +1410,14 @@ class Room:
     def broadcast(self) -> None:
         """A fresh state to every connection, each built once per seat from that seat's view."""
         table = self.table_payload()
+        left = self._turn_left()
         built: dict[int | None, str] = {}
         for connection in list(self.connections):
             if connection.closed:
                 self.connections.discard(connection)
                 continue
             if connection.seat not in built:
-                built[connection.seat] = out.encode(self.state_for(connection.seat, table))
+                built[connection.seat] = out.encode(self.state_for(connection.seat, table, left))
             connection.post_text(built[connection.seat])
         if self.on_change is not None:
             self.on_change()

@@ -16,6 +16,7 @@ import { tileSvg } from "./tiles.js";
 import { ClaimBox, faceUpRow } from "./claim.js";
 import { choiceBox, nextHandNote } from "./choices.js";
 import { ChatPanel } from "./chat.js";
+import { hostControls, openSeatControls, seatBadges, seatsBar, turnClock } from "./seats.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -190,6 +191,7 @@ class TablePage {
   }
 
   onState(state) {
+    this.stateAt = performance.now();
     if (!state || typeof state !== "object") return;
     const game = state.game || null;
     const handNumber = game && Number.isInteger(game.hand_number) ? game.hand_number : null;
@@ -429,6 +431,8 @@ class TablePage {
     const myTurn = this.myTurn();
     mount(this.el.info,
       h("span", { class: `turn-line${myTurn ? " mine" : ""}`, "data-testid": "status" }, this.statusLine()),
+      turnClock(this),
+      seatsBar(this),
       game ? h("span", { class: "hand-number", "data-testid": "hand-number" }, `Hand ${game.hand_number}`) : null,
       this.state.last && this.state.last.text
         ? h("span", { class: "last-action", "data-testid": "last-action" }, this.state.last.text) : null,
@@ -450,7 +454,8 @@ class TablePage {
     const badges = [];
     if (this.plays(seat)) badges.push(h("span", { class: "badge you" }, "you"));
     if (kind === "bot") badges.push(h("span", { class: "badge bot" }, `bot${info.level ? ` · ${info.level}` : ""}`));
-    if (kind === "human" && info.connected === false) badges.push(h("span", { class: "badge away" }, "away"));
+    if (kind === "human" && info.connected === false && !info.away) badges.push(h("span", { class: "badge away" }, "offline"));
+    badges.push(...seatBadges(info));
     const roles = rolesOf(hand, seat);
     const call = hand && phaseOf(hand) === "auction" ? lastCallOf(hand, seat) : null;
     const controls = [];
@@ -479,6 +484,7 @@ class TablePage {
         seat === this.you ? "Stand up" : "Remove"));
       }
     }
+    controls.push(...hostControls(this, seat, info), ...openSeatControls(this, seat, info));
     let tiles = null;
     if (hand && !this.plays(seat) && phaseOf(hand) !== "done") {
       const left = Array.isArray(hand.tiles_left) ? hand.tiles_left[seat] : 0;
@@ -491,7 +497,7 @@ class TablePage {
       "aria-label": `${compass}: ${kind === "empty" ? "empty seat" : seatLabel(table.seats, seat)}${toAct ? ", to act" : ""}`,
     },
     h("div", { class: "seat-head" },
-      h("span", { class: "seat-name" }, kind === "empty" ? "Empty seat" : playerLink(info, info.name || compass)),
+      h("span", { class: "seat-name" }, kind === "empty" ? "Empty seat" : playerLink(info, info.label || info.name || compass)),
       h("span", { class: "seat-compass" }, compass)),
     badges.length ? h("div", { class: "badges" }, badges) : null,
     roles.length ? h("div", { class: "roles" }, roles.join(" · ")) : null,
