@@ -513,3 +513,17 @@ def receive(ws: Any, kind: str, test: Any) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(ws.recv(timeout=10))
         if message["type"] == kind and test(message):
             return message
+
+
+def test_in_two_hand_muting_a_partner_seat_mutes_the_person_who_plays_it(
+    client: TestClient,
+) -> None:
+    table_id = table(client, public=False, rules="two-hand")
+    ann, _ = seated(client, table_id, 0, "Ann")
+    bob, _ = seated(client, table_id, 1, "Bob")
+    ann.send(type="mute", seat=2, muted=True)
+    assert refused(ann) == "not-allowed"  # Ann's own partner seat
+    ann.send(type="mute", seat=3, muted=True)  # Bob's partner seat: Bob is muted
+    bob.until("state", lambda m: m["table"]["muted"] == [1])
+    bob.send(type="chat", text="still here?")
+    assert refused(bob) == "not-allowed"

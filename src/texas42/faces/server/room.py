@@ -1472,11 +1472,14 @@ class Room:
         event: Event
         if isinstance(message, Mute):
             self._check_seat(message.seat)
-            if message.seat == self.host:
+            state = self.seats[message.seat]
+            # in two-hand the person speaks from the seat they sat in, not their partner's
+            target = state.holder if state.holder is not None else message.seat
+            if target == self.host:
                 raise Refused("the host cannot mute their own seat")
-            if self.seats[message.seat].kind != "human":
+            if state.kind != "human":
                 raise Refused("only a person's seat can be muted")
-            event = MuteEvent(seat=message.seat, muted=message.muted)
+            event = MuteEvent(seat=target, muted=message.muted)
         elif isinstance(message, ChatRules):
             event = ChatRulesEvent(spectators=message.spectators)
         else:
