@@ -93,7 +93,7 @@ def test_the_lobby_lists_public_tables_waiting_or_playing_and_nothing_else(
     private = table(client, public=False, name="Private")
     ann, _ = seated(client, open_one, 0, "Ann")
     ann.send(type="bot", seat=1, level="easy")
-    ann.until("state", lambda m: m["table"]["seats"][1]["kind"] == "bot")
+    bot = ann.until("state", lambda m: m["table"]["seats"][1]["kind"] == "bot")["table"]["seats"][1]
     watching = watcher(client, open_one)
     ann.until("state", lambda m: m["table"]["spectators"] == 1)
     seated(client, private, 0, "Pat")
@@ -105,7 +105,7 @@ def test_the_lobby_lists_public_tables_waiting_or_playing_and_nothing_else(
     assert entry["status"] == "lobby"
     assert entry["seats"] == 4 and entry["seats_free"] == [2, 3]
     assert entry["players"] == ["Ann"]
-    assert entry["bots"] == ["Easy bot"]
+    assert entry["bots"] == [bot["label"]] and bot["label"].endswith(" (easy)")
     assert entry["spectators"] == 1
     assert entry["rules"] == "standard"
     assert entry["rules_text"] and all(isinstance(s, str) for s in entry["rules_text"])

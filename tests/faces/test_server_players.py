@@ -90,8 +90,9 @@ def test_a_player_at_two_tables_has_both_games_on_their_page(client: TestClient)
     latest = body["games"][0]
     won, bids, made = figures[1]
     assert (latest["won"], latest["bids"], latest["made"]) == (won, bids, made)
-    assert latest["side"] == 1 and latest["partners"] == ["Easy bot"]
-    assert latest["opponents"] == ["Easy bot", "Easy bot"]
+    names = [seat["name"] for seat in you.state["table"]["seats"]]  # the bots' names
+    assert latest["side"] == 1 and latest["partners"] == [names[3]]
+    assert latest["opponents"] == [names[0], names[2]]
     assert latest["replay"] == f"/replay/{second}/1"
     assert client.get(f"/api/tables/{second}/games/1/replay").status_code == 200
     assert client.get(latest["record"]).status_code == 200

@@ -23,6 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
+from texas42.core import words
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, RecordError, check_record
@@ -258,11 +259,11 @@ def lobby_entry(room: Room) -> out.LobbyTable:
         url=f"/t/{room.id}",
         status=room.status,
         rules=str(room.rules),
-        rules_text=room.rules.describe(),
+        rules_text=words.rules_text(room.rules),
         seats=len(seats),
         seats_free=[i for i, seat in enumerate(seats) if seat.kind == "empty"],
         players=[s.name for s in seats if s.kind == "human" and s.holder is None],
-        bots=[s.name for s in seats if s.kind == "bot"],
+        bots=[words.bot_label(s.name, s.level) for s in seats if s.kind == "bot" and s.level],
         spectators=sum(1 for c in room.connections if c.seat is None),
     )
 
