@@ -154,9 +154,9 @@ class SeatState:
     """The person is away: the seat's stand-in bot plays for them until they come back."""
     open: bool = False
     """A bot's seat the host opened during a game: the bot plays until a person takes it."""
-    pending: tuple[str, str] | None = None
-    """The name and token digest of the person who sat in this open seat, who takes it as the
-    next hand begins."""
+    pending: tuple[str, str, str | None] | None = None
+    """The name, token digest and player id of the person who sat in this open seat, who takes
+    it as the next hand begins."""
 
 
 @dataclass
@@ -821,10 +821,10 @@ class Room:
         """One event of the log, live or while restoring; one it cannot take raises before it
         changes anything."""
         match event:
-            case SitEvent(seat=seat, name=name, digest=digest) if (
+            case SitEvent(seat=seat, name=name, digest=digest, player=player) if (
                 self.status == "playing" and seat < len(self.seats) and self.seats[seat].open
             ):
-                self.seats[seat].pending = (name, digest)
+                self.seats[seat].pending = (name, digest, player)
                 self._seat_pending()
             case SitEvent(seat=seat, name=name, digest=digest, player=player):
                 self._check_seat(seat)
@@ -994,16 +994,16 @@ class Room:
         for seat, state in enumerate(self.seats):
             if state.pending is None:
                 continue
-            name, digest = state.pending
+            name, digest, player = state.pending
             held = self.controls(seat)
             for taken in held:
                 bot = self.bots.pop(taken, None)
                 if bot is not None:
                     with contextlib.suppress(Exception):
                         close_bot(bot)
-            self.seats[seat] = SeatState("human", name, None, digest)
+            self.seats[seat] = SeatState("human", name, None, digest, player=player)
             for other in held[1:]:
-                self.seats[other] = SeatState("human", name, None, None, seat)
+                self.seats[other] = SeatState("human", name, None, None, seat, player=player)
             if self.host is None:
                 self.host = seat
 
