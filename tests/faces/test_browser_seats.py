@@ -1,9 +1,11 @@
 """In Chromium: leaving a game gives the seat to a named bot, the host's menu, the away badge and
-a reclaim by the seat link, and the turn clock's countdown that runs out."""
+a reclaim by the seat link, the turn clock's countdown that runs out, and the table settings of
+the lobby's form."""
 
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
 from typing import Any
 
@@ -67,3 +69,37 @@ def test_leave_host_menu_away_reclaim_and_the_turn_clock(server: str, browser: A
     finally:
         tess.close()
         ann.close()
+
+
+def test_the_lobby_form_sets_the_tables_bots_grace_and_turn_timer(
+    server: str, browser: Any
+) -> None:
+    watch = Watch(browser)
+    page = watch.page
+    page.goto(server + "/")
+    page.fill("[data-testid=table-name]", "Settings")
+    page.click("[data-testid=table-settings] summary")
+    page.select_option("[data-testid=table-bot-level]", "easy")
+    page.fill("[data-testid=table-away-seconds]", "30")
+    page.fill("[data-testid=table-turn-seconds]", "45")
+    page.click("[data-testid=create-table]")
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    table = page.url.rsplit("/", 1)[1]
+    summary = get_json(f"{server}/api/tables/{table}")
+    assert (summary["bot_level"], summary["away_seconds"], summary["turn_seconds"]) == (
+        "easy",
+        30,
+        45,
+    )
+    # left alone, the settings are the server's defaults
+    page.goto(server + "/")
+    page.fill("[data-testid=table-name]", "Defaults")
+    page.click("[data-testid=create-table]")
+    page.wait_for_url(re.compile(r"/t/[^/]+$"))
+    summary = get_json(f"{server}/api/tables/{page.url.rsplit('/', 1)[1]}")
+    assert (summary["bot_level"], summary["away_seconds"], summary["turn_seconds"]) == (
+        "medium",
+        60,
+        0,
+    )
+    watch.close()

@@ -177,6 +177,7 @@ function createForm(api) {
   });
   const submit = h("button", { type: "submit", class: "primary", "data-testid": "create-table" },
     "Create table");
+  const settings = tableSettings(Array.isArray(api.levels) ? api.levels : ["medium"]);
 
   const form = h("form", { class: "card create", "data-testid": "create-form",
     onsubmit: async (event) => {
@@ -185,7 +186,7 @@ function createForm(api) {
       try {
         const known = presetKnown(preset, presets[preset]);
         const body = { rules: picked ?? rulesString(preset, base, known ? chosen : base), name: nameInput.value.trim(),
-          public: publicBox.checked };
+          public: publicBox.checked, ...settings.chosen() };
         const made = await postJson("/api/tables", body);
         // on this page's own address, where the seat tokens are kept (made.url may be the
         // server's --public-url, for sharing)
@@ -209,9 +210,39 @@ function createForm(api) {
   h("label", { class: "check", for: "table-public" }, publicBox,
     " List it in the lobby (otherwise only people with the link find it)"),
   saved.saveRow,
+  settings.box,
   h("div", { class: "form-actions" }, submit));
   draw();
   return form;
+}
+
+/** The table's own settings (not rules): the level of the bots that take a seat a person leaves,
+    how long a player who drops out is waited for, and a turn clock. Only what the creator
+    changes is sent; the server's defaults stand for the rest. */
+function tableSettings(levels) {
+  const level = h("select", { id: "bot-level", "data-testid": "table-bot-level" },
+    levels.map((name) => h("option", { value: name }, name)));
+  level.value = levels.includes("medium") ? "medium" : levels[0];
+  const first = level.value;
+  const away = h("input", { id: "away-seconds", type: "number", min: 1, max: 3600, step: 1,
+    placeholder: "60", "data-testid": "table-away-seconds" });
+  const turn = h("input", { id: "turn-seconds", type: "number", min: 0, max: 3600, step: 1,
+    placeholder: "off", "data-testid": "table-turn-seconds" });
+  const box = h("details", { class: "table-settings", "data-testid": "table-settings" },
+    h("summary", {}, "Table settings: bots, dropped players, a turn timer"),
+    h("div", { class: "form-row" }, h("label", { for: "bot-level" }, "Bots that stand in"), level),
+    h("div", { class: "form-row" },
+      h("label", { for: "away-seconds" }, "Wait for a player who drops out (seconds)"), away),
+    h("div", { class: "form-row" },
+      h("label", { for: "turn-seconds" }, "Turn timer (seconds; empty: none)"), turn));
+  const chosen = () => {
+    const out = {};
+    if (level.value !== first) out.bot_level = level.value;
+    if (away.value !== "" && Number(away.value) > 0) out.away_seconds = Number(away.value);
+    if (turn.value !== "" && Number(turn.value) >= 0) out.turn_seconds = Number(turn.value);
+    return out;
+  };
+  return { box, chosen };
 }
 
 /** Fill the form from a rules string (saved house rules): its preset, then each option. */
