@@ -707,35 +707,11 @@ class Room:
         """Apply an action in memory, commit it (with the finished game, if it ends one), and
         only then tell everyone; a failed commit takes the action back."""
         game = self._playing()
-        waiting = [s for s, state in enumerate(self.seats) if state.pending is not None]
+        waiting = self._waiting()
         game.apply(action)
-        try:
-            finished = self._finished_game() if game.is_over() else None
-            status = "over" if finished is not None else None
-            await self.storage.run(
-                self.storage.append,
-                self.id,
-                self.next_event,
-                ActionEvent(game=self.game_number, seat=seat, action=action_words(action)),
-                status=status,
-                finished=finished,
-            )
-        except BaseException:
-            game.undo()
-            raise
-        self.next_event += 1
-        self.seq += 1
-        self.last = self._last(seat, action)
-        if finished is not None:
-            self.status = "over"
-            await asyncio.to_thread(self._close_bots)
-        else:
-            self._seat_pending()
-            for taken in waiting:
-                if self.seats[taken].pending is None:
-                    self._joined(taken)
-        self.broadcast()
-        self._schedule_bot()
+        event = ActionEvent(game=self.game_number, seat=seat, action=action_words(action))
+        await self._commit_step(game, event)
+        await self._stepped(game, self._last(seat, action), waiting)
 
     async def _claim(self, connection: Connection, message: LayDown) -> None:
         """The person on lead lays their hand down: the claim is judged, committed, and told to
@@ -758,8 +734,21 @@ class Room:
         # the search can take a moment at a big table: judged on a copy, off the event loop,
         # then made at once (the verdict is remembered)
         await asyncio.to_thread(game.hand.copy().judge_claim, turn)
-        waiting = [s for s, state in enumerate(self.seats) if state.pending is not None]
+        waiting = self._waiting()
         claim = game.claim(turn)
+        await self._commit_step(game, ClaimEvent(game=self.game_number, seat=turn))
+        last = self._claim_last(game, turn, claim)
+        for other in list(self.connections):
+            other.post(out.Notice(message=last.text))
+        await self._stepped(game, last, waiting)
+
+    def _waiting(self) -> list[int]:
+        """The opened seats a person has sat in, who take them when the next hand begins."""
+        return [s for s, state in enumerate(self.seats) if state.pending is not None]
+
+    async def _commit_step(self, game: Game, event: ActionEvent | ClaimEvent) -> None:
+        """Commit a step of the game already made in memory (with the finished game, if it
+        ends one); a failed commit takes the step back and raises."""
         try:
             finished = self._finished_game() if game.is_over() else None
             status = "over" if finished is not None else None
@@ -767,7 +756,7 @@ class Room:
                 self.storage.append,
                 self.id,
                 self.next_event,
-                ClaimEvent(game=self.game_number, seat=turn),
+                event,
                 status=status,
                 finished=finished,
             )
@@ -775,14 +764,16 @@ class Room:
             game.undo()
             raise
         self.next_event += 1
+
+    async def _stepped(self, game: Game, last: out.Last, waiting: list[int]) -> None:
+        """After a committed step: the news of it, the game's end or the people waiting for an
+        opened seat let in as a hand begins, then everyone told and the next bot asked."""
         self.seq += 1
-        self.last = self._claim_last(game, turn, claim)
-        for other in list(self.connections):
-            other.post(out.Notice(message=self.last.text))
-        if finished is not None:
+        self.last = last
+        if game.is_over():
             self.status = "over"
             await asyncio.to_thread(self._close_bots)
-        else:  # a claim that holds begins the next hand: a person waiting for a seat joins
+        else:
             self._seat_pending()
             for taken in waiting:
                 if self.seats[taken].pending is None:
