@@ -41,6 +41,7 @@ from texas42.services.arena import (
 )
 from texas42.services.arena.match import GameResult, MatchResult, sides_held
 from texas42.services.arena.plot import margin_step
+from texas42.services.arena.report import record_name
 from texas42.services.arena.stats import ELO_PER_NAT, t_cdf, t_quantile
 from texas42.services.protocol.host import EngineError
 
@@ -885,3 +886,23 @@ def test_arena_plot_at_five_seats(tmp_path: Path) -> None:
     )
     assert done.exit_code == 0, done.output
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ctrl_c_while_a_pair_is_saved_waits_until_both_of_its_records_are_written(
+    tmp_path: Path,
+) -> None:
+    """The stop comes between pairs, never inside one: a Ctrl-C that lands while the third
+    pair's two records are written stops the match after that pair, both files on disk."""
+    written: list[str] = []
+
+    def save(result: MatchResult) -> None:
+        for game in result.games:
+            name = record_name(result, game.a_team)
+            (tmp_path / name).write_text(game.record or "")
+            written.append(name)
+            if result.spec.index == 2 and len(written) == 5:  # between the third pair's files
+                os.kill(os.getpid(), signal.SIGINT)
+
+    summary, results = play_match("random", "random", Rules(), 50, 3, records=True, progress=save)
+    assert summary.pairs == len(results) == 3
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(written) and len(written) == 6

@@ -14,9 +14,10 @@ import itertools
 import os
 import re
 import signal
+import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -133,6 +134,26 @@ def _pool_map(specs: Sequence[MatchSpec], workers: int) -> Results:
         raise
     finally:
         pool.shutdown(cancel_futures=True)
+
+
+@contextlib.contextmanager
+def _ctrl_c_deferred() -> Iterator[None]:
+    """Ctrl-C waits until the block is done, then stops the run as it would have: a stopped
+    match's table then covers exactly the pairs whose records were written. Only the main
+    thread can set a signal handler; elsewhere, or where Ctrl-C is ignored, the block runs as it
+    is."""
+    ignored = signal.getsignal(signal.SIGINT) in (signal.SIG_IGN, None)
+    if ignored or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            raise KeyboardInterrupt
 
 
 def _ignore_ctrl_c() -> None:
@@ -339,11 +360,12 @@ def play_match(
     try:
         with contextlib.closing(map_matches(specs, workers, ray_address)) as played:
             for result in played:
-                results.append(result)
-                wins += result.a_wins
-                decided += result.decided
-                if progress is not None:
-                    progress(result)
+                with _ctrl_c_deferred():  # a pair is counted and shown (saved) whole, or not
+                    results.append(result)
+                    wins += result.a_wins
+                    decided += result.decided
+                    if progress is not None:
+                        progress(result)
                 if sprt is not None and sprt.decide(wins, decided - wins) is not None:
                     break
     except KeyboardInterrupt:
