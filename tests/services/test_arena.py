@@ -903,6 +903,13 @@ def test_ctrl_c_while_a_pair_is_saved_waits_until_both_of_its_records_are_writte
             if result.spec.index == 2 and len(written) == 5:  # between the third pair's files
                 os.kill(os.getpid(), signal.SIGINT)
 
-    summary, results = play_match("random", "random", Rules(), 50, 3, records=True, progress=save)
+    # as at a terminal: a run in the background of a shell (as CI's is) ignores Ctrl-C
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        summary, results = play_match(
+            "random", "random", Rules(), 50, 3, records=True, progress=save
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert summary.pairs == len(results) == 3
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(written) and len(written) == 6

@@ -153,12 +153,17 @@ class View:
     def tiles_in_order(self) -> tuple[int, ...]:
         """The seat's tiles as a player holds them: as dealt during the auction, grouped by the
         contract once it is named, trumps first (`texas42.core.contracts.holding_order`)."""
+        return self.in_holding_order(self.hand)
+
+    def in_holding_order(self, tiles: int) -> tuple[int, ...]:
+        """Any tiles (a mask: the seat's own, a hand laid face up) in the order a player holds
+        them under this view's contract."""
         first_lead = None
         if self.tricks and self.tricks[0].tiles is not None:
             first_lead = self.tricks[0].tiles[0]
         elif not self.tricks and self.trick:
             first_lead = self.trick[0][1]
-        return holding_order(self.rules, self.contract, self.hand, first_lead)
+        return holding_order(self.rules, self.contract, tiles, first_lead)
 
     @property
     def discarded(self) -> int:

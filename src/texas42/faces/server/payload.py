@@ -199,7 +199,7 @@ def hand_payload(
         headline=hand_headline(view, result, sides) if result is not None else None,
         result_lines=hand_result_lines(view, result, sides) if result is not None else [],
         face_up=[
-            out.FaceUp(seat=s, tiles=[TILE_NAMES[t] for t in tiles_of(shown)])
+            out.FaceUp(seat=s, tiles=[TILE_NAMES[t] for t in view.in_holding_order(shown)])
             for s, shown in enumerate(view.face_up)
             if shown
         ],
