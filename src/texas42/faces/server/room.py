@@ -128,6 +128,13 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def person_name(raw: str) -> str | None:
+    """A name a person gives (to sit, or as a spectator in the chat) with its spaces tidied;
+    None when nothing printable is left (the message schema bounds its length)."""
+    name = " ".join(raw.split())
+    return name if name and name.isprintable() else None
+
+
 PLAYER_ID_LENGTH = 16
 """Hex digits of a player's public id."""
 
@@ -527,8 +534,8 @@ class Room:
         else:
             for seat in self.controls(message.seat):
                 self._lobby_seat(seat, empty=True)
-        name = " ".join(message.name.split())
-        if not name or not name.isprintable():
+        name = person_name(message.name)
+        if name is None:
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
         token = secrets.token_urlsafe(24)
         digest = token_digest(token)
@@ -1423,12 +1430,13 @@ class Room:
         if seat is None:
             if not self.spectators_chat:
                 raise Refused("at this table only the players write in the chat")
-            name = " ".join((message.name or "").split())
-            if not name or not name.isprintable():
+            spectator = person_name(message.name or "")
+            if spectator is None:
                 raise Refused(
                     "a spectator needs a name (1 to 24 printable characters) to chat",
                     "bad-message",
                 )
+            name = spectator
         else:
             if seat in self.muted:
                 raise Refused("the host has muted your chat")
