@@ -319,7 +319,9 @@ def test_spectators_see_no_hand_and_cannot_act(client: TestClient) -> None:
 
 
 def test_websockets_from_other_origins_are_refused(tmp_path: Path) -> None:
-    with make_client(tmp_path / "o.sqlite", allowed_origins=("https://friend.example",)) as c:
+    with make_client(
+        tmp_path / "o.sqlite", allowed_origins=("https://friend.example",), hosts=("testserver",)
+    ) as c:
         table = new_table(c)
         from starlette.websockets import WebSocketDisconnect
 

@@ -171,7 +171,7 @@ def test_with_a_public_url_every_link_starts_with_it(tmp_path: Path) -> None:
 
 
 def test_a_browser_on_the_public_url_may_open_the_table_socket(tmp_path: Path) -> None:
-    with make_client(tmp_path / "o.sqlite", public_url=PUBLIC) as client:
+    with make_client(tmp_path / "o.sqlite", public_url=PUBLIC, hosts=("testserver",)) as client:
         table = new_table(client)
         Socket(client, table, origin=PUBLIC).hello()
         Socket(client, table, origin="http://testserver").hello()

@@ -827,6 +827,7 @@ def serve(
     if not 0 <= bot_delay <= 60:
         raise _refused(f"--bot-delay: seconds from 0 to 60, not {bot_delay}")
     from texas42.faces.server.invite import check_public_url, start_message
+    from texas42.faces.server.origins import bound_hosts
 
     public = None
     if public_url is not None:
@@ -834,6 +835,12 @@ def serve(
             public = check_public_url(public_url)
         except Texas42Error as exc:
             raise _refused(f"--public-url: {exc}") from None
+    origins = []
+    for origin in allow_origin or ():
+        try:
+            origins.append(check_public_url(origin))
+        except Texas42Error as exc:
+            raise _refused(f"--allow-origin: {exc}") from None
     if not 0 < away_seconds <= 3600:
         raise _refused(f"--away-seconds: seconds above 0, at most 3600, not {away_seconds}")
     import uvicorn
@@ -850,11 +857,12 @@ def serve(
     settings = ServerSettings(
         db=db,
         bot_delay=bot_delay,
-        allowed_origins=tuple(allow_origin or ()),
+        allowed_origins=tuple(origins),
         engines=tuple(engines),
         freeze_gc=True,
         public_url=public,
         away_seconds=away_seconds,
+        hosts=bound_hosts(host, port),
     )
     where = db if db is not None else str(default_db_path())
     try:

@@ -39,6 +39,7 @@ from texas42.faces.server.house_rules import (
 )
 from texas42.faces.server.invite import qr_svg, table_link
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
+from texas42.faces.server.origins import Gate, GateMiddleware
 from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.player_page import PLAYER_GAMES_LIMIT, PLAYER_ID, player_page
 from texas42.faces.server.room import Connection, Room, ServerSettings
@@ -327,17 +328,15 @@ def _players(rules: Rules) -> int:
     return seats // 2 if rules.see_partner else seats
 
 
-def origin_allowed(websocket: WebSocket, allowed: tuple[str, ...]) -> bool:
-    """A browser's WebSocket must come from a page of this server (or an allowed origin).
+def origin_allowed(websocket: WebSocket) -> bool:
+    """A WebSocket must name one of the server's own hosts and, from a browser, come from a
+    page of one of its origins (`origins.Gate`): never whatever the request's Host claims.
 
     Programs that send no Origin (tests, benchmarks, bots) cannot be tricked by a web page, so
     they may connect."""
-    origin = websocket.headers.get("origin")
-    if origin is None:
-        return True
-    host = websocket.headers.get("host", "")
-    own = {f"http://{host}", f"https://{host}"}
-    return origin in own or origin in allowed
+    gate: Gate = websocket.app.state.gate
+    headers = websocket.headers
+    return gate.host_ok(headers.get("host")) and gate.origin_ok(headers.get("origin"))
 
 
 pages = APIRouter(include_in_schema=False)
@@ -377,6 +376,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
 
     app = FastAPI(title="texas42 table", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.settings = settings
+    app.state.gate = Gate.of(settings)
+    app.add_middleware(GateMiddleware, gate=app.state.gate)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     for router in (pages, api, sockets):
         app.include_router(router)
@@ -596,7 +597,7 @@ async def _finished(request: Request, table_id: str, number: int) -> Any:
 async def lobby_socket(websocket: WebSocket) -> None:
     """The lobby's list of public tables, sent at once and again whenever it changes."""
     settings = _settings(websocket)
-    if not origin_allowed(websocket, settings.allowed_origins):
+    if not origin_allowed(websocket):
         await websocket.close(code=1008, reason="origin not allowed")
         return
     tables = _tables(websocket)
@@ -634,8 +635,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
 @sockets.websocket("/ws/{table_id}")
 async def table_socket(websocket: WebSocket, table_id: str) -> None:
     settings = _settings(websocket)
-    public = (settings.public_url,) if settings.public_url else ()
-    if not origin_allowed(websocket, settings.allowed_origins + public):
+    if not origin_allowed(websocket):
         await websocket.close(code=1008, reason="origin not allowed")
         return
     room = await _tables(websocket).get(table_id)

@@ -191,6 +191,10 @@ class ServerSettings:
     away_seconds: float = 60.0
     """The grace a disconnected person the table waits on gets before a bot plays for them
     (``serve --away-seconds``); a table's own setting wins."""
+    hosts: tuple[str, ...] = ()
+    """The Host headers this server answers to, as ``texas42 serve`` was started (its address
+    and port, `origins.bound_hosts`); their origins may open WebSockets. Empty (in-process
+    tests): any Host is taken, and only ``allowed_origins`` and the public URL's origin."""
 
 
 class Connection:
