@@ -95,7 +95,7 @@ def test_the_lobby_lists_public_tables_waiting_or_playing_and_nothing_else(
     ann.send(type="bot", seat=1, level="easy")
     bot = ann.until("state", lambda m: m["table"]["seats"][1]["kind"] == "bot")["table"]["seats"][1]
     watching = watcher(client, open_one)
-    ann.until("state", lambda m: m["table"]["spectators"] == 1)
+    ann.until("presence", lambda m: m["spectators"] == 1)
     seated(client, private, 0, "Pat")
     listed = lobby(client)
     assert [t["id"] for t in listed] == [open_one]

@@ -27,6 +27,9 @@ Level = Annotated[str, Field(min_length=1, max_length=40)]
 
 PlayerSecret = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{16,128}$")]
 """The secret a device keeps for its player (16 to 128 letters, digits, ``-`` or ``_``)."""
+SeatToken = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{32,128}$")]
+"""A seat token a client makes itself before it sits (32 to 128 letters, digits, ``-`` or
+``_``: 128 bits at least), so it holds the token before the seat is stored."""
 
 
 class _Message(BaseModel):
@@ -43,6 +46,7 @@ class Sit(_Message):
     seat: Seat
     name: Annotated[str, Field(min_length=1, max_length=24)]
     player: PlayerSecret | None = None
+    token: SeatToken | None = None
 
 
 class AddBot(_Message):

@@ -339,6 +339,8 @@ class Hints:
     type: Literal["hints"] = "hints"
     seq: int
     hints: list[Hint]
+    game: int
+    """The game (`Table.game_number`) the hints are for: ``seq`` starts again with each game."""
 
 
 @sent
@@ -371,6 +373,17 @@ class Notice:
 @sent
 class Pong:
     type: Literal["pong"] = "pong"
+
+
+@sent
+class Presence:
+    """Who is at the table now, for the connections already there: what of a `State` changes
+    when someone comes or goes, so a newcomer is not a whole new state for everyone."""
+
+    type: Literal["presence"] = "presence"
+    spectators: int
+    connected: list[bool]
+    """Each seat's `Seat.connected`, by seat."""
 
 
 @sent
@@ -416,7 +429,7 @@ class Lobby:
 
 
 ServerMessage = Annotated[
-    Welcome | Seated | State | Hints | Review | Error | Notice | Pong | Chat | Lobby,
+    Welcome | Seated | State | Hints | Review | Error | Notice | Pong | Chat | Lobby | Presence,
     Field(discriminator="type"),
 ]
 

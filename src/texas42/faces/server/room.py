@@ -101,6 +101,8 @@ FAST_BOTS = ("easy", "medium", "random", "rules")
 """Levels that answer in microseconds and so think on the event loop itself."""
 CHAT_KEPT = 50
 """The chat lines a table keeps to send whoever joins."""
+PRESENCE_SECONDS = 0.5
+"""How long the comings and goings at a table are gathered before the others are told them."""
 
 BOT_FIRST_NAMES = (
     "Rosa",
@@ -191,6 +193,8 @@ class ServerSettings:
     away_seconds: float = 60.0
     """The grace a disconnected person the table waits on gets before a bot plays for them
     (``serve --away-seconds``); a table's own setting wins."""
+    presence_seconds: float = PRESENCE_SECONDS
+    """How long a table gathers people coming and going before it tells the others (`Presence`)."""
     hosts: tuple[str, ...] = ()
     """The Host headers this server answers to, as ``texas42 serve`` was started (its address
     and port, `origins.bound_hosts`); their origins may open WebSockets. Empty (in-process
@@ -328,6 +332,10 @@ class Room:
     """The grace running: the person's seat, the state it began at, and its timer."""
     clock: tuple[int, float, asyncio.TimerHandle] | None = None
     """The turn clock running: the state, when it runs out (monotonic), and its timer."""
+    presence_told: tuple[int, tuple[bool, ...]] | None = None
+    """The spectators and the seats' connected marks every connection was last sent."""
+    presence_due: bool = False
+    """A `Presence` is being gathered (`_presence_changed`)."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -419,7 +427,7 @@ class Room:
                 else:
                     self.connections.discard(item.connection)
                     if item.connection.joined:
-                        self.broadcast()
+                        self._presence_changed()
                     self._schedule_bot()
             except Refused as refused:
                 if isinstance(item, _Envelope):
@@ -522,7 +530,9 @@ class Room:
             await self._commit(BackEvent(seat=seat))
             self._tell(words.seat_back(self.labels()[seat]))
         else:
-            self.broadcast()
+            # the newcomer gets the table; the others only who is here now, a moment later
+            self.send_state(connection)
+            self._presence_changed()
             self._schedule_bot()
 
     async def _sit(self, connection: Connection, message: Sit) -> None:
@@ -541,8 +551,12 @@ class Room:
         name = person_name(message.name)
         if name is None:
             raise Refused("a name is 1 to 24 printable characters", "bad-message")
-        token = secrets.token_urlsafe(24)
+        # a token the client made itself is one it holds before the seat is stored: a crash
+        # between the commit and the `seated` leaves a seat its hello gives back
+        token = message.token or secrets.token_urlsafe(24)
         digest = token_digest(token)
+        if self._token_taken(digest):
+            raise Refused("that seat token is in use at this table: make another", "bad-message")
         player = player_id(message.player) if message.player is not None else None
         await self._commit(SitEvent(seat=message.seat, name=name, digest=digest, player=player))
         if self.seats[message.seat].pending is not None:
@@ -562,6 +576,11 @@ class Room:
             )
         )
         self.broadcast()
+
+    def _token_taken(self, digest: str) -> bool:
+        """Whether a seat (or a person waiting for an opened one) has this token already."""
+        held = [s.digest for s in self.seats] + [s.pending[1] for s in self.seats if s.pending]
+        return any(d is not None and hmac.compare_digest(d, digest) for d in held)
 
     async def _leave(self, connection: Connection, message: Leave) -> None:
         self._seated(connection)
@@ -1257,7 +1276,7 @@ class Room:
         if connection.busy:
             raise Refused("still thinking about the last request", "busy")
         connection.busy = True
-        view, seq = game.view(seat), self.seq
+        view, seq, number = game.view(seat), self.seq, self.game_number
         samples = self.settings.hint_samples
 
         async def work() -> None:
@@ -1280,7 +1299,7 @@ class Room:
                     )
                     for h, fields in zip(found, sent)
                 ]
-                connection.post(out.Hints(seq=seq, hints=ranked))
+                connection.post(out.Hints(seq=seq, game=number, hints=ranked))
             except Exception:
                 log.exception("table %s: no hints for %s", self.id, self.rules)
                 connection.error("no hints at this table", "busy")
@@ -1352,8 +1371,46 @@ class Room:
 
     # -- telling people ---------------------------------------------------------------------
 
-    def table_payload(self) -> out.Table:
+    def presence(self) -> out.Presence:
+        """Who is here: the connections watching, and each seat's connected mark (a bot's
+        always; a person's while a connection of theirs is open, in two-hand for both seats)."""
         present = {c.seat for c in self.connections}
+        return out.Presence(
+            spectators=sum(1 for c in self.connections if c.seat is None),
+            connected=[
+                state.kind == "bot" or self._person(seat) in present
+                for seat, state in enumerate(self.seats)
+            ],
+        )
+
+    def _presence_changed(self) -> None:
+        """Someone came or went: once the comings and goings of the next moment are gathered,
+        every connection is sent who is here (`Presence`) if it differs from what they were
+        last sent, so N people joining cost O(N) messages, not a state for everyone each."""
+        if self.presence_due:
+            return
+        self.presence_due = True
+
+        async def tell() -> None:
+            try:
+                await asyncio.sleep(self.settings.presence_seconds)
+            finally:
+                self.presence_due = False
+            presence = self.presence()
+            told = (presence.spectators, tuple(presence.connected))
+            if told != self.presence_told:
+                self.presence_told = told
+                text = out.encode(presence)
+                for connection in list(self.connections):
+                    if connection.joined:
+                        connection.post_text(text)
+            if self.on_change is not None:
+                self.on_change()
+
+        self._spawn(tell())
+
+    def table_payload(self) -> out.Table:
+        presence = self.presence()
         return out.Table(
             id=self.id,
             name=self.name,
@@ -1366,7 +1423,7 @@ class Room:
             public=self.public,
             spectators_chat=self.spectators_chat,
             muted=sorted(self.muted),
-            spectators=sum(1 for c in self.connections if c.seat is None),
+            spectators=presence.spectators,
             bot_level=self.bot_level,
             away_seconds=self._away_seconds(),
             turn_seconds=self.turn_seconds,
@@ -1376,8 +1433,7 @@ class Room:
                     name=state.name,
                     kind=state.kind,
                     level=state.level,
-                    connected=state.kind == "bot"
-                    or (seat if state.holder is None else state.holder) in present,
+                    connected=presence.connected[seat],
                     compass=self.layout.seat_names[seat],
                     side=self.layout.side_of[seat],
                     holder=state.holder,
@@ -1413,6 +1469,7 @@ class Room:
         """A fresh state to every connection, each built once per seat from that seat's view."""
         table = self.table_payload()
         left = self._turn_left()
+        self.presence_told = (table.spectators, tuple(seat.connected for seat in table.seats))
         built: dict[int | None, str] = {}
         for connection in list(self.connections):
             if connection.closed:

@@ -37,6 +37,14 @@ export function setToken(table, token) {
   write(`token:${table}`, token);
 }
 
+/** A new seat token, made here before sitting (32 random bytes in hex), so the browser holds
+    it before the server stores the seat: a crash before the answer loses no seat. */
+export function newToken() {
+  const bytes = new Uint8Array(32);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export function myTables() {
   try {
     const list = JSON.parse(read("tables") || "[]");

@@ -5,7 +5,7 @@
 import { h, mount, setTitle, toast, typingInField } from "./dom.js";
 import { inviteBox } from "./invite.js";
 import { getJson, TableSocket } from "./net.js";
-import { forgetTable, playerName, playerSecret, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
+import { forgetTable, newToken, playerName, playerSecret, rememberTable, setPlayerName, setToken, tokenFor } from "./store.js";
 import { notePlayer, playerLink } from "./player.js";
 import {
   backsRow, callsList, compassOf, lastCallOf, ovalSpot, phaseOf, piles, placeOf, resultWords,
@@ -73,6 +73,7 @@ class TablePage {
     this.pending = false;
     this.seatLink = null;
     this.sentToken = false;
+    this.sitting = null;
     this.nameDraft = null;
     this.prevHand = null;
     this.prevStatus = null;
@@ -145,11 +146,13 @@ class TablePage {
   onMessage(m) {
     switch (m.type) {
       case "welcome":
+        this.sitting = null; // a sit asked for before a reconnection: the hello's token told
         this.you = isSeat(m.seat) ? m.seat : null;
         // the server no longer knows our token (we stood up): stop offering it
         if (this.you === null && this.sentToken) forgetTable(this.id);
         break;
       case "seated":
+        this.sitting = null;
         if (typeof m.token === "string") setToken(this.id, m.token);
         if (isSeat(m.seat)) this.you = m.seat;
         this.seatLink = typeof m.link === "string" ? m.link : null;
@@ -162,10 +165,14 @@ class TablePage {
       case "hints":
         this.hintsWaiting = false;
         this.hints = m;
+        if (this.state && !this.hintsFor(this.state)) this.hints = null; // for a state gone by
         break;
       case "review":
         this.reviewWaiting = null;
         this.review = m;
+        break;
+      case "presence":
+        if (!this.onPresence(m)) return;
         break;
       case "notice":
         toast(m.message || "", "info");
@@ -182,6 +189,7 @@ class TablePage {
         this.pending = false;
         this.hintsWaiting = false;
         if (this.reviewWaiting !== null) this.reviewWaiting = null;
+        if (this.sitting) this.sitRefused();
         if (m.code !== "stale") toast(m.message || "The server refused that.", "error");
         break;
       default:
@@ -212,7 +220,7 @@ class TablePage {
       this.overDismissed = null;
     }
     if (this.state && this.state.seq !== state.seq) this.illegal = "";
-    if (this.hints && this.hints.seq !== state.seq) this.hints = null;
+    if (this.hints && !this.hintsFor(state)) this.hints = null;
     const hand = game && game.hand;
     if (this.summary && !this.review && hand && phaseOf(hand) === "play" && hand.trick && hand.trick.length) {
       this.summary = null; // the next hand is under way
@@ -222,6 +230,25 @@ class TablePage {
     this.state = state;
     this.pending = false;
     this.render();
+  }
+
+  /** Who is at the table now: the spectators and each seat's connected mark, put into the state
+      shown (the rest of it has not changed); false when there is no state to put it in. */
+  onPresence(m) {
+    const table = this.state && this.state.table;
+    if (!table || !Array.isArray(table.seats) || !Array.isArray(m.connected)) return false;
+    if (Number.isInteger(m.spectators)) table.spectators = m.spectators;
+    table.seats.forEach((seat, i) => {
+      if (typeof m.connected[i] === "boolean") seat.connected = m.connected[i];
+    });
+    return true;
+  }
+
+  /** Whether the hints kept are for this state: its game and its seq (a seq starts again with
+      each game, so a late answer from the last game is not taken for this one's). */
+  hintsFor(state) {
+    const game = state && state.table ? state.table.game_number : null;
+    return Boolean(this.hints) && this.hints.seq === state.seq && this.hints.game === game;
   }
 
   openSummary(lastHand, number) {
@@ -315,7 +342,19 @@ class TablePage {
       return;
     }
     setPlayerName(name);
-    this.send({ type: "sit", seat, name, player: playerSecret() });
+    // the token is kept before the seat is asked for: should the server stop before its
+    // answer, the next hello gives the seat back (and a refused sit forgets it again)
+    const token = newToken();
+    const kept = tokenFor(this.id);
+    setToken(this.id, token);
+    this.sitting = { token, kept };
+    if (!this.send({ type: "sit", seat, name, player: playerSecret(), token })) this.sitRefused();
+  }
+
+  /** The sit asked for was refused (or could not be sent): the token made for it is dropped. */
+  sitRefused() {
+    if (this.sitting && tokenFor(this.id) === this.sitting.token) setToken(this.id, this.sitting.kept);
+    this.sitting = null;
   }
 
   onKey(event) {
@@ -772,7 +811,7 @@ class TablePage {
       mount(this.el.hints, h("div", { class: "hints", "data-testid": "hints" }, h("p", { class: "muted" }, "Thinking…")));
       return;
     }
-    if (!this.hints || !this.state || this.hints.seq !== this.state.seq || !Array.isArray(this.hints.hints)) {
+    if (!this.hints || !this.state || !this.hintsFor(this.state) || !Array.isArray(this.hints.hints)) {
       mount(this.el.hints);
       return;
     }
