@@ -8,6 +8,7 @@ import contextlib
 import json
 import os
 import random
+import re
 import signal
 import sqlite3
 import subprocess
@@ -22,14 +23,18 @@ from websockets.sync.client import ClientConnection, connect
 from webtest import (
     Socket,
     TestClient,
+    Watch,
     free_port,
     get_json,
     make_client,
+    needs_browser,
     new_table,
     room_of,
     seat_with_bots,
+    seq_of,
     serve,
     serve_command,
+    sit,
 )
 
 RECV_SECONDS = 15
@@ -313,3 +318,109 @@ def test_a_kill_between_the_sit_stored_and_the_seated_sent_loses_no_seat(tmp_pat
             _send(ws, type="hello")
             _send(ws, type="sit", seat=2, name="Cal", token=_token(0xCA1))
             assert _recv(ws, "seated")["seat"] == 2
+
+
+# -- in the browser -----------------------------------------------------------------------------
+
+
+class _Relay:
+    """A page's table socket passed through the test (Playwright's WebSocket routing): what the
+    server sends may be dropped (``drop``) or added to (``inject``), and the socket cut."""
+
+    def __init__(self, page: Any) -> None:
+        self.page = page
+        self.routes: list[tuple[Any, Any]] = []
+        self.drop: set[str] = set()
+        self.dropped: list[dict[str, Any]] = []
+        self.passed: list[dict[str, Any]] = []
+        page.route_web_socket(re.compile(r"/ws/(?!lobby)"), self._route)
+
+    def _route(self, ws: Any) -> None:
+        server = ws.connect_to_server()
+        self.routes.append((ws, server))
+        ws.on_message(server.send)
+
+        def down(text: str | bytes) -> None:
+            message = json.loads(text)
+            if message["type"] in self.drop:
+                self.dropped.append(message)
+            else:
+                self.passed.append(message)
+                ws.send(text)
+
+        server.on_message(down)
+
+    def kinds(self, kind: str) -> list[dict[str, Any]]:
+        return [m for m in self.passed if m["type"] == kind]
+
+    def wait(self, test: Any, what: str) -> None:
+        """Let the page run until ``test()`` holds (the relay's callbacks run meanwhile)."""
+        deadline = time.monotonic() + 15
+        while not test():
+            assert time.monotonic() < deadline, what
+            self.page.wait_for_timeout(20)
+
+    def inject(self, **message: Any) -> None:
+        self.routes[-1][0].send(json.dumps(message))
+
+    def cut(self) -> None:
+        page_side, server_side = self.routes[-1]
+        server_side.close()
+        page_side.close()
+
+
+@needs_browser
+def test_the_browser_keeps_its_seat_when_seated_never_comes(server: str, browser: Any) -> None:
+    """The page holds the token it made before the server stores the seat: its `seated` lost
+    and its socket cut (as by a server killed right after the commit), its next hello gives the
+    seat back."""
+    watch = Watch(browser)
+    page = watch.page
+    relay = _Relay(page)
+    table = _post(server, "/api/tables", {"name": "Lost"})["id"]
+    page.goto(f"{server}/t/{table}")
+    page.wait_for_selector("[data-testid=pregame]")
+    relay.drop = {"seated"}
+    page.fill("[data-testid=player-name]", "Flo")
+    page.click("[data-testid=sit-2]")
+    relay.wait(lambda: relay.dropped, "the sit was never answered")
+    relay.drop = set()
+    relay.cut()
+    relay.wait(lambda: len(relay.kinds("welcome")) == 2, "the page did not come back")
+    assert relay.kinds("welcome")[-1]["seat"] == 2
+    page.wait_for_selector("[data-testid=table-page][data-seat='2']")
+    kept = page.evaluate(f"localStorage.getItem('texas42:token:{table}')")
+    assert kept == relay.dropped[0]["token"]
+    watch.close()
+
+
+@needs_browser
+def test_the_browser_follows_presence_and_shows_hints_only_for_its_game_and_seq(
+    server: str, browser: Any
+) -> None:
+    tess, ann = Watch(browser), Watch(browser)
+    relay = _Relay(tess.page)
+    try:
+        table = _post(server, "/api/tables", {"name": "Hints"})["id"]
+        tess.page.goto(f"{server}/t/{table}")
+        sit(tess.page, 0, "Tess")
+        ann.page.goto(f"{server}/t/{table}")
+        sit(ann.page, 1, "Ann")
+        tess.page.wait_for_selector("[data-testid=seat-1][data-kind=human]")
+        # Ann's page closes: Tess's shows her seat offline, told by a presence, not a state
+        states = len(relay.kinds("state"))
+        ann.page.close()
+        tess.page.wait_for_selector("[data-testid=seat-1] .badge.away:has-text('offline')")
+        assert len(relay.kinds("state")) == states and relay.kinds("presence")
+        # hints for this seq of another game are not shown; for this game they are
+        seq = int(seq_of(tess.page))
+        hint = {"action": "pass", "chance": None, "points": None, "marks": None}
+        relay.inject(type="hints", seq=seq, game=7, hints=[{**hint, "text": "not this game"}])
+        relay.inject(type="notice", message="sync")
+        tess.page.wait_for_selector("[data-testid=toast]:has-text('sync')")
+        assert tess.page.query_selector("[data-testid=hints] li") is None
+        relay.inject(type="hints", seq=seq, game=0, hints=[{**hint, "text": "this game"}])
+        tess.page.wait_for_selector("[data-testid=hints] li:has-text('this game')")
+    finally:
+        tess.close()
+        ann.context.close()
