@@ -191,6 +191,18 @@ class ServerSettings:
     away_seconds: float = 60.0
     """The grace a disconnected person the table waits on gets before a bot plays for them
     (``serve --away-seconds``); a table's own setting wins."""
+    header_seconds: float = 10.0
+    """A connection whose request headers are not all in this long after it opens (or after
+    its last response) is closed (``serve --header-seconds``)."""
+    keep_alive_seconds: int = 5
+    """An HTTP connection kept open between requests is closed after this long without one
+    (``serve --keep-alive-seconds``)."""
+    body_seconds: float = 30.0
+    """A request body not all received this long after its headers is refused with 408
+    (``serve --body-seconds``)."""
+    max_connections: int = 1000
+    """HTTP connections and WebSockets together; beyond them a new connection gets a 503 and is
+    closed (``serve --max-connections``; kept under the process's descriptor limit)."""
 
 
 class Connection:
