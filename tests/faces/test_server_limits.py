@@ -282,9 +282,16 @@ def test_a_half_sent_request_is_closed_by_the_server(short: str) -> None:
         assert _answer(mute) == b""
 
 
-def test_headers_without_end_are_refused(short: str) -> None:
+def test_headers_over_their_limit_are_refused_and_endless_ones_cut_off(short: str) -> None:
     with _open(short, b"GET /api/options HTTP/1.1\r\nX-Pad: " + b"a" * 100_000 + b"\r\n\r\n") as s:
         assert _answer(s).startswith(b"HTTP/1.1 400")
+    sent = 0
+    # the server stops reading and closes: sending fails
+    with _open(short, b"GET /api/options HTTP/1.1\r\nX-Pad: ") as s, pytest.raises(OSError):
+        while sent < 50_000_000:
+            s.sendall(b"a" * CHUNK)
+            sent += CHUNK
+    assert sent < 50_000_000
 
 
 def test_a_body_that_stops_coming_is_answered_408(short: str) -> None:

@@ -18,6 +18,7 @@ and the connections it holds.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -37,6 +38,8 @@ LINGER_SECONDS = 1.0
 """How long a refused connection stays half-closed, its input dropped, so the client reads the
 503 instead of a reset; at most `LINGERING` at once, and the rest are closed at once."""
 LINGERING = DESCRIPTORS_KEPT // 2
+FULL_LOG_SECONDS = 60.0
+"""The log says the cap is reached at most once in this long, with the connections refused."""
 BodyLimits = Mapping[tuple[str, str], int]
 """The most bytes of body each route takes, by (method, path); a route not named takes none."""
 
@@ -152,6 +155,15 @@ def connection_cap(wanted: int, descriptors: int | None) -> int:
     return max(1, min(wanted, descriptors - DESCRIPTORS_KEPT))
 
 
+@dataclasses.dataclass
+class _Refusals:
+    """The connections a server's protocol has refused: lingering now, and since it last said so."""
+
+    lingering: int = 0
+    refused: int = 0
+    told: float = -FULL_LOG_SECONDS
+
+
 def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.Protocol]:
     """Uvicorn's HTTP protocol (``uvicorn.run(http=...)``) with a header timeout, a header size
     limit and a connection cap; uvicorn's own keep-alive timeout closes idle connections."""
@@ -161,7 +173,7 @@ def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.P
     full = b"HTTP/1.1 503 Service Unavailable\r\n"
     full += b"".join(name + b": " + value + b"\r\n" for name, value in headers)
     full += b"retry-after: 5\r\n\r\n" + body
-    state = {"full": False, "lingering": 0}
+    refusals = _Refusals()
 
     class GuardedProtocol(HttpToolsProtocol):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -177,25 +189,27 @@ def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.P
                 self.refused = True
                 self.transport = transport
                 transport.write(full)
-                if state["lingering"] < LINGERING and transport.can_write_eof():
-                    state["lingering"] += 1
+                if refusals.lingering < LINGERING and transport.can_write_eof():
+                    refusals.lingering += 1
                     self.lingering = True
                     transport.write_eof()
                     self.loop.call_later(LINGER_SECONDS, transport.close)
                 else:
                     transport.close()
-                if not state["full"]:
-                    state["full"] = True
-                    log.warning("%d connections: refusing new ones", max_connections)
+                refusals.refused += 1
+                if self.loop.time() - refusals.told >= FULL_LOG_SECONDS:
+                    log.warning(
+                        "%d connections: refused %d new ones", max_connections, refusals.refused
+                    )
+                    refusals.told, refusals.refused = self.loop.time(), 0
                 return
-            state["full"] = False
             super().connection_made(transport)
             self._wait_for_headers()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_waiting()
             if self.lingering:
-                state["lingering"] -= 1
+                refusals.lingering -= 1
                 self.lingering = False
             if not self.refused:
                 super().connection_lost(exc)
