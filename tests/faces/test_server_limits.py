@@ -352,3 +352,17 @@ def test_websockets_count_against_the_cap(short: str) -> None:
         for ws in held:
             ws.send(json.dumps({"type": "ping"}))
             assert _next(ws, "pong") == {"type": "pong"}
+
+
+def test_a_kept_alive_connection_serves_its_next_request_then_is_closed_when_idle(
+    short: str,
+) -> None:
+    request = b"GET /api/options HTTP/1.1\r\nHost: t\r\n\r\n"
+    with _open(short, request) as s:
+        first = s.recv(CHUNK)
+        assert first.startswith(b"HTTP/1.1 200")
+        length = int(first.split(b"content-length: ", 1)[1].split(b"\r\n", 1)[0])
+        while len(first.split(b"\r\n\r\n", 1)[1]) < length:
+            first += s.recv(CHUNK)
+        s.sendall(request)
+        assert _answer(s).startswith(b"HTTP/1.1 200")  # the second answer, then the idle close
