@@ -54,9 +54,9 @@ MAX_RECORD_BYTES = 1_000_000
 TABLE_REQUEST_BYTES = 8192
 """The most a ``POST /api/tables`` body takes: its longest fields, every character escaped."""
 BODY_LIMITS: BodyLimits = {
-    ("POST", "/api/tables"): TABLE_REQUEST_BYTES,
-    ("POST", "/api/replay"): MAX_RECORD_BYTES,
-    ("POST", "/api/house-rules"): HOUSE_RULES_BYTES,
+    ("POST", "/api/tables"): (TABLE_REQUEST_BYTES, "a new table's request"),
+    ("POST", "/api/replay"): (MAX_RECORD_BYTES, "a record"),
+    ("POST", "/api/house-rules"): (HOUSE_RULES_BYTES, "a house rules request"),
 }
 """The body each route takes, read no further (`guard.BodyLimit`); every other route takes none."""
 HISTORY_LIMIT = 100

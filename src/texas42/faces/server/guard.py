@@ -40,8 +40,9 @@ LINGER_SECONDS = 1.0
 LINGERING = DESCRIPTORS_KEPT // 2
 FULL_LOG_SECONDS = 60.0
 """The log says the cap is reached at most once in this long, with the connections refused."""
-BodyLimits = Mapping[tuple[str, str], int]
-"""The most bytes of body each route takes, by (method, path); a route not named takes none."""
+BodyLimits = Mapping[tuple[str, str], tuple[int, str]]
+"""The most bytes of body each route takes, by (method, path), and what its body is, to say so
+when one is refused (``a record``); a route not named takes none."""
 
 
 def _failure(status: int, error: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
@@ -84,12 +85,12 @@ class BodyLimit:
         if length is None and not chunked:  # HTTP/1.1: no body at all
             await self.app(scope, receive, send)
             return
-        limit = self.limits.get((scope["method"], scope["path"]), 0)
+        limit, what = self.limits.get((scope["method"], scope["path"]), (0, ""))
         if length is not None and not length.strip().isdigit():
             await _refuse(send, 400, "Content-Length is not a number")
             return
         if length is not None and int(length) > limit:
-            await _refuse(send, 413, _too_long(scope, limit))
+            await _refuse(send, 413, _too_long(scope, limit, what))
             return
         body = bytearray()
         try:
@@ -100,7 +101,7 @@ class BodyLimit:
                         return  # the client left: nobody to answer
                     body += message.get("body", b"")
                     if len(body) > limit:
-                        await _refuse(send, 413, _too_long(scope, limit))
+                        await _refuse(send, 413, _too_long(scope, limit, what))
                         return
                     if not message.get("more_body", False):
                         break
@@ -110,10 +111,10 @@ class BodyLimit:
         await self.app(scope, _replay(bytes(body), receive), send)
 
 
-def _too_long(scope: Scope, limit: int) -> str:
+def _too_long(scope: Scope, limit: int, what: str) -> str:
     if limit == 0:
         return f"{scope['method']} {scope['path']} takes no body"
-    return f"a body for {scope['method']} {scope['path']} is at most {limit} bytes"
+    return f"{what} is at most {limit} bytes"
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
@@ -199,7 +200,7 @@ def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.P
                 refusals.refused += 1
                 if self.loop.time() - refusals.told >= FULL_LOG_SECONDS:
                     log.warning(
-                        "%d connections: refused %d new ones", max_connections, refusals.refused
+                        "full at %d connections: %d refused", max_connections, refusals.refused
                     )
                     refusals.told, refusals.refused = self.loop.time(), 0
                 return
