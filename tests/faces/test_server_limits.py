@@ -224,9 +224,11 @@ def _port(base: str) -> int:
 
 
 def _open(base: str, data: bytes = b"") -> socket.socket:
+    """A connection to the server that sends ``data`` (``HOST`` in it: the server's own host and
+    port, the name it answers to)."""
     sock = socket.create_connection(("127.0.0.1", _port(base)), timeout=WAIT)
     if data:
-        sock.sendall(data)
+        sock.sendall(data.replace(b"HOST", f"127.0.0.1:{_port(base)}".encode()))
     return sock
 
 
@@ -239,7 +241,9 @@ def _answer(sock: socket.socket) -> bytes:
 
 
 def _get(base: str, path: str = "/api/options") -> bytes:
-    with _open(base, f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode()) as s:
+    with _open(
+        base, f"GET {path} HTTP/1.1\r\nHost: HOST\r\nConnection: close\r\n\r\n".encode()
+    ) as s:
         return _answer(s)
 
 
@@ -262,7 +266,7 @@ def _table_socket(stack: contextlib.ExitStack, base: str) -> ClientConnection:
 
 
 def _post(base: str, path: str, body: bytes) -> bytes:
-    head = f"POST {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n"
+    head = f"POST {path} HTTP/1.1\r\nHost: HOST\r\nConnection: close\r\n"
     head += f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
     with _open(base, head.encode() + body) as s:
         return _answer(s)
@@ -276,7 +280,7 @@ def _next(ws: ClientConnection, kind: str) -> dict[str, Any]:
 
 
 def test_a_half_sent_request_is_closed_by_the_server(short: str) -> None:
-    with _open(short, b"GET /api/options HTTP/1.1\r\nHost: t\r\n") as half, _open(short) as mute:
+    with _open(short, b"GET /api/options HTTP/1.1\r\nHost: HOST\r\n") as half, _open(short) as mute:
         assert _answer(half) == b""
         assert _answer(mute) == b""
 
@@ -294,7 +298,7 @@ def test_headers_over_their_limit_are_refused_and_endless_ones_cut_off(short: st
 
 
 def test_a_body_that_stops_coming_is_answered_408(short: str) -> None:
-    head = b"POST /api/replay HTTP/1.1\r\nHost: t\r\nContent-Length: 1000\r\n\r\n{"
+    head = b"POST /api/replay HTTP/1.1\r\nHost: HOST\r\nContent-Length: 1000\r\n\r\n{"
     with _open(short, head) as s:
         answer = _answer(s)
     assert answer.startswith(b"HTTP/1.1 408")
@@ -302,10 +306,10 @@ def test_a_body_that_stops_coming_is_answered_408(short: str) -> None:
 
 
 def test_a_huge_length_is_refused_at_once_and_a_huge_stream_early(short: str) -> None:
-    head = b"POST /api/replay HTTP/1.1\r\nHost: t\r\nContent-Length: 200000000\r\n\r\n"
+    head = b"POST /api/replay HTTP/1.1\r\nHost: HOST\r\nContent-Length: 200000000\r\n\r\n"
     with _open(short, head) as s:
         assert _answer(s).startswith(b"HTTP/1.1 413")
-    chunked = b"POST /api/replay HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+    chunked = b"POST /api/replay HTTP/1.1\r\nHost: HOST\r\nTransfer-Encoding: chunked\r\n\r\n"
     sent = 0
     # the server stops reading and closes: sending fails
     with _open(short, chunked) as s, pytest.raises(OSError):
@@ -342,7 +346,7 @@ def test_websockets_count_against_the_cap(short: str) -> None:
     lobby = f"ws://127.0.0.1:{_port(short)}/ws/lobby"
     with contextlib.ExitStack() as stack:
         held = [stack.enter_context(connect(lobby, open_timeout=WAIT)) for _ in range(CAP)]
-        upgrade = "GET /ws/lobby HTTP/1.1\r\nHost: t\r\nUpgrade: websocket\r\n"
+        upgrade = "GET /ws/lobby HTTP/1.1\r\nHost: HOST\r\nUpgrade: websocket\r\n"
         upgrade += "Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
         upgrade += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
         with _open(short, upgrade.encode()) as refused:
@@ -358,7 +362,7 @@ def test_websockets_count_against_the_cap(short: str) -> None:
 def test_a_kept_alive_connection_serves_its_next_request_then_is_closed_when_idle(
     short: str,
 ) -> None:
-    request = b"GET /api/options HTTP/1.1\r\nHost: t\r\n\r\n"
+    request = b"GET /api/options HTTP/1.1\r\nHost: HOST\r\n\r\n"
     with _open(short, request) as s:
         first = s.recv(CHUNK)
         assert first.startswith(b"HTTP/1.1 200")
