@@ -9,6 +9,8 @@ import asyncio
 import contextlib
 import json
 import socket
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,7 +24,7 @@ from texas42.faces.cli import app as cli_app
 from texas42.faces.server import ServerSettings, create_app
 from texas42.faces.server.app import BODY_LIMITS, MAX_RECORD_BYTES, TABLE_REQUEST_BYTES
 from texas42.faces.server.guard import DESCRIPTORS_KEPT, connection_cap, open_files_limit
-from webtest import TestClient, new_table, serve
+from webtest import TestClient, free_port, new_table, serve
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 CHUNK = 65_536
@@ -186,13 +188,39 @@ def test_the_cap_stays_under_the_descriptor_limit() -> None:
 def test_the_soft_descriptor_limit_is_raised_to_the_hard_one() -> None:
     resource = pytest.importorskip("resource")
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        pytest.skip("no hard limit on open files to raise the soft one to")
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(soft, hard, 512), hard))
     try:
-        limit = open_files_limit()
-        assert resource.getrlimit(resource.RLIMIT_NOFILE)[0] == hard
-        assert limit == (None if hard == resource.RLIM_INFINITY else hard)
+        assert open_files_limit() == hard == resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+def test_serve_keeps_its_cap_under_a_low_descriptor_limit(tmp_path: Path) -> None:
+    """Started with 1,024 files allowed, ``serve`` caps its connections 100 under and says so."""
+    pytest.importorskip("resource")
+    # the limit is set in the server's own process, just before the CLI runs in it
+    start = (
+        "import resource, runpy, sys; "
+        "resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024)); "
+        "sys.argv = ['texas42', *sys.argv[1:]]; runpy.run_module('texas42', run_name='__main__')"
+    )
+    command = [sys.executable, "-c", start, "serve", "--port", str(free_port())]
+    command += ["--db", str(tmp_path / "t.sqlite")]
+    log = tmp_path / "server.log"
+    with log.open("w") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 30
+        said = f"At most {1024 - DESCRIPTORS_KEPT} connections: 1024 files may be open."
+        while said not in log.read_text():
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(10)
 
 
 @pytest.mark.parametrize(
