@@ -31,6 +31,9 @@ CHUNK = 65_536
 WAIT = 15.0
 """A generous deadline for what the server must do within a second or two."""
 CAP = 20
+SHORT = 2
+"""The real server's header, keep-alive and body timeouts, in seconds: short, with room for a
+busy machine to open the sockets a test holds before the first of them times out."""
 
 
 # -- request bodies, in process -----------------------------------------------------------------
@@ -242,7 +245,8 @@ def test_serve_refuses_limits_that_make_no_sense(bad: list[str]) -> None:
 
 @pytest.fixture(scope="module")
 def short(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    settings = ["--header-seconds", "1", "--keep-alive-seconds", "1", "--body-seconds", "2"]
+    settings = ["--header-seconds", str(SHORT), "--keep-alive-seconds", str(SHORT)]
+    settings += ["--body-seconds", str(SHORT)]
     with serve(tmp_path_factory.mktemp("limits"), *settings, "--max-connections", str(CAP)) as base:
         yield base
 
@@ -364,7 +368,9 @@ def test_beyond_the_cap_connections_are_refused_and_the_held_ones_served(short: 
         for sock in slow:
             assert _answer(sock) == b""  # closed by the header timeout
         _served(short)
-        time.sleep(1.5)  # past the header timeout: a WebSocket is not a request awaiting headers
+        time.sleep(
+            SHORT + 0.5
+        )  # past the header timeout: a WebSocket is not a request awaiting headers
         ws.send(json.dumps({"type": "ping"}))
         assert _next(ws, "pong") == {"type": "pong"}
 
