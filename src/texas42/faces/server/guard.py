@@ -45,7 +45,8 @@ BodyLimits = Mapping[tuple[str, str], tuple[int, str]]
 when one is refused (``a record``); a route not named takes none."""
 
 
-def _failure(status: int, error: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+def _failure(error: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
+    """The headers and body of a refusal: a `Failure`, and the connection closed after it."""
     body = out.encode(out.Failure(error=error)).encode()
     headers = [
         (b"content-type", b"application/json"),
@@ -57,7 +58,7 @@ def _failure(status: int, error: str) -> tuple[list[tuple[bytes, bytes]], bytes]
 
 async def _refuse(send: Send, status: int, error: str) -> None:
     """Answer with a `Failure` and close the connection, so what is left of the body is never read."""
-    headers, body = _failure(status, error)
+    headers, body = _failure(error)
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -170,7 +171,7 @@ def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.P
     limit and a connection cap; uvicorn's own keep-alive timeout closes idle connections."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    headers, body = _failure(503, "the server is full: try again in a moment")
+    headers, body = _failure("the server is full: try again in a moment")
     full = b"HTTP/1.1 503 Service Unavailable\r\n"
     full += b"".join(name + b": " + value + b"\r\n" for name, value in headers)
     full += b"retry-after: 5\r\n\r\n" + body
