@@ -820,6 +820,27 @@ def serve(
             help="Seconds a disconnected player the table waits on gets before a bot plays."
         ),
     ] = 60.0,
+    header_seconds: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a connection may take to send a request's headers before it is closed."
+        ),
+    ] = 10.0,
+    keep_alive_seconds: Annotated[
+        int,
+        typer.Option(help="Seconds an idle HTTP connection is kept open for its next request."),
+    ] = 5,
+    body_seconds: Annotated[
+        float,
+        typer.Option(help="Seconds a request's body may take to arrive before it is refused."),
+    ] = 30.0,
+    max_connections: Annotated[
+        int,
+        typer.Option(
+            help="HTTP connections and WebSockets served at once; beyond them a new one is "
+            "refused (503). Kept under the open-files limit, raised to its maximum at start."
+        ),
+    ] = 1000,
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
@@ -843,9 +864,19 @@ def serve(
             raise _refused(f"--allow-origin: {exc}") from None
     if not 0 < away_seconds <= 3600:
         raise _refused(f"--away-seconds: seconds above 0, at most 3600, not {away_seconds}")
+    for option, seconds in (
+        ("--header-seconds", header_seconds),
+        ("--keep-alive-seconds", keep_alive_seconds),
+        ("--body-seconds", body_seconds),
+    ):
+        if not 0 < seconds <= 3600:
+            raise _refused(f"{option}: seconds above 0, at most 3600, not {seconds}")
+    if max_connections < 1:
+        raise _refused(f"--max-connections: at least 1, not {max_connections}")
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
+    from texas42.faces.server.guard import connection_cap, http_protocol, open_files_limit
     from texas42.faces.server.storage import check_database, database_url, default_db_path
 
     engines = []
@@ -863,6 +894,10 @@ def serve(
         public_url=public,
         away_seconds=away_seconds,
         hosts=bound_hosts(host, port),
+        header_seconds=header_seconds,
+        keep_alive_seconds=keep_alive_seconds,
+        body_seconds=body_seconds,
+        max_connections=max_connections,
     )
     where = db if db is not None else str(default_db_path())
     try:
@@ -870,8 +905,18 @@ def serve(
     except Texas42Error as exc:
         raise _refused(f"--db: {exc}") from None
     print("\n".join(start_message(host, port, where, public)), flush=True)
+    descriptors = open_files_limit()
+    cap = connection_cap(max_connections, descriptors)
+    if cap < max_connections:
+        print(f"At most {cap} connections: {descriptors} files may be open.", flush=True)
     uvicorn.run(
-        create_app(settings), host=host, port=port, log_level="warning", ws_max_size=1 << 16
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="warning",
+        ws_max_size=1 << 16,
+        http=http_protocol(cap, header_seconds),
+        timeout_keep_alive=keep_alive_seconds,
     )
 
 

@@ -31,6 +31,8 @@ from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PR
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import BadEvent, SettingsEvent
+from texas42.faces.server.guard import BodyLimit, BodyLimits
+from texas42.faces.server.house_rules import BODY_BYTES as HOUSE_RULES_BYTES
 from texas42.faces.server.house_rules import (
     HouseRulesError,
     house_rules_list,
@@ -50,6 +52,14 @@ log = logging.getLogger("texas42.faces.server")
 
 WEB_DIR = Path(__file__).parent / "web"
 MAX_RECORD_BYTES = 1_000_000
+TABLE_REQUEST_BYTES = 8192
+"""The most a ``POST /api/tables`` body takes: its longest fields, every character escaped."""
+BODY_LIMITS: BodyLimits = {
+    ("POST", "/api/tables"): (TABLE_REQUEST_BYTES, "a new table's request"),
+    ("POST", "/api/replay"): (MAX_RECORD_BYTES, "a record"),
+    ("POST", "/api/house-rules"): (HOUSE_RULES_BYTES, "a house rules request"),
+}
+"""The body each route takes, read no further (`guard.BodyLimit`); every other route takes none."""
 HISTORY_LIMIT = 100
 LOBBY_LIMIT = 100
 """The most public tables the lobby lists, newest first."""
@@ -378,6 +388,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.gate = Gate.of(settings)
     app.add_middleware(GateMiddleware, gate=app.state.gate)
+    app.add_middleware(BodyLimit, limits=BODY_LIMITS, seconds=settings.body_seconds)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     for router in (pages, api, sockets):
         app.include_router(router)
@@ -531,9 +542,7 @@ async def game_replay(table_id: str, number: GameNumber, request: Request) -> Re
 
 @api.post("/replay")
 async def import_replay(request: Request) -> Response:
-    body = await request.body()
-    if len(body) > MAX_RECORD_BYTES:
-        return _json(out.Failure(error=f"a record is at most {MAX_RECORD_BYTES} bytes"), 413)
+    body = await request.body()  # at most MAX_RECORD_BYTES: BODY_LIMITS
     try:
         record = Record.from_json(body.decode("utf-8", errors="replace"))
         result = await asyncio.to_thread(_replay, record)

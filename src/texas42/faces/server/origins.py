@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from texas42.faces.server import outbound as out
+from texas42.faces.server.guard import refuse
 from texas42.faces.server.invite import WILDCARDS, local_addresses, local_only, reachable_addresses
 
 if TYPE_CHECKING:
@@ -130,18 +130,7 @@ class GateMiddleware:
             )
             if refused is not None:
                 status, why = refused
-                body = out.encode(out.Failure(error=why)).encode()
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": status,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"content-length", str(len(body)).encode()),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
+                await refuse(send, status, why)
                 return
         await self.app(scope, receive, send)
 

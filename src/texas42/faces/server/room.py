@@ -199,6 +199,18 @@ class ServerSettings:
     """The Host headers this server answers to, as ``texas42 serve`` was started (its address
     and port, `origins.bound_hosts`); their origins may open WebSockets. Empty (in-process
     tests): any Host is taken, and only ``allowed_origins`` and the public URL's origin."""
+    header_seconds: float = 10.0
+    """A connection whose request headers are not all in this long after it opens (or after
+    its last response) is closed (``serve --header-seconds``)."""
+    keep_alive_seconds: int = 5
+    """An HTTP connection kept open between requests is closed after this long without one
+    (``serve --keep-alive-seconds``)."""
+    body_seconds: float = 30.0
+    """A request body not all received this long after its headers is refused with 408
+    (``serve --body-seconds``)."""
+    max_connections: int = 1000
+    """HTTP connections and WebSockets together; beyond them a new connection gets a 503 and is
+    closed (``serve --max-connections``; kept under the process's descriptor limit)."""
 
 
 class Connection:
