@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from texas42.core import words
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
-from texas42.core.record import Record, RecordError, check_record
+from texas42.core.record import MAX_RECORD_BYTES, Record, RecordError, check_record
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
@@ -48,7 +48,6 @@ from texas42.players import BOT_NAMES, LEVELS
 log = logging.getLogger("texas42.faces.server")
 
 WEB_DIR = Path(__file__).parent / "web"
-MAX_RECORD_BYTES = 1_000_000
 HISTORY_LIMIT = 100
 LOBBY_LIMIT = 100
 """The most public tables the lobby lists, newest first."""

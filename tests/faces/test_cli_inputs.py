@@ -1,0 +1,169 @@
+"""Hostile input to the command line and the server, case by case (issue 18, item 7): each
+input a fuzz turned into a traceback or a 500 now gets one clear line and the documented status
+(2: cannot be read), and a record's free text never reaches the terminal raw."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from helpers import EXAMPLES
+from texas42.core.errors import Texas42Error
+from texas42.core.notation import parse_hand_position, parse_view_position
+from texas42.core.record import MAX_DEPTH, MAX_RECORD_BYTES, UNREADABLE, Record, RecordError
+from texas42.core.words import printable
+from texas42.faces.cli import app
+
+HOSTILE_NAMES = ["\x1b[2J\x1b]0;owned\x07Ann", "Bo\u202eb", "Cy\x00\r", "Di\u2066\u200b"]
+"""Player names that would clear the screen, set the window title, ring the bell, reverse the
+text's direction or hide characters if printed raw."""
+
+
+def example() -> dict[str, Any]:
+    loaded: dict[str, Any] = json.loads((EXAMPLES / "ex14-marks.json").read_text())
+    return loaded
+
+
+def write(tmp_path: Path, text: str) -> str:
+    path = tmp_path / "game.json"
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
+    return str(path)
+
+
+def refused(args: list[str], stdin: str | bytes | None = None) -> str:
+    """Run a command that must refuse its input: status 2, one line on stderr, no traceback;
+    the line is returned."""
+    done = CliRunner().invoke(app, args, input=stdin)
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    assert done.exit_code == UNREADABLE, (args, done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    return done.stderr
+
+
+# -- the five causes of the fuzz's tracebacks ----------------------------------------------------
+
+
+@pytest.mark.parametrize("position", ["", "   ", "\n"])
+def test_an_empty_position_is_refused_by_hint_and_solve(position: str) -> None:
+    assert "9 space-separated fields, this one has 0" in refused(["hint", position])
+    assert "9 space-separated fields, this one has 0" in refused(["solve", position])
+
+
+@pytest.mark.parametrize("parse", [parse_hand_position, parse_view_position])
+@pytest.mark.parametrize("text", ["", " ", "\t\n"])
+def test_position_parsers_refuse_empty_text(parse: Any, text: str) -> None:
+    with pytest.raises(Texas42Error, match="this one has 0"):
+        parse(text)
+
+
+def test_a_deeply_nested_record_is_refused_with_where() -> None:
+    for opening, closing in (("[", "]"), ('{"a":', "}"), ("[\n", "]")):
+        text = opening * 1000 + "1" + closing * 1000
+        with pytest.raises(RecordError) as error:
+            Record.from_json(text)
+        assert error.value.status == UNREADABLE
+        at = len(opening) * MAX_DEPTH
+        where = f"line {text.count(chr(10), 0, at) + 1} column {at - text.rfind(chr(10), 0, at)}"
+        assert str(error.value) == f"not JSON: nested more than {MAX_DEPTH} deep at {where}"
+    # brackets inside strings are text, not nesting
+    d = example()
+    d["players"] = ["[" * 100, "{" * 100, "]", "}"]
+    assert Record.from_json(json.dumps(d)).players == tuple(d["players"])
+
+
+def test_a_huge_number_is_refused_with_where(tmp_path: Path) -> None:
+    text = json.dumps(example(), indent=1).replace('"shaker": 3', '"shaker": ' + "9" * 5000)
+    line = 1 + text[: text.index("9" * 5000)].count("\n")
+    with pytest.raises(RecordError, match=f"a number of more than 40 digits at line {line} "):
+        Record.from_json(text)
+    assert "a number of more than 40 digits" in refused(["check", write(tmp_path, text)])
+    # digits inside strings are text
+    d = example()
+    d["players"] = ["9" * 5000, "b", "c", "d"]
+    assert Record.from_json(json.dumps(d)).players == tuple(d["players"])
+
+
+@pytest.mark.parametrize("escape", ["\\ud800", "\\udfff", "x\\udc00y"])
+def test_a_lone_surrogate_is_refused_with_where(escape: str, tmp_path: Path) -> None:
+    d = example()
+    d["players"] = ["Ann", "SURROGATE", "Cy", "Di"]
+    text = json.dumps(d).replace("SURROGATE", escape)
+    with pytest.raises(RecordError) as error:
+        Record.from_json(text)
+    assert error.value.field == "players" and "in players[1]: not text" in str(error.value)
+    for command in ("check", "replay", "analyze"):
+        assert "lone surrogate" in refused([command, write(tmp_path, text)])
+    # as a key, and deep in a hand
+    with pytest.raises(RecordError, match=r"in hands\[0\]\.play\[2\]"):
+        Record.from_json(json.dumps(example()).replace('"6-1"', '"\\ud83d"', 1))
+    with pytest.raises(RecordError, match="lone surrogate"):
+        Record.from_json(json.dumps(example()).replace('"format"', '"\\ud800": 1, "format"', 1))
+    # a pair that makes one character is text
+    d["players"][1] = "\U0001f600"
+    assert Record.from_json(json.dumps(d)).players == tuple(d["players"])
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_an_endless_file_is_refused_as_too_large_without_reading_it_all() -> None:
+    for command in ("check", "replay", "analyze"):
+        line = refused([command, "/dev/zero"])
+        assert line == f"cannot read /dev/zero: a record is at most {MAX_RECORD_BYTES} bytes\n"
+
+
+def test_a_record_one_byte_too_large_is_refused_from_a_file_and_from_stdin(
+    tmp_path: Path,
+) -> None:
+    text = json.dumps(example())
+    padded = text + " " * (MAX_RECORD_BYTES - len(text))
+    assert CliRunner().invoke(app, ["check", write(tmp_path, padded)]).exit_code == 0
+    assert "at most" in refused(["check", write(tmp_path, padded + " ")])
+    assert "cannot read -: a record is at most" in refused(["check", "-"], padded + " ")
+    with pytest.raises(RecordError, match="a record is at most"):
+        Record.from_json(padded + " ")
+
+
+def test_a_folder_or_bytes_that_are_not_utf8_are_unreadable(tmp_path: Path) -> None:
+    assert "cannot read" in refused(["check", str(tmp_path)])
+    path = tmp_path / "latin.json"
+    path.write_bytes(b'{"format": "texas42", "players": ["Jos\xe9"]}')
+    assert refused(["check", str(path)]) == f"cannot read {path}: not UTF-8 text\n"
+
+
+# -- a record's free text on the terminal -------------------------------------------------------
+
+
+def test_printable_shows_every_control_character_and_keeps_the_rest() -> None:
+    assert printable("Ann Zoë 🀱") == "Ann Zoë 🀱"
+    assert printable("\x1b[31m") == "\\x1b[31m"
+    assert printable("a\u202eb\u2066c\u200bd\ud800") == "a\\u202eb\\u2066c\\u200bd\\ud800"
+    assert printable("\U000e0001\x7f\t\n") == "\\U000e0001\\x7f\\x09\\x0a"
+    for text in HOSTILE_NAMES:
+        assert printable(text).isprintable()
+
+
+@pytest.mark.parametrize("command", ["check", "replay", "analyze"])
+def test_check_replay_and_analyze_escape_the_players_names(command: str, tmp_path: Path) -> None:
+    d = example()
+    d["players"] = HOSTILE_NAMES
+    args = [command, write(tmp_path, json.dumps(d))]
+    if command == "analyze":
+        args += ["--samples", "2"]
+    done = CliRunner().invoke(app, args)
+    assert done.exit_code == 0, done.stderr
+    shown = done.stdout
+    for name in HOSTILE_NAMES if command != "analyze" else HOSTILE_NAMES[:1]:
+        assert printable(name) in shown  # analyze names only the bidder and those who erred
+    assert all(ch == "\n" or ch.isprintable() for ch in shown), repr(shown)
+    assert "\\x1b[2J\\x1b]0;owned\\x07Ann" in shown
+
+
+def test_an_error_line_that_quotes_the_record_is_escaped(tmp_path: Path) -> None:
+    d = example()
+    d["hands"][0]["contract"] = "\x1b[2Jsixes"
+    line = refused(["check", write(tmp_path, json.dumps(d))])
+    assert "\x1b" not in line and "\\x1b[2J" in line
