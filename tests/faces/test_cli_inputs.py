@@ -4,6 +4,7 @@ input a fuzz turned into a traceback or a 500 now gets one clear line and the do
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from pathlib import Path
@@ -18,6 +19,10 @@ from texas42.core.notation import parse_hand_position, parse_view_position
 from texas42.core.record import MAX_DEPTH, MAX_RECORD_BYTES, UNREADABLE, Record, RecordError
 from texas42.core.words import printable
 from texas42.faces.cli import app
+from texas42.faces.server.messages import BadMessage, parse_message
+from texas42.faces.terminal.line_game import save_problem
+from texas42.services.protocol.engine import MAX_MOVETIME, run_engine
+from webtest import Socket, TestClient, new_table
 
 HOSTILE_NAMES = ["\x1b[2J\x1b]0;owned\x07Ann", "Bo\u202eb", "Cy\x00\r", "Di\u2066\u200b"]
 """Player names that would clear the screen, set the window title, ring the bell, reverse the
@@ -69,7 +74,8 @@ def test_a_deeply_nested_record_is_refused_with_where() -> None:
         assert error.value.status == UNREADABLE
         at = len(opening) * MAX_DEPTH
         where = f"line {text.count(chr(10), 0, at) + 1} column {at - text.rfind(chr(10), 0, at)}"
-        assert str(error.value) == f"not JSON: nested more than {MAX_DEPTH} deep at {where}"
+        levels = f"more than {MAX_DEPTH} levels down"
+        assert str(error.value) == f"not JSON: at {where}, {levels}: nested too deeply"
     # brackets inside strings are text, not nesting
     d = example()
     d["players"] = ["[" * 100, "{" * 100, "]", "}"]
@@ -167,3 +173,124 @@ def test_an_error_line_that_quotes_the_record_is_escaped(tmp_path: Path) -> None
     d["hands"][0]["contract"] = "\x1b[2Jsixes"
     line = refused(["check", write(tmp_path, json.dumps(d))])
     assert "\x1b" not in line and "\\x1b[2J" in line
+
+
+# -- more causes found by fuzzing the other commands ---------------------------------------------
+
+HUGE = "9" * 5000
+"""More digits than ``int()`` reads (4,300): each reader must refuse it, not raise ValueError."""
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["rules", f"seats={HUGE}"],
+        ["rules", f"standard,target={HUGE}"],
+        ["hint", f"standard 0-0 {HUGE} 0 ?/65.62.61.41.40.22.10/?/? 1:- - - 1 @1"],
+        ["hint", f"standard {HUGE}-0 1 0 ?/65.62.61.41.40.22.10/?/? 1:- - - 1 @1"],
+        ["hint", f"standard 0-0 1 0 ?/65.62.61.41.40.22.10/?/? 1:{HUGE} - - 2 @1"],
+        ["play", "--bots", f"expert:samples={HUGE}"],
+        ["play", "--bots", f"engine[movetime={HUGE}]:cat"],
+        ["arena", "random", f"pimc:samples={HUGE}", "--games", "2"],
+    ],
+)
+def test_a_number_of_thousands_of_digits_is_refused(args: list[str]) -> None:
+    refused(args)
+
+
+def test_the_engine_refuses_huge_numbers_and_a_movetime_past_a_day() -> None:
+    position = "standard 0-0 1 0 ?/65.62.61.41.40.22.10/?/? 1:- - - 1 @1"
+    lines = [
+        f"setoption name Samples value {HUGE}",
+        f"setoption name Seed value {HUGE}",
+        f"position {position}",
+        f"go movetime {HUGE}",
+        f"go nodes {HUGE}",
+        f"go movetime {MAX_MOVETIME + 1}",
+        "setoption name Seed value 9223372036854775807",  # the largest seed is still taken
+        "isready",
+    ]
+    out = io.StringIO()
+    assert run_engine("rules", io.StringIO("\n".join(lines) + "\n"), out) == 0
+    said = out.getvalue().splitlines()
+    errors = [line for line in said if line.startswith("info string error")]
+    assert len(errors) == 5 and said[-1] == "readyok", said
+    assert f"movetime is at most {MAX_MOVETIME} (a day)" in errors[-1]
+    assert not any(line.startswith("bestaction") for line in said)
+
+
+def test_play_refuses_a_name_that_is_not_printable_and_a_save_path_the_system_refuses(
+    tmp_path: Path,
+) -> None:
+    for name in ("\x1b[2JEve", "\udcff", " ", ""):
+        assert "--name: a name is printable text" in refused(["play", "--name", name])
+    too_long = str(tmp_path / ("x" * 300))
+    done = CliRunner().invoke(app, ["play", "--save", too_long], input="q\n")
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+    assert done.exit_code == 2 and "File name too long" in done.stdout
+    assert save_problem("a\x00b") == "cannot save to 'a\\x00b': a file name has no NUL character"
+
+
+# -- the server: the same inputs never give a 500 ------------------------------------------------
+
+
+def test_a_lone_surrogate_in_a_new_tables_fields_is_a_422_not_a_500(client: TestClient) -> None:
+    for body in (
+        b'{"name": "\\ud800"}',
+        b'{"rules": "standard\\udfff"}',
+        b'{"bot_level": "\\ud800"}',
+        b'{"\\ud800": 1}',
+    ):
+        response = client.post(
+            "/api/tables", content=body, headers={"content-type": "application/json"}
+        )
+        assert response.status_code == 422, (body, response.text)
+        detail = response.json()["detail"]
+        assert detail and all(set(d) == {"loc", "msg", "type"} for d in detail)
+        assert response.content.isascii()
+    # the refusal names the field and does not echo the input
+    response = client.post("/api/tables", json={"rules": "x" * 700})
+    assert response.status_code == 422 and "x" * 700 not in response.text
+    assert response.json()["detail"][0]["loc"] == ["body", "rules"]
+
+
+def test_a_table_name_must_be_printable(client: TestClient) -> None:
+    for name in ("\x1b[2J", "Ann\u202e", "tab\x00"):
+        response = client.post("/api/tables", json={"name": name})
+        assert response.status_code == 400 and "printable" in response.json()["detail"]
+    assert client.post("/api/tables", json={"name": "  Zoë's   table "}).status_code == 200
+    assert client.post("/api/tables", json={"name": "   "}).status_code == 200
+
+
+def test_an_imported_record_with_a_huge_number_or_a_lone_surrogate_is_a_400(
+    client: TestClient,
+) -> None:
+    text = json.dumps(example())
+    for body in (
+        text.replace('"shaker": 3', f'"shaker": {HUGE}'),
+        text.replace('"version": 1', f'"version": {HUGE}'),
+        text.replace('"North"', '"\\ud800North"', 1),
+        "[" * 100_000,
+    ):
+        response = client.post("/api/replay", content=body.encode())
+        assert response.status_code == 400, response.text[:300]
+        assert response.json()["error"]
+
+
+def test_a_websocket_message_with_a_lone_surrogate_is_refused_and_the_table_goes_on(
+    client: TestClient,
+) -> None:
+    for raw in (
+        '{"type": "hello", "token": "\\ud800"}',
+        '{"type": "hello", "\\ud800": 1}',
+        '{"type": "\\udc00"}',
+        '{"type": "chat", "text": "hi", "name": "\\udfff"}',
+    ):
+        with pytest.raises(BadMessage, match="lone surrogate"):
+            parse_message(raw)
+    sock = Socket(client, new_table(client))
+    sock.hello()
+    sock.ws.send_text('{"type": "hello", "token": "\\ud800"}')
+    assert "lone surrogate" in sock.until("error")["message"]
+    sock.send(type="ping")
+    sock.until("pong")

@@ -198,8 +198,9 @@ def _bid_id(text: str | int) -> int:
 
 
 def _is_number(word: str) -> bool:
-    """Plain ASCII digits only: ``int()`` would also take other scripts' digits, ``"²"`` fails."""
-    return word.isascii() and word.isdecimal()
+    """Plain ASCII digits only: ``int()`` would also take other scripts' digits, ``"²"`` fails;
+    and few enough for ``int()``, which refuses more than 4,300 (no bid has 41)."""
+    return word.isascii() and word.isdecimal() and len(word) <= 40
 
 
 def _make(cls: type[Action], action_id: int, notation: str, **fields: Any) -> Any:

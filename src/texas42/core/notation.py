@@ -170,7 +170,8 @@ def view_position(view: View) -> str:
 
 
 def _is_count(word: str) -> bool:
-    return word.isascii() and word.isdecimal()
+    """ASCII digits, few enough for ``int()`` (which refuses more than 4,300)."""
+    return word.isascii() and word.isdecimal() and len(word) <= 40
 
 
 class _Fields:

@@ -378,7 +378,10 @@ def _check_text(text: str) -> None:
             depth += 1
             if depth > MAX_DEPTH:
                 where = _line_column(text, token.start())
-                raise _unreadable(f"not JSON: nested more than {MAX_DEPTH} deep at {where}", None)
+                message = (
+                    f"not JSON: at {where}, more than {MAX_DEPTH} levels down: nested too deeply"
+                )
+                raise _unreadable(message, None)
         elif first in "]}":
             depth -= 1
         elif first != '"':

@@ -393,7 +393,7 @@ def _to_int(name: str, raw: Any) -> int:
     if isinstance(raw, int):
         return raw
     digits = raw.strip().removeprefix("-") if isinstance(raw, str) else ""
-    if digits.isascii() and digits.isdecimal():
+    if digits.isascii() and digits.isdecimal() and len(digits) <= 40:  # int() stops at 4,300
         return int(raw)
     raise RulesError(f"rule {name} must be a whole number, not {raw!r}")
 

@@ -364,6 +364,7 @@ def play(
     from texas42.faces.terminal.line_game import run_play
 
     parsed, chosen = _checked_table(rules, players, seat, bots)
+    _check_name(name)
     raise typer.Exit(run_play(parsed, seed, chosen, save, name, bots=bots))
 
 
@@ -382,7 +383,14 @@ def tui(
     from texas42.faces.terminal.full_screen import run_tui
 
     parsed, chosen = _checked_table(rules, players, seat, bots)
+    _check_name(name)
     raise typer.Exit(run_tui(parsed, seed, chosen, bots, name, save))
+
+
+def _check_name(name: str) -> None:
+    """The name saved in a terminal game's record: printable text, as `check` will read it."""
+    if not name.strip() or not name.isprintable():
+        raise _refused(f"--name: a name is printable text, not {name!r}")
 
 
 def _checked_table(

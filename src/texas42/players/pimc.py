@@ -163,7 +163,8 @@ class PimcSettings:
             elif kind == "int":
                 signed = key == "bid_margin"
                 digits = text[1:] if signed and text[:1] == "-" else text
-                if not (digits.isascii() and digits.isdigit()) or (not signed and int(text) < 1):
+                readable = digits.isascii() and digits.isdigit() and len(digits) <= 40
+                if not readable or (not signed and int(text) < 1):
                     kind_name = "a whole number" if signed else "a positive whole number"
                     raise Texas42Error(f"pimc option {key} is {kind_name}, not {text!r}")
                 changes[key] = int(text)

@@ -173,8 +173,9 @@ class EngineOption:
 
 
 def _whole(word: str) -> int | None:
+    """The whole number ``word`` spells, or None (also for more digits than ``int()`` reads)."""
     digits = word[1:] if word[:1] == "-" else word
-    return int(word) if digits.isascii() and digits.isdecimal() else None
+    return int(word) if digits.isascii() and digits.isdecimal() and len(digits) <= 40 else None
 
 
 def parse_option(text: str) -> EngineOption:
