@@ -14,7 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from helpers import EXAMPLES
-from texas42.core.errors import Texas42Error
+from texas42 import Rules
+from texas42.core.errors import RulesError, Texas42Error
 from texas42.core.notation import parse_hand_position, parse_view_position
 from texas42.core.record import MAX_DEPTH, MAX_RECORD_BYTES, UNREADABLE, Record, RecordError
 from texas42.core.words import printable
@@ -294,3 +295,12 @@ def test_a_websocket_message_with_a_lone_surrogate_is_refused_and_the_table_goes
     assert "lone surrogate" in sock.until("error")["message"]
     sock.send(type="ping")
     sock.until("pong")
+
+
+def test_rules_objects_refuse_lists_and_numbers_too_long_to_print() -> None:
+    for options in ({"seats": 10**5000}, {"target": -(10**200)}, {"nello": [10**5000]}):
+        with pytest.raises(RulesError):
+            Rules.from_dict(options)
+    with pytest.raises(RulesError, match="not a list or object"):
+        Rules.from_dict({"seats": {"a": 1}})
+    assert Rules.from_dict({"seats": 3, "preset": "three-hand"}).seats == 3

@@ -361,6 +361,10 @@ def _coerce(name: str, raw: Any, base: Rules) -> Any:
     """Turn a string or JSON value into the type the option takes, with a clear error."""
     if name not in OPTION_NAMES:
         raise RulesError(f"unknown rule option {name!r}")
+    if isinstance(raw, list | dict):
+        raise RulesError(f"rule {name} is a word, a number or true/false, not a list or object")
+    if isinstance(raw, int) and raw.bit_length() > 128:  # past 4,300 digits not even printable
+        raise RulesError(f"rule {name} must be a whole number of at most 38 digits")
     current = getattr(base, name)
     if name == "removed":
         if not isinstance(raw, str):
