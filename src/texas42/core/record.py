@@ -392,8 +392,9 @@ def _check_text(text: str) -> None:
 
 def _line_column(text: str, at: int) -> str:
     """``line 3 column 7`` (from 1), as the JSON parser's own errors say where."""
-    start = text.rfind("\n", 0, at) + 1
-    return f"line {text.count(chr(10), 0, at) + 1} column {at - start + 1}"
+    line = text.count("\n", 0, at) + 1
+    column = at - text.rfind("\n", 0, at)
+    return f"line {line} column {column}"
 
 
 def _check_strings(value: Any, path: list[str | int]) -> None:
