@@ -47,7 +47,7 @@ docs-check: $(STAMP)
 	if [ -n "$$out" ]; then echo "$$out"; echo "pdoc warned: fix the docstrings above"; exit 1; fi
 
 test-slow: $(STAMP)
-	TEXAS42_EXAMPLES_SCALE=25 $(BIN)/pytest tests/core/test_properties.py
+	TEXAS42_EXAMPLES_SCALE=25 $(BIN)/pytest tests/core/test_properties.py tests/test_fuzz.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_engine.py

@@ -42,6 +42,7 @@ from typing import Any
 
 from texas42.core.contracts import Contract
 from texas42.core.errors import NotationError
+from texas42.core.numerals import is_digits
 from texas42.core.rules import MAX_MARKS, Rules
 from texas42.core.tiles import TILE_COUNT, TILE_NAMES, parse_tile
 
@@ -181,12 +182,12 @@ def _bid_id(text: str | int) -> int:
     if word in ("moon", "shoot", "shootthemoon"):
         return MOON_ID
     for suffix in ("marks", "mark", "m"):
-        if word.endswith(suffix) and _is_number(word[: -len(suffix)]):
+        if word.endswith(suffix) and is_digits(word[: -len(suffix)]):
             marks = int(word[: -len(suffix)])
             if 1 <= marks <= MAX_MARKS:
                 return MARK_BID_BASE + marks
             raise NotationError(f"not a bid: {text!r} (mark bids go from 1m to {MAX_MARKS}m)")
-    if _is_number(word):
+    if is_digits(word):
         points = int(word)
         if points % 42 == 0 and 1 <= points // 42 <= MAX_MARKS:
             return MARK_BID_BASE + points // 42
@@ -195,11 +196,6 @@ def _bid_id(text: str | int) -> int:
         if points in HIGH_POINT_BIDS:
             return HIGH_POINT_BIDS[points]
     raise NotationError(f"not a bid: {text!r} (say 30..41, 1m, 2m, ..., plunge or splash)")
-
-
-def _is_number(word: str) -> bool:
-    """Plain ASCII digits only: ``int()`` would also take other scripts' digits, ``"²"`` fails."""
-    return word.isascii() and word.isdecimal()
 
 
 def _make(cls: type[Action], action_id: int, notation: str, **fields: Any) -> Any:
@@ -289,7 +285,7 @@ def parse_call(text: str, rules: Rules) -> Action:
         return _BIDS[MOON_ID]
     if total == 42:
         return Bid(text)
-    if not _is_number(word.replace(" ", "")):
+    if not is_digits(word.replace(" ", "")):
         try:
             return Bid(text)
         except NotationError:

@@ -52,6 +52,7 @@ from texas42.core.contracts import Contract
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
+from texas42.core.numerals import is_digits
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_CODES, iter_tiles, parse_tile
 from texas42.core.view import Claim, Event, HiddenTrick, View, build_view
@@ -84,7 +85,7 @@ def score_field(score: Sequence[int]) -> str:
 def parse_score(text: str) -> tuple[int, ...]:
     """Read a `score_field`; raises NotationError."""
     parts = text.split(":") if ":" in text else text.split("-")
-    if len(parts) < 2 or not all(_is_count(p.removeprefix("-")) for p in parts):
+    if len(parts) < 2 or not all(is_digits(p.removeprefix("-")) for p in parts):
         raise NotationError(f"a score looks like 3-2 or 5:-3:2, not {text!r}")
     if ":" not in text and any(not p for p in parts):
         raise NotationError(f"a score looks like 3-2 or 5:-3:2, not {text!r}")
@@ -169,10 +170,6 @@ def view_position(view: View) -> str:
     )
 
 
-def _is_count(word: str) -> bool:
-    return word.isascii() and word.isdecimal()
-
-
 class _Fields:
     """The fields of a position string, read with errors that name the field."""
 
@@ -199,7 +196,7 @@ class _Fields:
                 f"position field 2 (score) needs {layout.sides} entries, one per side, not "
                 f"{len(self.score)}"
             )
-        if not _is_count(number) or int(number) < 1:
+        if not is_digits(number) or int(number) < 1:
             raise NotationError(
                 f"position field 3 (hand number) should be 1 or more, not {number!r}"
             )
@@ -374,7 +371,7 @@ def parse_view_position(text: str) -> View:
                 events.append(HiddenTrick(int(pile[1]), mine, _codes_mask(shown)))
             elif code.startswith(CLAIM) and code[1:2] in fields.seat_words and code[2:3] in "+-":
                 shown, equals, worth = code[3:].partition("=")
-                if not shown or (equals and not _is_count(worth)):
+                if not shown or (equals and not is_digits(worth)):
                     raise NotationError(f"not a claim: {code!r}")
                 points = int(worth) if equals else 0
                 events.append(Claim(int(code[1]), _codes_mask(shown), code[2] == "+", points))

@@ -21,6 +21,7 @@ True
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,6 +33,7 @@ from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
+from texas42.core.numerals import MAX_DIGITS
 from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name, parse_tile, tile_name
@@ -43,6 +45,15 @@ BROKEN = 1
 """Exit status of a record that breaks a rule."""
 UNREADABLE = 2
 """Exit status of a record that cannot be read: not JSON, a missing field, an unknown word."""
+
+MAX_RECORD_BYTES = 1_000_000
+"""The largest record read (a whole game is some kilobytes): a reader stops at one byte more."""
+MAX_DEPTH = 32
+"""How deep a record's lists and objects may nest (a record needs four)."""
+
+_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[{]|[\]}]|\d{' + str(MAX_DIGITS + 1) + ",}", re.S)
+"""What `_check_text` looks at in a record's text: strings (skipped whole, so their brackets and
+digits do not count), brackets, and numbers too long to be a record's."""
 
 
 class RecordError(Texas42Error):
@@ -298,10 +309,15 @@ class Record:
 
     @staticmethod
     def from_json(text: str) -> Record:
+        """Read a record's text. Text that no record could be (larger than `MAX_RECORD_BYTES`,
+        nested deeper than `MAX_DEPTH`, a number longer than `MAX_DIGITS`, a string that is not
+        Unicode text) is refused before or as it is parsed, with where, as any unreadable one."""
+        _check_text(text)
         try:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise _unreadable(f"not JSON: {exc}", None) from None
+        _check_strings(obj, [])
         return Record.from_dict(obj)
 
     @staticmethod
@@ -346,6 +362,60 @@ class Record:
             ),
             tuple(players) if players is not None else None,
         )
+
+
+def _check_text(text: str) -> None:
+    """Refuse a record's text that is too large, too deeply nested or has too long a number:
+    each would make the JSON parser or Python's ``int`` fail (a RecursionError, a ValueError
+    past 4,300 digits) or eat memory, and none is a record."""
+    if len(text) > MAX_RECORD_BYTES:
+        raise _unreadable(f"a record is at most {MAX_RECORD_BYTES} bytes", None)
+    depth = 0
+    for token in _TOKEN.finditer(text):
+        first = token.group()[0]
+        if first in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                where = _line_column(text, token.start())
+                message = (
+                    f"not JSON: at {where}, more than {MAX_DEPTH} levels down: nested too deeply"
+                )
+                raise _unreadable(message, None)
+        elif first in "]}":
+            depth -= 1
+        elif first != '"':
+            where = _line_column(text, token.start())
+            message = f"a number of more than {MAX_DIGITS} digits at {where}"
+            raise _unreadable(message, None)
+
+
+def _line_column(text: str, at: int) -> str:
+    """``line 3 column 7`` (from 1), as the JSON parser's own errors say where."""
+    line = text.count("\n", 0, at) + 1
+    column = at - text.rfind("\n", 0, at)
+    return f"line {line} column {column}"
+
+
+def _check_strings(value: Any, path: list[str | int]) -> None:
+    """Refuse a string (a key or a value) that is not Unicode text: JSON's ``\\ud800`` escapes
+    can spell a lone surrogate, which no file, terminal or database can hold."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path)
+            field = path[0] if path and isinstance(path[0], str) else None
+            bad = ord(value[exc.start])
+            place = where.lstrip(".") or "the record"
+            message = f"a lone surrogate \\u{bad:04x} in {place}: not text"
+            raise _unreadable(message, field) from None
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _check_strings(item, [*path, i])
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _check_strings(key, path)
+            _check_strings(item, [*path, key])
 
 
 def record_from_game(game: Game, players: Sequence[str] | None = None) -> Record:

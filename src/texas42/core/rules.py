@@ -29,6 +29,7 @@ from texas42.core.layout import (
     parse_removed,
     table_layout,
 )
+from texas42.core.numerals import whole_number
 from texas42.core.tiles import ALL_TILES, ONE_ZERO
 
 FirstShaker = Literal["high-draw", "random"]
@@ -361,6 +362,10 @@ def _coerce(name: str, raw: Any, base: Rules) -> Any:
     """Turn a string or JSON value into the type the option takes, with a clear error."""
     if name not in OPTION_NAMES:
         raise RulesError(f"unknown rule option {name!r}")
+    if isinstance(raw, list | dict):
+        raise RulesError(f"rule {name} is a word, a number or true/false, not a list or object")
+    if isinstance(raw, int) and raw.bit_length() > 128:  # past 4,300 digits not even printable
+        raise RulesError(f"rule {name} must be a whole number of at most 38 digits")
     current = getattr(base, name)
     if name == "removed":
         if not isinstance(raw, str):
@@ -392,9 +397,9 @@ def _to_int(name: str, raw: Any) -> int:
         raise RulesError(f"rule {name} must be a whole number, not {raw!r}")
     if isinstance(raw, int):
         return raw
-    digits = raw.strip().removeprefix("-") if isinstance(raw, str) else ""
-    if digits.isascii() and digits.isdecimal():
-        return int(raw)
+    number = whole_number(raw.strip(), signed=True) if isinstance(raw, str) else None
+    if number is not None:
+        return number
     raise RulesError(f"rule {name} must be a whole number, not {raw!r}")
 
 

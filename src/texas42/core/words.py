@@ -1104,3 +1104,26 @@ def time_ran_out(who: str, bot: str) -> str:
     'Time ran out for Ann; Rosa (medium) played for them.'
     """
     return f"Time ran out for {who}; {bot} played for them."
+
+
+def printable(text: str) -> str:
+    """Free text from a record or a user (a player's name) made safe to print on a terminal:
+    every character that is not printable (control characters, ESC and the rest of a terminal
+    escape sequence's introducers, bidi overrides, zero-width and unassigned characters, lone
+    surrogates) is shown as its escape, so it is seen and does nothing.
+
+    >>> printable("Ann")
+    'Ann'
+    >>> printable("\\x1b[31mEve\\u202e")
+    '\\\\x1b[31mEve\\\\u202e'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
+
+
+def _escape(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"

@@ -22,7 +22,14 @@ from texas42.core.errors import Texas42Error
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.notation import parse_hand_position, parse_view_position
-from texas42.core.record import UNREADABLE, CheckReport, Record, RecordError, check_record
+from texas42.core.record import (
+    MAX_RECORD_BYTES,
+    UNREADABLE,
+    CheckReport,
+    Record,
+    RecordError,
+    check_record,
+)
 from texas42.core.rules import OPTION_NAMES, PLAYERS_PRESETS, Rules
 from texas42.core.tiles import hand_name, tile_name
 from texas42.core.words import (
@@ -38,6 +45,7 @@ from texas42.core.words import (
     hint_facts,
     no_costly_plays,
     play_review_line,
+    printable,
     rules_text,
     score_line,
     trick_of_play,
@@ -107,9 +115,24 @@ RayOption = Annotated[
 
 
 def _load(path: str) -> Record:
-    """Read a record file (``-`` for standard input); a file that cannot be read is status 2."""
+    """Read a record file (``-`` for standard input); a file that cannot be read is status 2.
+
+    At most one byte more than a record may have is read, so a huge or endless file (a pipe,
+    ``/dev/zero``) is refused as too large instead of filling memory."""
+    limit = MAX_RECORD_BYTES
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+        if path == "-":
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as file:
+                data = file.read(limit + 1)
+        if len(data) > limit:
+            raise RecordError(
+                f"cannot read {path}: a record is at most {limit} bytes",
+                status=UNREADABLE,
+                field=None,
+            )
+        text = data.decode("utf-8")
     except OSError as exc:
         raise RecordError(
             f"cannot read {path}: {exc.strerror or exc}", status=UNREADABLE, field=None
@@ -129,13 +152,13 @@ def _replayed(path: str, as_json: bool = False) -> CheckReport:
         if as_json:
             print(json.dumps({"error": exc.to_dict()}))
         else:
-            print(exc.line(), file=sys.stderr)
+            print(printable(exc.line()), file=sys.stderr)
         raise typer.Exit(exc.status) from None
 
 
 def _refused(message: str) -> typer.Exit:
     """Bad input: one line on stderr; the caller raises the returned exit (status 2)."""
-    print(message, file=sys.stderr)
+    print(printable(message), file=sys.stderr)
     return typer.Exit(UNREADABLE)
 
 
@@ -143,9 +166,10 @@ def _refused(message: str) -> typer.Exit:
 
 
 def _seat(layout: Layout, seat: int, players: Players) -> str:
-    """``North``, or ``North (Ann)`` when the record names the player."""
+    """``North``, or ``North (Ann)`` when the record names the player (a name's control
+    characters and escape codes shown, never sent to the terminal: `printable`)."""
     names = layout.seat_names
-    name = players[seat] if players else ""
+    name = printable(players[seat]) if players else ""
     if not name or name == names[seat]:
         return names[seat]
     return f"{names[seat]} ({name})"
@@ -340,6 +364,7 @@ def play(
     from texas42.faces.terminal.line_game import run_play
 
     parsed, chosen = _checked_table(rules, players, seat, bots)
+    _check_name(name)
     raise typer.Exit(run_play(parsed, seed, chosen, save, name, bots=bots))
 
 
@@ -358,7 +383,14 @@ def tui(
     from texas42.faces.terminal.full_screen import run_tui
 
     parsed, chosen = _checked_table(rules, players, seat, bots)
+    _check_name(name)
     raise typer.Exit(run_tui(parsed, seed, chosen, bots, name, save))
+
+
+def _check_name(name: str) -> None:
+    """The name saved in a terminal game's record: printable text, as `check` will read it."""
+    if not name.strip() or not name.isprintable():
+        raise _refused(f"--name: a name is printable text, not {name!r}")
 
 
 def _checked_table(
@@ -732,7 +764,8 @@ def hint(
     from texas42.players.hints import hints
 
     try:
-        if "@" in position.split()[-1]:
+        last = position.split()[-1:]  # empty text: read as a full position, which refuses it
+        if last and "@" in last[0]:
             view = parse_view_position(position)
             if seat is not None and seat != view.seat:
                 raise Texas42Error(f"this seat view is seat {view.seat}'s, not seat {seat}'s")
@@ -925,7 +958,7 @@ def main() -> None:
     try:
         app(prog_name="texas42")
     except (Texas42Error, OSError) as exc:
-        print(f"texas42: {exc}", file=sys.stderr)
+        print(printable(f"texas42: {exc}"), file=sys.stderr)
         sys.exit(UNREADABLE)
     except ImportError as exc:  # the server, the full-screen table and the solver are extras
         command = next((word for word in sys.argv[1:] if not word.startswith("-")), "")

@@ -58,6 +58,7 @@ from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
 from texas42.core.notation import view_position
+from texas42.core.numerals import whole_number
 from texas42.core.progress import Phase, sitting_out
 from texas42.core.rules import Rules
 from texas42.core.tiles import iter_tiles, tiles_of
@@ -162,11 +163,11 @@ class PimcSettings:
                 changes[key] = text.lower() in ("on", "true", "1", "yes")
             elif kind == "int":
                 signed = key == "bid_margin"
-                digits = text[1:] if signed and text[:1] == "-" else text
-                if not (digits.isascii() and digits.isdigit()) or (not signed and int(text) < 1):
+                number = whole_number(text, signed=signed)
+                if number is None or (not signed and number < 1):
                     kind_name = "a whole number" if signed else "a positive whole number"
                     raise Texas42Error(f"pimc option {key} is {kind_name}, not {text!r}")
-                changes[key] = int(text)
+                changes[key] = number
             elif kind == "float":
                 try:
                     changes[key] = float(text)

@@ -26,10 +26,11 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from texas42.core import words
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
-from texas42.core.record import Record, RecordError, check_record
+from texas42.core.record import MAX_RECORD_BYTES, Record, RecordError, check_record
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
+from texas42.faces.server import refusals
 from texas42.faces.server.events import BadEvent, SettingsEvent
 from texas42.faces.server.guard import BodyLimit, BodyLimits
 from texas42.faces.server.house_rules import BODY_BYTES as HOUSE_RULES_BYTES
@@ -44,14 +45,13 @@ from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLim
 from texas42.faces.server.origins import Gate, GateMiddleware
 from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.player_page import PLAYER_GAMES_LIMIT, PLAYER_ID, player_page
-from texas42.faces.server.room import Connection, Room, ServerSettings
+from texas42.faces.server.room import Connection, Room, ServerSettings, person_name
 from texas42.faces.server.storage import Storage, StoredTable, database_url
 from texas42.players import BOT_NAMES, LEVELS
 
 log = logging.getLogger("texas42.faces.server")
 
 WEB_DIR = Path(__file__).parent / "web"
-MAX_RECORD_BYTES = 1_000_000
 TABLE_REQUEST_BYTES = 8192
 """The most a ``POST /api/tables`` body takes: its longest fields, every character escaped."""
 BODY_LIMITS: BodyLimits = {
@@ -392,6 +392,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     for router in (pages, api, sockets):
         app.include_router(router)
+    refusals.install(app)
     return app
 
 
@@ -459,6 +460,8 @@ async def create_table(body: TableRequest, request: Request) -> Response:
     levels = [*LEVELS, *BOT_NAMES, *(name for name, _ in _settings(request).engines)]
     if body.bot_level is not None and body.bot_level not in levels:
         raise HTTPException(400, f"bot_level: no bot level {body.bot_level!r}")
+    if body.name.strip() and person_name(body.name) is None:
+        raise HTTPException(400, "name: a table's name is printable text")
     chosen = (body.bot_level, body.away_seconds, body.turn_seconds)
     setup = (
         SettingsEvent(

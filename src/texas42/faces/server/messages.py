@@ -215,6 +215,10 @@ def parse_message(raw: str | bytes) -> Message:
         raise BadMessage("not JSON: nested too deeply") from None
     if not isinstance(obj, dict):
         raise BadMessage("a message is a JSON object with a type")
+    try:  # JSON's \ud800 escapes can spell a lone surrogate, which no reply or database holds
+        json.dumps(obj, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:
+        raise BadMessage("not text: a string holds a lone surrogate") from None
     try:
         return BROWSER_MESSAGES.validate_python(obj)
     except ValidationError as exc:

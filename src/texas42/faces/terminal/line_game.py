@@ -113,12 +113,17 @@ def save_problem(path: str) -> str | None:
     """Why a record could not be written to ``path``, checked before a game is played for it."""
     target = Path(path)
     folder = target.parent
-    if target.is_dir():
-        return f"{path} is a folder, not a file"
-    if not folder.is_dir():
-        return f"cannot save to {path}: there is no folder {folder}"
-    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
-        return f"cannot save to {path}: permission denied"
+    if "\x00" in path:
+        return f"cannot save to {path!r}: a file name has no NUL character"
+    try:  # a name the system refuses (one too long) fails the look itself
+        if target.is_dir():
+            return f"{path} is a folder, not a file"
+        if not folder.is_dir():
+            return f"cannot save to {path}: there is no folder {folder}"
+        if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+            return f"cannot save to {path}: permission denied"
+    except OSError as exc:
+        return f"cannot save to {path}: {exc.strerror or exc}"
     return None
 
 

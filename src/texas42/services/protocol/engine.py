@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, TextIO
 from texas42.core.actions import Action, Bid, Declare, Pass, Play, action_words
 from texas42.core.errors import Texas42Error
 from texas42.core.notation import parse_view_position
+from texas42.core.numerals import is_digits
 from texas42.core.rules import Rules
 from texas42.core.view import View
 from texas42.players import BOT_NAMES, LEVELS, Bot, make_bot, parse_spec
@@ -40,6 +41,8 @@ LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 MAX_SAMPLES = 10_000
 MAX_SEED = 2**63 - 1
 MARGIN = 0.1
+MAX_MOVETIME = 86_400_000
+"""The longest ``go movetime`` taken, a day in milliseconds (a timer much longer overflows)."""
 """The share of ``movetime`` kept back for the answer to reach the host."""
 
 
@@ -192,7 +195,7 @@ class _Engine:
             self.level = value.lower()
         elif name in ("samples", "seed"):
             most = MAX_SAMPLES if name == "samples" else MAX_SEED
-            if not (value.isascii() and value.isdecimal() and int(value) <= most):
+            if not (is_digits(value) and int(value) <= most):
                 self.error(f"setoption {name.title()}: a whole number 0..{most}, not {value!r}")
                 return
             if name == "samples":
@@ -234,10 +237,13 @@ class _Engine:
         words = rest.split()
         limits = {"movetime": 0, "nodes": 0}
         for key, value in zip(words[::2], words[1::2] + [""]):
-            if key not in limits or not (value.isascii() and value.isdecimal() and int(value) > 0):
+            if key not in limits or not (is_digits(value) and int(value) > 0):
                 self.error(f"go: say go [movetime MS] [nodes N], not {_clip(rest)!r}")
                 return
             limits[key] = int(value)
+        if limits["movetime"] > MAX_MOVETIME:
+            self.error(f"go: movetime is at most {MAX_MOVETIME} (a day), not {limits['movetime']}")
+            return
         if limits["nodes"] > MAX_SAMPLES:
             self.error(f"go: nodes is at most {MAX_SAMPLES}, not {limits['nodes']}")
             return

@@ -41,6 +41,7 @@ from texas42.core.actions import (
 )
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.notation import view_position
+from texas42.core.numerals import whole_number
 from texas42.core.rules import Rules
 from texas42.core.view import View
 
@@ -151,7 +152,7 @@ class EngineOption:
         text = str(value).lower() if isinstance(value, bool) else str(value).strip()
         where = f"option {self.name} ({self.type})"
         if self.type == "spin":
-            number = _whole(text)
+            number = whole_number(text, signed=True)
             assert self.min is not None and self.max is not None
             if number is None or not self.min <= number <= self.max:
                 raise Texas42Error(
@@ -170,11 +171,6 @@ class EngineOption:
         if "\n" in text or "\r" in text:
             raise Texas42Error(f"{where} takes one line of text")
         return text
-
-
-def _whole(word: str) -> int | None:
-    digits = word[1:] if word[:1] == "-" else word
-    return int(word) if digits.isascii() and digits.isdecimal() else None
 
 
 def parse_option(text: str) -> EngineOption:
@@ -219,7 +215,9 @@ def parse_option(text: str) -> EngineOption:
     if kind != "combo" and vars_:
         raise NotationError(f"option {name}: only a combo option has vars")
     if kind == "spin":
-        start, least, most = (_whole(w) if w is not None else None for w in (default, low, high))
+        start, least, most = (
+            whole_number(w, signed=True) if w is not None else None for w in (default, low, high)
+        )
         if start is None or least is None or most is None:
             raise NotationError(f"option {name}: a spin option needs a whole default, min and max")
         if not least <= start <= most:
@@ -257,7 +255,7 @@ class Info:
 
 def _info_number(key: str, word: str) -> int | float:
     if key in ("time", "nodes"):
-        whole = _whole(word)
+        whole = whole_number(word, signed=True)
         if whole is None or whole < 0:
             raise NotationError(f"info {key} is a whole number of 0 or more, not {word!r}")
         return whole
@@ -377,7 +375,7 @@ def parse_engine_spec(spec: str) -> EngineSpec | None:
     for key, unit in (("movetime", "milliseconds"), ("nodes", "a node count")):
         if key in settings:
             value = settings.pop(key)[1]
-            number = _whole(value)
+            number = whole_number(value, signed=True)
             if number is None or number < 1:
                 raise Texas42Error(
                     f"engine spec {text!r}: {key} is {unit}, a whole number from 1, not {value!r}"
@@ -616,7 +614,7 @@ class AsyncEngine:
                     raise EngineError(self.label, "handshake", problem, line) from None
                 self.options[option.name.lower()] = option
             elif word == "protocolversion":
-                version = _whole(rest)
+                version = whole_number(rest, signed=True)
                 if version != PROTOCOL_VERSION:
                     problem = (
                         f"speaks protocol version {rest or '?'}; "
