@@ -932,7 +932,7 @@ def serve(
         body_seconds=body_seconds,
         max_connections=max_connections,
     )
-    where = db if db is not None else str(default_db_path())
+    where = printable(db if db is not None else str(default_db_path()))
     try:
         check_database(database_url(db))
     except Texas42Error as exc:
