@@ -34,6 +34,7 @@ from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.view import Claim
 from texas42.faces.server import outbound as out
+from texas42.faces.server import snapshot
 from texas42.faces.server.events import (
     ActionEvent,
     AwayEvent,
@@ -191,6 +192,16 @@ class ServerSettings:
     away_seconds: float = 60.0
     """The grace a disconnected person the table waits on gets before a bot plays for them
     (``serve --away-seconds``); a table's own setting wins."""
+    create_per_minute: float = 6.0
+    """Tables one client address may create a minute, on average (``serve --create-per-minute``)."""
+    create_burst: float = 12.0
+    """Tables one client address may create at once (``serve --create-burst``)."""
+    lobby_expiry: float = 86_400.0
+    """A table waiting in the lobby that nobody has used for this long expires
+    (``serve --lobby-expiry``); a game started never does."""
+    snapshot_events: int = 500
+    """A table writes a snapshot of its state every this many events (and when it leaves
+    memory), so loading it reads at most about this many events."""
 
 
 class Connection:
@@ -324,6 +335,10 @@ class Room:
     """The grace running: the person's seat, the state it began at, and its timer."""
     clock: tuple[int, float, asyncio.TimerHandle] | None = None
     """The turn clock running: the state, when it runs out (monotonic), and its timer."""
+    steps: list[ActionEvent | ClaimEvent] = field(default_factory=list)
+    """The game's steps since its deal, as its snapshot keeps them (`snapshot.take`)."""
+    snapshot_seq: int = 0
+    """The ``next_event`` of the table's latest stored snapshot (0: none)."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -351,6 +366,9 @@ class Room:
         (and the engines the log had started are quit, since the table is given up)."""
         room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
         try:
+            if stored.snapshot is not None:
+                snapshot.fill(room, stored.snapshot.data, stored.snapshot.seq)
+                room.snapshot_seq = stored.snapshot.seq
             for row in stored.events:
                 event = read_event(stored.id, row.seq, row.kind, row.data)
                 try:
@@ -363,6 +381,21 @@ class Room:
             room._close_bots()
             raise
         return room
+
+    async def save_snapshot(self, *, every: int | None = None) -> None:
+        """Store the room's state (`snapshot.take`) if ``every`` events or more came after its
+        last snapshot (None: if any did); a snapshot that cannot be written is only logged,
+        since the log still holds everything."""
+        since = self.next_event - self.snapshot_seq
+        if since <= 0 or (every is not None and since < every):
+            return
+        seq, data = self.next_event, snapshot.take(self)
+        try:
+            await self.storage.run(self.storage.save_snapshot, self.id, seq, data)
+        except Exception:
+            log.exception("table %s: its snapshot could not be stored", self.id)
+            return
+        self.snapshot_seq = seq
 
     def apply_setup(self, setup: SettingsEvent) -> None:
         """The settings a new table was created with, already stored as its first event."""
@@ -771,6 +804,7 @@ class Room:
             game.undo()
             raise
         self.next_event += 1
+        self.steps.append(event)
 
     async def _stepped(self, game: Game, last: out.Last, waiting: list[int]) -> None:
         """After a committed step: the news of it, the game's end or the people waiting for an
@@ -787,6 +821,7 @@ class Room:
                     self._joined(taken)
         self.broadcast()
         self._schedule_bot()
+        await self.save_snapshot(every=self.settings.snapshot_events)
 
     def _claim_last(self, game: Game, seat: int, claim: Claim) -> out.Last:
         """A claim as news of the table: the tiles laid down and whether the claim held, told
@@ -812,6 +847,7 @@ class Room:
         if tell and not isinstance(event, SitEvent):
             self.broadcast()
         self._schedule_bot()
+        await self.save_snapshot(every=self.settings.snapshot_events)
 
     # -- the state, from events -------------------------------------------------------------
 
@@ -850,6 +886,7 @@ class Room:
                 self.status = "playing"
                 self.seq = 0
                 self.last = None
+                self.steps = []
                 self._close_bots()
                 self.bots = {
                     seat: self._make_bot(state.level, self.seed + seat, state.name)
@@ -864,6 +901,7 @@ class Room:
                     raise Texas42Error(f"seat {seat} acted out of turn")
                 action = self._parse_action(game, spelled)
                 game.apply(action)
+                self.steps.append(event)
                 self.seq += 1
                 self.last = self._last(seat, action)
                 if game.is_over():
@@ -879,6 +917,7 @@ class Room:
                 if why is not None:
                     raise Texas42Error(why)
                 claim = game.claim(seat)
+                self.steps.append(event)
                 self.seq += 1
                 self.last = self._claim_last(game, seat, claim)
                 if game.is_over():
@@ -1461,6 +1500,7 @@ class Room:
         text_out = out.encode(out.Chat(lines=[self.chat[-1]], history=False))
         for other in list(self.connections):
             other.post_text(text_out)
+        await self.save_snapshot(every=self.settings.snapshot_events)
 
     async def _host_setting(
         self, connection: Connection, message: Mute | ChatRules | Listing
