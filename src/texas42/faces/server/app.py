@@ -236,9 +236,14 @@ class Tables:
         await room.stop()
 
     async def expire_lobby(self) -> list[str]:
-        """Tables waiting in the lobby that nobody has used for ``lobby_expiry`` expire (those
-        in memory are in use); their ids."""
+        """Tables waiting in the lobby that nobody has used for ``lobby_expiry`` expire (one in
+        memory is in use unless it is as quiet as that); their ids."""
         async with self._loading:  # no table is being loaded while its row may change
+            now = time.monotonic()
+            for room in list(self.rooms.values()):
+                if room.status == "lobby" and room.idle(now, self.settings.lobby_expiry):
+                    del self.rooms[room.id]
+                    await self._leave_memory(room)
             cutoff = time.time() - self.settings.lobby_expiry
             expired = await self.storage.run(self.storage.expire_lobby, cutoff, set(self.rooms))
         if expired:

@@ -418,14 +418,16 @@ class Room:
         for connection in list(self.connections):
             connection.close()
 
-    def idle(self, now: float) -> bool:
-        """Nobody connected, nothing waiting or thinking, and quiet for ``idle_seconds``."""
+    def idle(self, now: float, seconds: float | None = None) -> bool:
+        """Nobody connected, nothing waiting or thinking, and quiet for ``seconds`` (None: the
+        server's ``idle_seconds``)."""
+        quiet = self.settings.idle_seconds if seconds is None else seconds
         return (
             not self.sockets
             and not self.connections
             and not self.helpers
             and self.queue.empty()
-            and now - self.active >= self.settings.idle_seconds
+            and now - self.active >= quiet
         )
 
     async def submit(self, connection: Connection, message: Message) -> None:
