@@ -49,7 +49,19 @@ from texas42.faces.server.storage import (
     database_url,
 )
 from texas42.faces.server.table_limits import CreationLimit
-from webtest import FAST, Socket, TestClient, make_client, room_of, seat_with_bots
+from webtest import (
+    FAST,
+    Socket,
+    TestClient,
+    Watch,
+    chromium,
+    create_table,
+    make_client,
+    needs_browser,
+    room_of,
+    seat_with_bots,
+    serve,
+)
 
 # -- creating tables ------------------------------------------------------------------------------
 
@@ -553,3 +565,32 @@ def test_sigkill_keeps_snapshots_lobby_entries_and_expiry(
     assert _status(f"{base}/api/tables/{waiting}") == 410
     assert [t["id"] for t in _get(base + "/api/lobby")["tables"]] == [table]
     assert _get(f"{base}/api/tables/{table}")["status"] == "playing"
+
+
+@needs_browser
+def test_in_chromium_the_lobby_says_why_a_table_was_refused_and_the_page_that_it_expired(
+    tmp_path: Path,
+) -> None:
+    limits = ("--create-burst", "1", "--create-per-minute", "0.01", "--lobby-expiry", "2")
+    with serve(tmp_path, *limits) as base, chromium() as browser:
+        watch = Watch(browser)
+        page = watch.page
+        url = create_table(page, base, "First")
+        page.goto(base + "/")
+        page.fill("[data-testid=table-name]", "Second")
+        page.click("[data-testid=create-table]")
+        toast = page.wait_for_selector("[data-testid=toast]:has-text('Too many new tables')")
+        assert toast.text_content() == (
+            "Could not create the table: Too many new tables from your address: "
+            "try again in 100 minutes."
+        )
+        assert page.url == base + "/"
+        table = url.rsplit("/", 1)[1]
+        deadline = time.monotonic() + 30
+        while _status(f"{base}/api/tables/{table}") != 410:
+            assert time.monotonic() < deadline, "the table never expired"
+            time.sleep(0.2)
+        page.goto(url)
+        shown = page.wait_for_selector("[data-testid=not-found]").text_content()
+        assert f"Table '{table}' expired: nobody used it for 2 seconds." in str(shown)
+        watch.close()

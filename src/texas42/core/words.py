@@ -1127,5 +1127,5 @@ def too_many_tables(wait: float) -> str:
     >>> too_many_tables(7.2)
     'Too many new tables from your address: try again in 8 seconds.'
     """
-    whole = min(3600, max(1, math.ceil(wait)))
+    whole = max(1, math.ceil(wait))
     return f"Too many new tables from your address: try again in {duration(whole)}."
