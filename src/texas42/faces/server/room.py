@@ -3,8 +3,9 @@
 Everything that changes a table goes through `Room.submit` into one queue, and one task applies
 the queue in order, so two players clicking at once are simply taken one after the other. Each
 change is an event: it is committed to storage, then applied, then every connection is sent a
-fresh `state` built from its own seat's view (`texas42.faces.server.payload`). A table restored after
-a restart replays the same events through the same `_apply` and ends where it was.
+fresh `state` built from its own seat's view (`texas42.faces.server.payload`). A table loaded after
+a restart (or after it left memory) starts from its latest snapshot (`texas42.faces.server.snapshot`)
+and replays the events after it through the same `_apply`, and ends where it was.
 
 Bots think in a task of their own (on a worker thread for the search bots) and hand their
 action back through the queue, where it is taken only if the table has not moved on.
@@ -362,13 +363,16 @@ class Room:
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, settings: ServerSettings) -> Room:
-        """The table its log leaves; a `BadEvent` names the first event that cannot be applied
-        (and the engines the log had started are quit, since the table is given up)."""
+        """The table its snapshot (if it has one) and its log after it leave; a `BadEvent` names
+        the first event that cannot be applied, a `snapshot.BadSnapshot` a snapshot that cannot
+        be used (and the engines started are quit, since the table is given up)."""
         room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
         try:
             if stored.snapshot is not None:
                 snapshot.fill(room, stored.snapshot.data, stored.snapshot.seq)
                 room.snapshot_seq = stored.snapshot.seq
+                if stored.events and stored.events[0].seq != stored.snapshot.seq:
+                    raise snapshot.BadSnapshot(f"table {stored.id}: events missing after it")
             for row in stored.events:
                 event = read_event(stored.id, row.seq, row.kind, row.data)
                 try:
