@@ -40,7 +40,7 @@ from texas42.faces.server.events import (
     TakeoverEvent,
     event_row,
 )
-from texas42.faces.server.room import Room, ServerSettings
+from texas42.faces.server.room import Room, ServerSettings, token_digest
 from texas42.faces.server.storage import (
     Storage,
     StoredEvent,
@@ -466,7 +466,10 @@ def test_a_snapshot_that_cannot_be_read_gives_way_to_the_whole_log(
             "not JSON": "{not json",
             "another table's": text.replace('"next_event":', '"next_event":1'),
             "a game that cannot be played": text.replace('"action":"', '"action":"bid 99 '),
+            "a seat it lacks": text.replace('"host":0', '"host":5'),
+            "a field of the wrong type": text.replace('"seed":', '"seed":"'),
         }
+        assert all(bad != text for bad in broken.values())
     finally:
         storage.close()
     for why, bad in broken.items():
@@ -482,6 +485,7 @@ def test_a_snapshot_that_cannot_be_read_gives_way_to_the_whole_log(
             assert again.hello(token)["seat"] == 0, why
             assert again.state["game"] == seen["game"], why
             assert f"table {table}: its whole log is read, not its snapshot" in caplog.text
+            assert token_digest(token) not in caplog.text, "a snapshot's digests stay out of logs"
             assert [n for _, n in loads] == [0, len(whole.events)], why
 
 

@@ -109,11 +109,21 @@ def fill(room: Room, data: str, seq: int) -> None:
 
     try:
         snapshot = RoomSnapshot.model_validate_json(data)
-    except (ValidationError, ValueError, RecursionError) as exc:
-        raise BadSnapshot(f"table {room.id}: the snapshot is not readable: {exc}") from None
+    except ValidationError as exc:
+        # where and why only: the input may hold digests and seeds, never for a log
+        error = exc.errors()[0]
+        where = ".".join(str(part) for part in error["loc"]) or "data"
+        raise BadSnapshot(f"table {room.id}: the snapshot is not readable: {where}") from None
+    except (ValueError, RecursionError):
+        raise BadSnapshot(f"table {room.id}: the snapshot is not readable") from None
     seats = room.layout.seats
     if snapshot.next_event != seq or len(snapshot.seats) != seats:
         raise BadSnapshot(f"table {room.id}: the snapshot is not of this table at event {seq}")
+    named = [snapshot.host, *snapshot.muted, *(line.seat for line in snapshot.chat)]
+    named += [seat.holder for seat in snapshot.seats]
+    named += [snapshot.last.seat if snapshot.last is not None else None]
+    if any(seat is not None and seat >= seats for seat in named):
+        raise BadSnapshot(f"table {room.id}: the snapshot names a seat the table does not have")
     if snapshot.status != "lobby" and snapshot.game_number < 1:
         raise BadSnapshot(f"table {room.id}: the snapshot's game has no number")
     room.seats = [SeatState(**seat.model_dump()) for seat in snapshot.seats]
