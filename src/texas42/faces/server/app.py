@@ -130,9 +130,11 @@ class Tables:
 
     async def _restored(self, stored: StoredTable) -> Room | None:
         """The table its snapshot and log give, or None (logged) if the log cannot be
-        replayed; a snapshot that cannot be used is passed over for the whole log."""
+        replayed; a snapshot that cannot be used is passed over for the whole log. Replayed on
+        a worker thread: an old log's first load (before it has a snapshot) may take seconds,
+        which the other tables must not wait for."""
         try:
-            return Room.restore(stored, self.storage, self.settings)
+            return await asyncio.to_thread(Room.restore, stored, self.storage, self.settings)
         except Exception as exc:
             if stored.snapshot is not None:
                 log.warning("table %s: its whole log is read, not its snapshot: %s", stored.id, exc)

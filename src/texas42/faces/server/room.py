@@ -401,6 +401,11 @@ class Room:
             return
         self.snapshot_seq = seq
 
+    def deal(self, seed: int) -> Game:
+        """The game a seed deals at this table: one place, so a snapshot's game is dealt as the
+        log's ``start`` or ``rematch`` dealt it."""
+        return Game(self.rules, seed)
+
     def apply_setup(self, setup: SettingsEvent) -> None:
         """The settings a new table was created with, already stored as its first event."""
         self._apply(setup)
@@ -888,7 +893,7 @@ class Room:
             case StartEvent(game=number, seed=seed) | RematchEvent(game=number, seed=seed):
                 self.game_number = number
                 self.seed = seed
-                self.game = Game(self.rules, self.seed)
+                self.game = self.deal(self.seed)
                 self.status = "playing"
                 self.seq = 0
                 self.last = None

@@ -22,7 +22,6 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from texas42.core.actions import parse_action_words
 from texas42.core.errors import Texas42Error
-from texas42.core.game import Game
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import ActionEvent, ClaimEvent, EventSeat
 
@@ -145,7 +144,7 @@ def fill(room: Room, data: str, seq: int) -> None:
     if snapshot.status == "lobby":
         return
     try:
-        game = Game(room.rules, snapshot.seed)
+        game = room.deal(snapshot.seed)
         for step in snapshot.steps:
             if step.game != snapshot.game_number:
                 raise Texas42Error(f"a step of game {step.game} in game {snapshot.game_number}")
