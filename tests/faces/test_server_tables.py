@@ -246,6 +246,27 @@ def test_start_up_loads_no_table_and_the_lobby_lists_them_without_their_logs(
         assert [table for table, _ in loads] == [made[-1]], "a table visited is loaded"
 
 
+def test_a_table_is_replayed_off_the_event_loop(tmp_path: Path) -> None:
+    """An old log's first load may take seconds: the other tables must not wait for it."""
+    import threading
+
+    db = tmp_path / "t.sqlite"
+    with make_client(db) as c:
+        table = create(c, "Far")
+    threads: list[threading.Thread] = []
+    real = Room.restore
+
+    def restore(stored: StoredTable, *args: Any) -> Room:
+        threads.append(threading.current_thread())
+        return real(stored, *args)
+
+    with pytest.MonkeyPatch.context() as patch, make_client(db) as c:
+        patch.setattr(Room, "restore", restore)
+        assert c.get(f"/api/tables/{table}").status_code == 200
+    # (the in-process server's loop runs in a thread of its own, so its name tells them apart)
+    assert len(threads) == 1 and threads[0].name.startswith("asyncio_"), "the loop's workers"
+
+
 def test_an_old_database_opens_and_its_lobby_entries_are_made_once(tmp_path: Path) -> None:
     """A database from before lobby entries, snapshots and ``used``: the columns and the table
     are added; each listed table is loaded once to make its entry, then never for the lobby."""
