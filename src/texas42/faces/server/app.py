@@ -231,11 +231,14 @@ class Tables:
         return len(idle)
 
     async def _leave_memory(self, room: Room) -> None:
+        """Stop a room, then store its snapshot, lobby entry and last use. Stopped first: a
+        room stopped in the middle of a step has taken it back or not yet made it (its event
+        is applied only once committed), so what is stored is a state of its log."""
         used = time.time() - (time.monotonic() - room.active)
         self._entry_keys.pop(room.id, None)
+        await room.stop()
         await room.save_snapshot()
         self._save_entry(room.id, _stored_entry(room), used)
-        await room.stop()
 
     async def expire_lobby(self) -> list[str]:
         """Tables waiting in the lobby that nobody has used for ``lobby_expiry`` expire (one in
