@@ -305,6 +305,25 @@ def test_a_stale_entry_after_a_crash_is_never_listed(tmp_path: Path) -> None:
         assert entry["players"] == ["Kim"] and entry["seats_free"] == [0, 1, 3]
 
 
+def test_a_listed_table_whose_log_is_broken_is_tried_once_not_at_every_list(
+    tmp_path: Path, loads: list[tuple[str, int]], caplog: pytest.LogCaptureFixture
+) -> None:
+    db = tmp_path / "t.sqlite"
+    with make_client(db) as c:
+        table = create(c, "Broken")
+    storage = Storage(database_url(str(db)))
+    try:
+        storage.append(table, 1, SitEvent(seat=5, name="Nobody", digest="d"))  # 4 seats
+    finally:
+        storage.close()
+    with caplog.at_level("ERROR", "texas42.faces.server"), make_client(db) as c:
+        assert listed(c) == []
+        tried = len(loads)  # its snapshot and the event after it, then its whole log
+        assert tried == 2 and caplog.text.count("not restored") == 1
+        assert listed(c) == [] and len(loads) == tried, "not tried again"
+        assert c.get(f"/api/tables/{table}").status_code == 404
+
+
 # -- snapshots --------------------------------------------------------------------------------------
 
 

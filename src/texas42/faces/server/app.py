@@ -127,6 +127,9 @@ class Tables:
         """How many tables each client address may create (`POST /api/tables`)."""
         self._entry_keys: dict[str, tuple[object, ...]] = {}
         """What each room's stored lobby entry was made from (`_entry_key`)."""
+        self._broken: set[str] = set()
+        """Tables whose log could not be replayed (logged once): the lobby does not try them
+        again at every list."""
 
     async def _restored(self, stored: StoredTable) -> Room | None:
         """The table its snapshot and log give, or None (logged) if the log cannot be
@@ -203,6 +206,9 @@ class Tables:
                 return None
             room = await self._restored(stored)
             if room is None:
+                if len(self._broken) >= LOBBY_LIMIT:
+                    self._broken.clear()
+                self._broken.add(table_id)
                 return None
             self._adopt(room, stored.lobby_entry)
             # an old log, or one whose snapshot fell behind: snapshotted now, not at every visit
@@ -285,6 +291,8 @@ class Tables:
                 with contextlib.suppress(ValueError):
                     listed.append(out.read(out.LobbyTable, json.loads(entry)))
                     continue
+            if room is None and table_id in self._broken:
+                continue
             room = room or await self.get(table_id)
             if room is not None and room.public and room.status != "over":
                 listed.append(lobby_entry(room))
