@@ -127,6 +127,8 @@ def start_server(folder: Path, port: int, bot_delay: float) -> subprocess.Popen[
         str(folder / "bench.sqlite"),
         "--bot-delay",
         str(bot_delay),
+        "--create-burst",  # every table of the run comes from this one address
+        "100000",
     ]
     with open(folder / "server.log", "wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)

@@ -45,6 +45,7 @@ FAST = {
     "message_burst": 10_000.0,
     "hint_samples": 4,
     "review_samples": 2,
+    "create_burst": 10_000.0,
 }
 TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
 
@@ -160,7 +161,11 @@ def my_turn(m: dict[str, Any]) -> bool:
 
 
 def room_of(client: TestClient, table: str) -> Room:
-    room: Room = client.app.state.tables.rooms[table]  # type: ignore[attr-defined]
+    """The table's room, loaded if it is not in memory (the server loads a table when it is
+    first visited)."""
+    tables = client.app.state.tables  # type: ignore[attr-defined]
+    room: Room | None = tables.rooms.get(table) or client.portal.call(tables.get, table)
+    assert room is not None, f"no table {table}"
     return room
 
 
@@ -238,6 +243,8 @@ def serve(folder: Path, *args: str, port: int | None = None) -> Iterator[str]:
         str(folder / "t.sqlite"),
         "--bot-delay",
         "0",
+        "--create-burst",
+        "10000",
         *args,
     ]
     log = folder / "server.log"

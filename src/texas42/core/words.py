@@ -44,6 +44,7 @@ Scored: North-South +1 mark
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -1127,3 +1128,27 @@ def _escape(ch: str) -> str:
     if code < 0x100:
         return f"\\x{code:02x}"
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def duration(seconds: float) -> str:
+    """A stretch of time as people say it, in its largest whole unit.
+
+    >>> duration(86_400), duration(5_400), duration(120), duration(1.5)
+    ('24 hours', '90 minutes', '2 minutes', '1.5 seconds')
+    """
+    for unit, size in (("hour", 3600), ("minute", 60)):
+        if (seconds >= size and seconds % size == 0) or seconds >= 10 * size:
+            count = round(seconds / size)
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    count_s = f"{seconds:g}"
+    return f"{count_s} second{'s' if count_s != '1' else ''}"
+
+
+def too_many_tables(wait: float) -> str:
+    """Why a new table was refused: this address made too many of them just now.
+
+    >>> too_many_tables(7.2)
+    'Too many new tables from your address: try again in 8 seconds.'
+    """
+    whole = max(1, math.ceil(wait))
+    return f"Too many new tables from your address: try again in {duration(whole)}."

@@ -874,6 +874,24 @@ def serve(
             "refused (503). Kept under the open-files limit, raised to its maximum at start."
         ),
     ] = 1000,
+    create_per_minute: Annotated[
+        float,
+        typer.Option(help="Tables one client address may create a minute, after its burst."),
+    ] = 6.0,
+    create_burst: Annotated[
+        int, typer.Option(help="Tables one client address may create at once.")
+    ] = 12,
+    lobby_expiry: Annotated[
+        float,
+        typer.Option(
+            help="Seconds a table waiting in the lobby that nobody uses is kept before it "
+            "expires (a game started never does)."
+        ),
+    ] = 86_400.0,
+    snapshot_events: Annotated[
+        int,
+        typer.Option(help="Events between two snapshots of a table, so a long log loads fast."),
+    ] = 500,
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
@@ -906,6 +924,14 @@ def serve(
             raise _refused(f"{option}: seconds above 0, at most 3600, not {seconds}")
     if max_connections < 1:
         raise _refused(f"--max-connections: at least 1, not {max_connections}")
+    if not 0 < create_per_minute <= 10_000:
+        raise _refused(f"--create-per-minute: above 0, at most 10000, not {create_per_minute}")
+    if not 1 <= create_burst <= 100_000:
+        raise _refused(f"--create-burst: 1 to 100000, not {create_burst}")
+    if not 1 <= lobby_expiry <= 365 * 86_400:
+        raise _refused(f"--lobby-expiry: seconds from 1 to a year, not {lobby_expiry}")
+    if not 10 <= snapshot_events <= 1_000_000:
+        raise _refused(f"--snapshot-events: 10 to 1000000, not {snapshot_events}")
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
@@ -931,6 +957,10 @@ def serve(
         keep_alive_seconds=keep_alive_seconds,
         body_seconds=body_seconds,
         max_connections=max_connections,
+        create_per_minute=create_per_minute,
+        create_burst=create_burst,
+        lobby_expiry=lobby_expiry,
+        snapshot_events=snapshot_events,
     )
     where = printable(db if db is not None else str(default_db_path()))
     try:

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import gc
+import json
 import logging
 import secrets
 import time
@@ -47,6 +50,7 @@ from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.player_page import PLAYER_GAMES_LIMIT, PLAYER_ID, player_page
 from texas42.faces.server.room import Connection, Room, ServerSettings, person_name
 from texas42.faces.server.storage import Storage, StoredTable, database_url
+from texas42.faces.server.table_limits import CreationLimit, retry_after
 from texas42.players import BOT_NAMES, LEVELS
 
 log = logging.getLogger("texas42.faces.server")
@@ -117,7 +121,9 @@ class TableRequest(BaseModel):
 
 
 class Tables:
-    """Every table the server knows, loaded from storage when first asked for."""
+    """Every table the server knows: none is loaded at start; each is loaded from storage (its
+    latest snapshot and the events after it) when it is first visited, and leaves memory when
+    nobody uses it. The lobby lists the tables not in memory from their stored entries."""
 
     def __init__(self, storage: Storage, settings: ServerSettings) -> None:
         self.storage = storage
@@ -128,29 +134,30 @@ class Tables:
         self._lobby_dirty = False
         self._lobby_task: asyncio.Task[None] | None = None
         self._lobby_sent = ""
-        self._left_memory: dict[str, out.LobbyTable] = {}
-        """The lobby's entries of tables the sweep dropped from memory: nothing changes at a
-        table that is not in memory, so the list shows them without replaying their logs."""
+        self.creations = CreationLimit(settings.create_per_minute / 60, settings.create_burst)
+        """How many tables each client address may create (`POST /api/tables`)."""
+        self._entry_keys: dict[str, tuple[object, ...]] = {}
+        """What each room's stored lobby entry was made from (`_entry_key`)."""
+        self._broken: set[str] = set()
+        """Tables whose log could not be replayed (logged once): the lobby does not try them
+        again at every list."""
 
-    async def restore(self) -> int:
-        """Bring back every table still in play; their bots pick up where they stopped."""
-        stored = await self.storage.run(lambda: list(self.storage.open_tables()))
-        for table in stored:
-            room = self._restored(table)
-            if room is not None:
-                self.rooms[room.id] = room
-                room.on_change = self.lobby_changed
-                room.start_task()
-        return len(stored)
-
-    def _restored(self, stored: StoredTable) -> Room | None:
-        """The table its log gives, or None (logged) if the log cannot be replayed."""
+    async def _restored(self, stored: StoredTable) -> Room | None:
+        """The table its snapshot and log give, or None (logged) if the log cannot be
+        replayed; a snapshot that cannot be used is passed over for the whole log. Replayed on
+        a worker thread: an old log's first load (before it has a snapshot) may take seconds,
+        which the other tables must not wait for."""
         try:
-            return Room.restore(stored, self.storage, self.settings)
-        except BadEvent as exc:
-            log.error("not restored: %s", exc)
-        except Exception:
-            log.exception("table %s could not be restored from its log", stored.id)
+            return await asyncio.to_thread(Room.restore, stored, self.storage, self.settings)
+        except Exception as exc:
+            if stored.snapshot is not None:
+                log.warning("table %s: its whole log is read, not its snapshot: %s", stored.id, exc)
+                full = await self.storage.run(self.storage.load_table, stored.id, snapshot=False)
+                return await self._restored(full) if full is not None else None
+            if isinstance(exc, BadEvent):
+                log.error("not restored: %s", exc)
+            else:
+                log.exception("table %s could not be restored from its log", stored.id)
         return None
 
     async def create(
@@ -163,17 +170,41 @@ class Tables:
         await self.storage.run(self.storage.create_table, table_id, name, str(rules), public=public)
         room = Room(table_id, name, rules, self.storage, self.settings, public=public)
         room.next_event = 1 if public else 0  # a public table's log begins with its listing
-        room.on_change = self.lobby_changed
         if setup is not None:
             await self.storage.run(self.storage.append, table_id, room.next_event, setup)
             room.next_event += 1
             room.apply_setup(setup)
-        self.rooms[table_id] = room
+        self._adopt(room, None)
         self.lobby_changed()
-        room.start_task()
         return room
 
+    def _adopt(self, room: Room, stored_entry: str | None) -> None:
+        """A room created or loaded joins the tables in memory, its lobby entry stored if the
+        one stored is not its own."""
+        self.rooms[room.id] = room
+        room.on_change = functools.partial(self._room_changed, room)
+        self._entry_keys[room.id] = _entry_key(room)
+        entry = _stored_entry(room)
+        if entry != stored_entry:
+            self._save_entry(room.id, entry)
+        room.start_task()
+
+    def _room_changed(self, room: Room) -> None:
+        """After a room's broadcast: the lobby's watchers may need the list again, and the
+        room's stored lobby entry is written again if what it shows changed."""
+        self.lobby_changed()
+        key = _entry_key(room)
+        if self._entry_keys.get(room.id) != key:
+            self._entry_keys[room.id] = key
+            self._save_entry(room.id, _stored_entry(room))
+
+    def _save_entry(self, table_id: str, entry: str, used: float | None = None) -> None:
+        """Queued on the writer now, so it lands after the events already committed."""
+        done = self.storage.submit(self.storage.save_lobby_entry, table_id, entry, used)
+        done.add_done_callback(_log_failure)
+
     async def get(self, table_id: str) -> Room | None:
+        """The table, loaded if it is not in memory; None if there is none (or it expired)."""
         if table_id in self.rooms:
             return self.rooms[table_id]
         if len(table_id) > 32:
@@ -181,50 +212,97 @@ class Tables:
         async with self._loading:
             if table_id in self.rooms:
                 return self.rooms[table_id]
-            self._left_memory.pop(table_id, None)
             stored = await self.storage.run(self.storage.load_table, table_id)
-            if stored is None:
+            if stored is None or stored.status == "expired":
                 return None
-            room = self._restored(stored)
+            room = await self._restored(stored)
             if room is None:
+                if len(self._broken) >= LOBBY_LIMIT:
+                    self._broken.clear()
+                self._broken.add(table_id)
                 return None
-            self.rooms[table_id] = room
-            room.on_change = self.lobby_changed
-            room.start_task()
+            self._adopt(room, stored.lobby_entry)
+            # an old log, or one whose snapshot fell behind: snapshotted now, not at every visit
+            await room.save_snapshot(every=self.settings.snapshot_events)
             return room
 
+    async def missing(self, table_id: str) -> tuple[int, str]:
+        """Why there is no table of that id: its HTTP status (410 if it expired, else 404) and
+        the words for it."""
+        status = None
+        if len(table_id) <= 32:
+            status = await self.storage.run(self.storage.table_status, table_id)
+        if status == "expired":
+            waited = words.duration(self.settings.lobby_expiry)
+            return 410, f"table {table_id!r} expired: nobody used it for {waited}"
+        return 404, f"no table {table_id!r}"
+
     async def evict_idle(self) -> int:
-        """Drop the tables nobody uses from memory; their logs bring them back when asked for."""
+        """Drop the tables nobody uses from memory, each with a snapshot, its lobby entry and
+        when it was last used stored; they are loaded again when asked for."""
         now = time.monotonic()
         idle = [room for room in self.rooms.values() if room.idle(now)]
         for room in idle:
             del self.rooms[room.id]
-            if room.public and room.status != "over":
-                self._left_memory[room.id] = lobby_entry(room)
-            await room.stop()
+            await self._leave_memory(room)
         return len(idle)
 
+    async def _leave_memory(self, room: Room) -> None:
+        """Stop a room, then store its snapshot, lobby entry and last use. Stopped first: a
+        room stopped in the middle of a step has taken it back or not yet made it (its event
+        is applied only once committed), so what is stored is a state of its log."""
+        used = time.time() - (time.monotonic() - room.active)
+        self._entry_keys.pop(room.id, None)
+        await room.stop()
+        await room.save_snapshot()
+        self._save_entry(room.id, _stored_entry(room), used)
+
+    async def expire_lobby(self) -> list[str]:
+        """Tables waiting in the lobby that nobody has used for ``lobby_expiry`` expire (one in
+        memory is in use unless it is as quiet as that); their ids."""
+        async with self._loading:  # no table is being loaded while its row may change
+            now = time.monotonic()
+            for room in list(self.rooms.values()):
+                if room.status == "lobby" and room.idle(now, self.settings.lobby_expiry):
+                    del self.rooms[room.id]
+                    await self._leave_memory(room)
+            cutoff = time.time() - self.settings.lobby_expiry
+            expired = await self.storage.run(self.storage.expire_lobby, cutoff, set(self.rooms))
+        if expired:
+            log.info("%d tables nobody used expired", len(expired))
+            self.lobby_changed()
+        return expired
+
     async def sweep(self) -> None:
+        period = min(self.settings.idle_seconds, self.settings.lobby_expiry)
         while True:
-            await asyncio.sleep(max(1.0, min(60.0, self.settings.idle_seconds)))
-            await self.evict_idle()
+            await asyncio.sleep(max(1.0, min(60.0, period)))
+            try:
+                await self.evict_idle()
+                await self.expire_lobby()
+            except Exception:
+                log.exception("the sweep of idle tables failed")
 
     async def stop(self) -> None:
         if self._lobby_task is not None:
             self._lobby_task.cancel()
         for room in list(self.rooms.values()):
-            await room.stop()
+            await self._leave_memory(room)
 
     # -- the lobby's list of open tables ---------------------------------------------------
 
     async def lobby(self) -> out.Lobby:
-        """The public tables not yet over, newest first, as the lobby lists them."""
-        ids = await self.storage.run(self.storage.public_tables, LOBBY_LIMIT)
+        """The public tables not yet over, newest first, as the lobby lists them: a table in
+        memory as it is, another from its stored entry (loaded only if it has none)."""
+        rows = await self.storage.run(self.storage.listed_tables, LOBBY_LIMIT)
         listed = []
-        for table_id in ids:
+        for table_id, entry in rows:
             room = self.rooms.get(table_id)
-            if room is None and table_id in self._left_memory:
-                listed.append(self._left_memory[table_id])
+            if room is None and entry is not None:
+                with contextlib.suppress(ValueError):
+                    listed.append(out.read(out.LobbyTable, json.loads(entry)))
+                    continue
+            if room is None and table_id in self._broken:
                 continue
             room = room or await self.get(table_id)
             if room is not None and room.public and room.status != "over":
@@ -277,6 +355,23 @@ def lobby_entry(room: Room) -> out.LobbyTable:
         bots=[words.bot_label(s.name, s.level) for s in seats if s.kind == "bot" and s.level],
         spectators=sum(1 for c in room.connections if c.seat is None),
     )
+
+
+def _entry_key(room: Room) -> tuple[object, ...]:
+    """What a table's lobby entry is made of, but its spectators: cheap to compare at every
+    broadcast, where building the entry is not."""
+    seats = tuple((s.kind, s.name, s.level, s.holder) for s in room.seats)
+    return (room.status, room.public, seats)
+
+
+def _stored_entry(room: Room) -> str:
+    """A table's lobby entry as storage keeps it: without spectators, who are not in memory."""
+    return json.dumps(dataclasses.asdict(dataclasses.replace(lobby_entry(room), spectators=0)))
+
+
+def _log_failure(done: asyncio.Future[None]) -> None:
+    if not done.cancelled() and done.exception() is not None:
+        log.error("a table's lobby entry could not be stored: %r", done.exception())
 
 
 def options_payload(engines: tuple[tuple[str, str], ...] = ()) -> out.Options:
@@ -370,7 +465,6 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         tables = Tables(storage, settings)
         app.state.storage = storage
         app.state.tables = tables
-        await tables.restore()
         if settings.freeze_gc:
             # the long-lived objects of start-up leave the collector's view, so full collections
             # stay short and rare instead of stalling every table for tens of milliseconds
@@ -472,7 +566,17 @@ async def create_table(body: TableRequest, request: Request) -> Response:
         if chosen != (None, None, None)
         else None
     )
-    room = await _tables(request).create(body.name, rules, body.public, setup)
+    tables = _tables(request)
+    wait = tables.creations.take(request.client.host if request.client else "")
+    if wait:
+        failure = out.Failure(error=words.too_many_tables(wait))
+        return Response(
+            out.encode(failure),
+            429,
+            headers={"Retry-After": retry_after(wait)},
+            media_type="application/json",
+        )
+    room = await tables.create(body.name, rules, body.public, setup)
     public = _settings(request).public_url
     return _json(out.Created(id=room.id, url=table_link(public or "", room.id)))
 
@@ -585,9 +689,10 @@ async def save_house_rules(request: Request) -> Response:
 
 
 async def _room(request: Request, table_id: str) -> Room:
-    room = await _tables(request).get(table_id)
+    tables = _tables(request)
+    room = await tables.get(table_id)
     if room is None:
-        raise HTTPException(404, f"no table {table_id!r}")
+        raise HTTPException(*await tables.missing(table_id))
     return room
 
 
@@ -650,13 +755,13 @@ async def table_socket(websocket: WebSocket, table_id: str) -> None:
     if not origin_allowed(websocket):
         await websocket.close(code=1008, reason="origin not allowed")
         return
-    room = await _tables(websocket).get(table_id)
+    tables = _tables(websocket)
+    room = await tables.get(table_id)
     if room is None:
+        status, why = await tables.missing(table_id)
         await websocket.accept()
-        await websocket.send_text(
-            out.encode(out.Error(message=f"no table {table_id!r}", code="not-found"))
-        )
-        await websocket.close(code=4404)
+        await websocket.send_text(out.encode(out.Error(message=why, code="not-found")))
+        await websocket.close(code=4000 + status)
         return
     room.sockets += 1  # before any await, so the sweep cannot drop the table under us
     try:

@@ -3,8 +3,9 @@
 Everything that changes a table goes through `Room.submit` into one queue, and one task applies
 the queue in order, so two players clicking at once are simply taken one after the other. Each
 change is an event: it is committed to storage, then applied, then every connection is sent a
-fresh `state` built from its own seat's view (`texas42.faces.server.payload`). A table restored after
-a restart replays the same events through the same `_apply` and ends where it was.
+fresh `state` built from its own seat's view (`texas42.faces.server.payload`). A table loaded after
+a restart (or after it left memory) starts from its latest snapshot (`texas42.faces.server.snapshot`)
+and replays the events after it through the same `_apply`, and ends where it was.
 
 Bots think in a task of their own (on a worker thread for the search bots) and hand their
 action back through the queue, where it is taken only if the table has not moved on.
@@ -34,6 +35,7 @@ from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.view import Claim
 from texas42.faces.server import outbound as out
+from texas42.faces.server import snapshot
 from texas42.faces.server.events import (
     ActionEvent,
     AwayEvent,
@@ -211,6 +213,16 @@ class ServerSettings:
     max_connections: int = 1000
     """HTTP connections and WebSockets together; beyond them a new connection gets a 503 and is
     closed (``serve --max-connections``; kept under the process's descriptor limit)."""
+    create_per_minute: float = 6.0
+    """Tables one client address may create a minute, on average (``serve --create-per-minute``)."""
+    create_burst: float = 12.0
+    """Tables one client address may create at once (``serve --create-burst``)."""
+    lobby_expiry: float = 86_400.0
+    """A table waiting in the lobby that nobody has used for this long expires
+    (``serve --lobby-expiry``); a game started never does."""
+    snapshot_events: int = 500
+    """A table writes a snapshot of its state every this many events (and when it leaves
+    memory), so loading it reads at most about this many events."""
 
 
 class Connection:
@@ -348,6 +360,10 @@ class Room:
     """The spectators and the seats' connected marks every connection was last sent."""
     presence_due: bool = False
     """A `Presence` is being gathered (`_presence_changed`)."""
+    steps: list[ActionEvent | ClaimEvent] = field(default_factory=list)
+    """The game's steps since its deal, as its snapshot keeps them (`snapshot.take`)."""
+    snapshot_seq: int = 0
+    """The ``next_event`` of the table's latest stored snapshot (0: none)."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -371,10 +387,16 @@ class Room:
 
     @classmethod
     def restore(cls, stored: StoredTable, storage: Storage, settings: ServerSettings) -> Room:
-        """The table its log leaves; a `BadEvent` names the first event that cannot be applied
-        (and the engines the log had started are quit, since the table is given up)."""
+        """The table its snapshot (if it has one) and its log after it leave; a `BadEvent` names
+        the first event that cannot be applied, a `snapshot.BadSnapshot` a snapshot that cannot
+        be used (and the engines started are quit, since the table is given up)."""
         room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
         try:
+            if stored.snapshot is not None:
+                snapshot.fill(room, stored.snapshot.data, stored.snapshot.seq)
+                room.snapshot_seq = stored.snapshot.seq
+                if stored.events and stored.events[0].seq != stored.snapshot.seq:
+                    raise snapshot.BadSnapshot(f"table {stored.id}: events missing after it")
             for row in stored.events:
                 event = read_event(stored.id, row.seq, row.kind, row.data)
                 try:
@@ -387,6 +409,26 @@ class Room:
             room._close_bots()
             raise
         return room
+
+    async def save_snapshot(self, *, every: int | None = None) -> None:
+        """Store the room's state (`snapshot.take`) if ``every`` events or more came after its
+        last snapshot (None: if any did); a snapshot that cannot be written is only logged,
+        since the log still holds everything."""
+        since = self.next_event - self.snapshot_seq
+        if since <= 0 or (every is not None and since < every):
+            return
+        seq, data = self.next_event, snapshot.take(self)
+        try:
+            await self.storage.run(self.storage.save_snapshot, self.id, seq, data)
+        except Exception:
+            log.exception("table %s: its snapshot could not be stored", self.id)
+            return
+        self.snapshot_seq = seq
+
+    def deal(self, seed: int) -> Game:
+        """The game a seed deals at this table: one place, so a snapshot's game is dealt as the
+        log's ``start`` or ``rematch`` dealt it."""
+        return Game(self.rules, seed)
 
     def apply_setup(self, setup: SettingsEvent) -> None:
         """The settings a new table was created with, already stored as its first event."""
@@ -409,14 +451,16 @@ class Room:
         for connection in list(self.connections):
             connection.close()
 
-    def idle(self, now: float) -> bool:
-        """Nobody connected, nothing waiting or thinking, and quiet for ``idle_seconds``."""
+    def idle(self, now: float, seconds: float | None = None) -> bool:
+        """Nobody connected, nothing waiting or thinking, and quiet for ``seconds`` (None: the
+        server's ``idle_seconds``)."""
+        quiet = self.settings.idle_seconds if seconds is None else seconds
         return (
             not self.sockets
             and not self.connections
             and not self.helpers
             and self.queue.empty()
-            and now - self.active >= self.settings.idle_seconds
+            and now - self.active >= quiet
         )
 
     async def submit(self, connection: Connection, message: Message) -> None:
@@ -806,6 +850,7 @@ class Room:
             game.undo()
             raise
         self.next_event += 1
+        self.steps.append(event)
 
     async def _stepped(self, game: Game, last: out.Last, waiting: list[int]) -> None:
         """After a committed step: the news of it, the game's end or the people waiting for an
@@ -822,6 +867,7 @@ class Room:
                     self._joined(taken)
         self.broadcast()
         self._schedule_bot()
+        await self.save_snapshot(every=self.settings.snapshot_events)
 
     def _claim_last(self, game: Game, seat: int, claim: Claim) -> out.Last:
         """A claim as news of the table: the tiles laid down and whether the claim held, told
@@ -847,6 +893,7 @@ class Room:
         if tell and not isinstance(event, SitEvent):
             self.broadcast()
         self._schedule_bot()
+        await self.save_snapshot(every=self.settings.snapshot_events)
 
     # -- the state, from events -------------------------------------------------------------
 
@@ -881,10 +928,11 @@ class Room:
             case StartEvent(game=number, seed=seed) | RematchEvent(game=number, seed=seed):
                 self.game_number = number
                 self.seed = seed
-                self.game = Game(self.rules, self.seed)
+                self.game = self.deal(self.seed)
                 self.status = "playing"
                 self.seq = 0
                 self.last = None
+                self.steps = []
                 self._close_bots()
                 self.bots = {
                     seat: self._make_bot(state.level, self.seed + seat, state.name)
@@ -899,6 +947,7 @@ class Room:
                     raise Texas42Error(f"seat {seat} acted out of turn")
                 action = self._parse_action(game, spelled)
                 game.apply(action)
+                self.steps.append(event)
                 self.seq += 1
                 self.last = self._last(seat, action)
                 if game.is_over():
@@ -914,6 +963,7 @@ class Room:
                 if why is not None:
                     raise Texas42Error(why)
                 claim = game.claim(seat)
+                self.steps.append(event)
                 self.seq += 1
                 self.last = self._claim_last(game, seat, claim)
                 if game.is_over():
@@ -1534,6 +1584,7 @@ class Room:
         text_out = out.encode(out.Chat(lines=[self.chat[-1]], history=False))
         for other in list(self.connections):
             other.post_text(text_out)
+        await self.save_snapshot(every=self.settings.snapshot_events)
 
     async def _host_setting(
         self, connection: Connection, message: Mute | ChatRules | Listing

@@ -1,9 +1,9 @@
 """The server's storage: every table is an append-only event log, through SQLAlchemy Core.
 
 SQLite (WAL mode) by default, PostgreSQL by URL. An event is committed before the server tells
-anyone about it, so whatever a player saw acknowledged is on disk when the process dies; on start
-the tables still in play are rebuilt by replaying their logs. A finished game is also written as
-a record to ``games``, for the history list, export and replay.
+anyone about it, so whatever a player saw acknowledged is on disk when the process dies; a table
+is rebuilt when it is next visited, from its latest snapshot and the events after it. A finished
+game is also written as a record to ``games``, for the history list, export and replay.
 
 All calls here are synchronous; the server runs them on one writer thread (`Storage.run`) so a
 slow disk or database never stalls the event loop and writes keep their order.
@@ -27,7 +27,16 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from texas42.core.errors import Texas42Error
-from texas42.faces.server.events import Event, ListingEvent, event_row
+from texas42.faces.server.events import (
+    BotEvent,
+    Event,
+    LeaveEvent,
+    ListingEvent,
+    OpenEvent,
+    SitEvent,
+    TakeoverEvent,
+    event_row,
+)
 from texas42.faces.server.outbound import GameSummary
 
 T = TypeVar("T")
@@ -44,7 +53,14 @@ tables_table = sa.Table(
     sa.Column("created", sa.Float, nullable=False),
     sa.Column("updated", sa.Float, nullable=False),
     sa.Column("public", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("lobby_entry", sa.Text, nullable=True),
+    sa.Column("used", sa.Float, nullable=True),
 )
+"""``lobby_entry``: the table's `LobbyTable` as JSON (spectators 0), so the lobby lists a table
+not in memory without its log; None until written, and set back to None by every event that may
+change it (`LOBBY_EVENTS`) in that event's transaction, so a stale entry is never read.
+``used``: when the table was last used (created, or left memory), for `Storage.expire_lobby`.
+``status`` is ``lobby``, ``playing``, ``over`` or ``expired``."""
 
 events_table = sa.Table(
     "events",
@@ -91,6 +107,20 @@ house_rules_table = sa.Table(
     sa.Column("saved", sa.Float, nullable=False),
 )
 """House rules a group saved under a name; only the latest `HOUSE_RULES_KEPT` are kept."""
+
+snapshots_table = sa.Table(
+    "snapshots",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, nullable=False),
+    sa.Column("data", sa.Text, nullable=False),
+    sa.Column("at", sa.Float, nullable=False),
+)
+"""The latest snapshot of each table's room (`texas42.faces.server.snapshot`): its state after
+the events before ``seq``, so a table loads from it and the events after it."""
+
+LOBBY_EVENTS = (SitEvent, BotEvent, LeaveEvent, TakeoverEvent, OpenEvent, ListingEvent)
+"""Events that may change a table's lobby entry (and any that changes its status)."""
 
 HOUSE_RULES_KEPT = 200
 """House rules stored at most: saving more drops the oldest, so no client can fill the disk."""
@@ -161,12 +191,23 @@ class StoredEvent:
 
 
 @dataclass(frozen=True, slots=True)
+class StoredSnapshot:
+    """A room's snapshot as stored: its state after the events before ``seq``."""
+
+    seq: int
+    data: str
+
+
+@dataclass(frozen=True, slots=True)
 class StoredTable:
     id: str
     name: str
     rules: str
     status: str
     events: tuple[StoredEvent, ...]
+    """The whole log, or with a ``snapshot`` the events from its ``seq`` on."""
+    snapshot: StoredSnapshot | None = None
+    lobby_entry: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +247,7 @@ class Storage:
         self.url = url
         self.engine: Engine = _engine(url)
         _add_listing_column(self.engine)
+        _add_lobby_columns(self.engine)
         metadata.create_all(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
 
@@ -213,6 +255,12 @@ class Storage:
         """Run one storage call on the writer thread, in the order calls were made."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, functools.partial(call, *args, **kwargs))
+
+    def submit(self, call: Callable[..., T], *args: Any) -> asyncio.Future[T]:
+        """Queue a storage call on the writer thread now, behind those already queued, without
+        waiting for it (`run` queues it only when awaited)."""
+        loop = asyncio.get_running_loop()
+        return loop.run_in_executor(self._writer, functools.partial(call, *args))
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
@@ -233,6 +281,7 @@ class Storage:
                     created=now,
                     updated=now,
                     public=public,
+                    used=now,
                 )
             )
             if public:
@@ -263,7 +312,13 @@ class Storage:
                 conn.execute(
                     tables_table.update()
                     .where(tables_table.c.id == table_id)
-                    .values(status=status, updated=now)
+                    .values(status=status, updated=now, lobby_entry=None)
+                )
+            elif isinstance(event, LOBBY_EVENTS):
+                conn.execute(
+                    tables_table.update()
+                    .where(tables_table.c.id == table_id)
+                    .values(lobby_entry=None)
                 )
             if isinstance(event, ListingEvent):
                 # the column the lobby's query reads, kept in step with the log
@@ -275,36 +330,102 @@ class Storage:
             if finished is not None:
                 _insert_game(conn, finished)
 
+    def save_lobby_entry(self, table_id: str, entry: str, used: float | None = None) -> None:
+        """A table's lobby entry as it is now (and when it was last used, if given)."""
+        values: dict[str, Any] = {"lobby_entry": entry}
+        if used is not None:
+            values["used"] = used
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_table.update().where(tables_table.c.id == table_id).values(**values)
+            )
+
+    def save_snapshot(self, table_id: str, seq: int, data: str) -> None:
+        """A table's snapshot after its events before ``seq``, in place of the one it had."""
+        with self.engine.begin() as conn:
+            conn.execute(snapshots_table.delete().where(snapshots_table.c.table_id == table_id))
+            conn.execute(
+                snapshots_table.insert().values(
+                    table_id=table_id, seq=seq, data=data, at=time.time()
+                )
+            )
+
+    def expire_lobby(self, cutoff: float, keep: set[str]) -> list[str]:
+        """Tables waiting in the lobby unused since ``cutoff`` (no event since either), but
+        those in ``keep``, become ``expired``: never listed or loaded again. Their ids."""
+        t, e = tables_table, events_table
+        recent = sa.exists().where(e.c.table_id == t.c.id, e.c.at >= cutoff)
+        with self.engine.begin() as conn:
+            ids = conn.execute(
+                sa.select(t.c.id).where(
+                    t.c.status == "lobby",
+                    sa.func.coalesce(t.c.used, t.c.updated) < cutoff,
+                    ~recent,
+                )
+            ).scalars()
+            stale = [table_id for table_id in ids if table_id not in keep]
+            for start in range(0, len(stale), 500):
+                conn.execute(
+                    t.update()
+                    .where(t.c.id.in_(stale[start : start + 500]), t.c.status == "lobby")
+                    .values(status="expired", updated=time.time(), lobby_entry=None)
+                )
+        return stale
+
     # -- reading ---------------------------------------------------------------------------
 
-    def load_table(self, table_id: str) -> StoredTable | None:
+    def load_table(self, table_id: str, *, snapshot: bool = True) -> StoredTable | None:
+        """A table's row and its log: from its latest snapshot on (unless ``snapshot`` is
+        False: the whole log); an expired table's without its events."""
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(tables_table).where(tables_table.c.id == table_id)).first()
             if row is None:
                 return None
-            return _stored(conn, row)
+            if row.status == "expired":
+                return StoredTable(row.id, row.name, row.rules, row.status, ())
+            saved = None
+            if snapshot:
+                found = conn.execute(
+                    sa.select(snapshots_table.c.seq, snapshots_table.c.data).where(
+                        snapshots_table.c.table_id == table_id
+                    )
+                ).first()
+                saved = StoredSnapshot(found.seq, found.data) if found is not None else None
+            return _stored(conn, row, saved)
+
+    def table_status(self, table_id: str) -> str | None:
+        """A table's status, or None if there is no such table."""
+        with self.engine.connect() as conn:
+            status: str | None = conn.execute(
+                sa.select(tables_table.c.status).where(tables_table.c.id == table_id)
+            ).scalar()
+        return status
+
+    def listed_tables(self, limit: int) -> list[tuple[str, str | None]]:
+        """The listed tables waiting or in play, newest first: (id, stored lobby entry)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(tables_table.c.id, tables_table.c.lobby_entry)
+                .where(
+                    tables_table.c.public.is_(True),
+                    tables_table.c.status.in_(("lobby", "playing")),
+                )
+                .order_by(tables_table.c.created.desc())
+                .limit(limit)
+            ).all()
+        return [(row.id, row.lobby_entry) for row in rows]
 
     def open_tables(self) -> Iterator[StoredTable]:
-        """Every table not yet over (a lobby or a game in play), to restore on start."""
+        """Every table waiting in the lobby or in play, with its whole log (the server loads
+        a table when it is visited, `load_table`; this is for tools that read every log)."""
         with self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(tables_table)
-                .where(tables_table.c.status != "over")
+                .where(tables_table.c.status.in_(("lobby", "playing")))
                 .order_by(tables_table.c.created)
             ).all()
             for row in rows:
                 yield _stored(conn, row)
-
-    def public_tables(self, limit: int) -> list[str]:
-        """The ids of the listed tables not yet over, newest first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                sa.select(tables_table.c.id)
-                .where(tables_table.c.public.is_(True), tables_table.c.status != "over")
-                .order_by(tables_table.c.created.desc())
-                .limit(limit)
-            ).all()
-        return [row.id for row in rows]
 
     def finished_game(self, table_id: str, number: int) -> FinishedGame | None:
         with self.engine.connect() as conn:
@@ -430,6 +551,21 @@ def _add_listing_column(engine: Engine) -> None:
         conn.execute(sa.text("ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
 
 
+def _add_lobby_columns(engine: Engine) -> None:
+    """A database made before tables kept their lobby entry and when they were last used gets
+    both columns, empty: an old table's entry is made when it is next loaded, and its ``used``
+    is read as its ``updated``."""
+    inspector = sa.inspect(engine)
+    if not inspector.has_table("tables"):
+        return
+    have = {column["name"] for column in inspector.get_columns("tables")}
+    with engine.begin() as conn:
+        if "lobby_entry" not in have:
+            conn.execute(sa.text("ALTER TABLE tables ADD COLUMN lobby_entry TEXT"))
+        if "used" not in have:
+            conn.execute(sa.text("ALTER TABLE tables ADD COLUMN used FLOAT"))
+
+
 def _insert_game(conn: Connection, game: FinishedGame) -> None:
     conn.execute(
         games_table.insert().values(
@@ -458,10 +594,13 @@ def _insert_game(conn: Connection, game: FinishedGame) -> None:
         conn.execute(game_players_table.insert(), rows)
 
 
-def _stored(conn: Connection, row: Any) -> StoredTable:
+def _stored(conn: Connection, row: Any, snapshot: StoredSnapshot | None = None) -> StoredTable:
     events = conn.execute(
         sa.select(events_table.c.seq, events_table.c.kind, events_table.c.data)
-        .where(events_table.c.table_id == row.id)
+        .where(
+            events_table.c.table_id == row.id,
+            events_table.c.seq >= (snapshot.seq if snapshot is not None else 0),
+        )
         .order_by(events_table.c.seq)
     ).all()
     return StoredTable(
@@ -470,6 +609,8 @@ def _stored(conn: Connection, row: Any) -> StoredTable:
         row.rules,
         row.status,
         tuple(StoredEvent(e.seq, e.kind, e.data) for e in events),
+        snapshot,
+        row.lobby_entry,
     )
 
 

@@ -92,7 +92,7 @@ class TablePage {
     getJson(`/api/tables/${encodeURIComponent(this.id)}`).then(
       () => this.connect(),
       (err) => {
-        if (err.status === 404) this.notFound();
+        if (err.status === 404 || err.status === 410) this.notFound(err.status === 410 ? err.message : "");
         else this.connect();
       });
     getJson("/api/options").then((api) => {
@@ -105,11 +105,13 @@ class TablePage {
     document.addEventListener("keydown", (event) => this.onKey(event));
   }
 
-  notFound() {
+  /** The table is not there; ``why``, the server's words when it says more than that (a table
+   * that expired). */
+  notFound(why = "") {
     this.onStatus("open");
     mount(this.root, h("section", { class: "card narrow", "data-testid": "not-found" },
       h("h2", {}, "No such table"),
-      h("p", {}, `There is no table ${this.id} on this server.`),
+      h("p", {}, why ? `${why[0].toUpperCase()}${why.slice(1)}.` : `There is no table ${this.id} on this server.`),
       h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
   }
 
@@ -183,7 +185,7 @@ class TablePage {
       case "error":
         if (m.code === "not-found") {
           this.socket.stop();
-          this.notFound();
+          this.notFound(/expired/.test(m.message || "") ? m.message : "");
           return;
         }
         this.pending = false;
