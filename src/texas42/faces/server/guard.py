@@ -38,11 +38,21 @@ LINGER_SECONDS = 1.0
 """How long a refused connection stays half-closed, its input dropped, so the client reads the
 503 instead of a reset; at most `LINGERING` at once, and the rest are closed at once."""
 LINGERING = DESCRIPTORS_KEPT // 2
+READ_BYTES = 262_144
+"""The most one read of a socket gives (asyncio's): a request's head is refused once more than
+`HEADER_BYTES` and one read more have come without its end, whatever the parser keeps."""
 FULL_LOG_SECONDS = 60.0
 """The log says the cap is reached at most once in this long, with the connections refused."""
 BodyLimits = Mapping[tuple[str, str], tuple[int, str]]
 """The most bytes of body each route takes, by (method, path), and what its body is, to say so
 when one is refused (``a record``); a route not named takes none."""
+
+
+def _raw_refusal(status: bytes, error: str) -> bytes:
+    """A whole HTTP response refusing a connection the app never sees: ``status`` and a `Failure`."""
+    headers, body = _failure(error)
+    lines = b"".join(name + b": " + value + b"\r\n" for name, value in headers)
+    return b"HTTP/1.1 " + status + b"\r\n" + lines + b"\r\n" + body
 
 
 def _failure(error: str) -> tuple[list[tuple[bytes, bytes]], bytes]:
@@ -171,10 +181,12 @@ def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.P
     limit and a connection cap; uvicorn's own keep-alive timeout closes idle connections."""
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
-    headers, body = _failure("the server is full: try again in a moment")
-    full = b"HTTP/1.1 503 Service Unavailable\r\n"
-    full += b"".join(name + b": " + value + b"\r\n" for name, value in headers)
-    full += b"retry-after: 5\r\n\r\n" + body
+    full = _raw_refusal(b"503 Service Unavailable", "the server is full: try again in a moment")
+    full = full.replace(b"\r\n\r\n", b"\r\nretry-after: 5\r\n\r\n", 1)
+    too_long = _raw_refusal(
+        b"431 Request Header Fields Too Large",
+        f"a request's headers are at most {HEADER_BYTES} bytes",
+    )
     refusals = _Refusals()
 
     class GuardedProtocol(HttpToolsProtocol):
@@ -182,7 +194,12 @@ def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.P
             super().__init__(*args, **kwargs)
             self.header_timer: asyncio.TimerHandle | None = None
             self.header_bytes = 0
+            self.head_read: int | None = 0
+            """Bytes read since the request's head began, None once the head is in: the parser
+            keeps a header it has not seen the end of, so an endless one is counted here."""
             self.refused = False
+            self.cut = False
+            """The head ran past its limit: the 431 is sent, the connection closes."""
             self.lingering = False
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
@@ -217,8 +234,26 @@ def http_protocol(max_connections: int, header_seconds: float) -> type[asyncio.P
                 super().connection_lost(exc)
 
         def data_received(self, data: bytes) -> None:
-            if not self.refused:  # what a refused client sends is dropped unread
-                super().data_received(data)
+            if self.refused or self.cut:  # what a refused client sends is dropped unread
+                return
+            if self.head_read is not None:
+                self.head_read += len(data)
+                if self.head_read > HEADER_BYTES + READ_BYTES:
+                    self.head_read = None
+                    self.cut = True
+                    self._stop_waiting()
+                    self.transport.write(too_long)
+                    self.transport.close()
+                    return
+            super().data_received(data)
+
+        def on_headers_complete(self) -> None:
+            self.head_read = None
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            super().on_message_complete()
+            self.head_read = 0  # what comes next is the next request's head
 
         def on_message_begin(self) -> None:
             self.header_bytes = 0
