@@ -819,6 +819,10 @@ def test_a_postgres_url_reaches_postgresql_not_an_sqlalchemy_error() -> None:
         (["--db", "foo://x"], "--db: cannot use 'foo://x'"),
         (["--db", "mysql://u@h/d"], "--db: mysql is not supported"),
         (["--db", "/proc/nope/x.sqlite"], "--db: cannot open sqlite:////proc/nope/x.sqlite"),
+        (["--create-per-minute", "0"], "--create-per-minute: above 0, at most 10000"),
+        (["--create-burst", "0"], "--create-burst: 1 to 100000"),
+        (["--lobby-expiry", "0"], "--lobby-expiry: seconds from 1 to a year"),
+        (["--snapshot-events", "5"], "--snapshot-events: 10 to 1000000"),
     ],
 )
 def test_serve_refuses_bad_arguments_before_starting(args: list[str], message: str) -> None:
