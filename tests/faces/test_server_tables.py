@@ -18,7 +18,6 @@ import pytest
 from texas42.core.actions import action_words
 from texas42.core.rules import Rules
 from texas42.faces.server import outbound as out
-from texas42.faces.server import snapshot
 from texas42.faces.server.events import (
     ActionEvent,
     AwayEvent,
@@ -405,7 +404,7 @@ def stored(
 
 def assert_same_table(a: Room, b: Room) -> None:
     """Two rooms every seat and a spectator see alike, that go on alike."""
-    assert snapshot.take(a) == snapshot.take(b)
+    assert a.take_snapshot() == b.take_snapshot()
     for seat in [None, *range(a.layout.seats)]:
         assert out.encode(a.state_for(seat)) == out.encode(b.state_for(seat)), seat
     assert list(a.chat) == list(b.chat) and a.host == b.host and a.muted == b.muted
@@ -451,7 +450,7 @@ def test_a_table_restored_from_a_snapshot_equals_the_one_its_whole_log_gives(
         cuts = sorted({0, len(events), *random.Random(seed).sample(range(len(events)), 14)})
         for cut in cuts:
             prefix = Room.restore(stored(rules, events[:cut]), storage, settings)
-            saved = StoredSnapshot(cut, snapshot.take(prefix))
+            saved = StoredSnapshot(cut, prefix.take_snapshot())
             prefix._close_bots()
             again = Room.restore(stored(rules, events, cut, saved), storage, settings)
             try:
@@ -478,7 +477,7 @@ def test_a_snapshot_that_cannot_be_read_gives_way_to_the_whole_log(
     try:
         whole = storage.load_table(table, snapshot=False)
         assert whole is not None
-        text = snapshot.take(Room.restore(whole, storage, ServerSettings(**FAST)))
+        text = Room.restore(whole, storage, ServerSettings(**FAST)).take_snapshot()
         broken = {
             "not JSON": "{not json",
             "another table's": text.replace('"next_event":', '"next_event":1'),

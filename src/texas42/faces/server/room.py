@@ -23,7 +23,7 @@ import secrets
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any, Literal, assert_never
 
 from texas42.core import words
@@ -361,7 +361,7 @@ class Room:
     presence_due: bool = False
     """A `Presence` is being gathered (`_presence_changed`)."""
     steps: list[ActionEvent | ClaimEvent] = field(default_factory=list)
-    """The game's steps since its deal, as its snapshot keeps them (`snapshot.take`)."""
+    """The game's steps since its deal, as its snapshot keeps them (`take_snapshot`)."""
     snapshot_seq: int = 0
     """The ``next_event`` of the table's latest stored snapshot (0: none)."""
 
@@ -393,7 +393,7 @@ class Room:
         room = cls(stored.id, stored.name, Rules.parse(stored.rules), storage, settings)
         try:
             if stored.snapshot is not None:
-                snapshot.fill(room, stored.snapshot.data, stored.snapshot.seq)
+                room._fill(stored.snapshot.data, stored.snapshot.seq)
                 room.snapshot_seq = stored.snapshot.seq
                 if stored.events and stored.events[0].seq != stored.snapshot.seq:
                     raise snapshot.BadSnapshot(f"table {stored.id}: events missing after it")
@@ -411,19 +411,73 @@ class Room:
         return room
 
     async def save_snapshot(self, *, every: int | None = None) -> None:
-        """Store the room's state (`snapshot.take`) if ``every`` events or more came after its
+        """Store the room's state (`take_snapshot`) if ``every`` events or more came after its
         last snapshot (None: if any did); a snapshot that cannot be written is only logged,
         since the log still holds everything."""
         since = self.next_event - self.snapshot_seq
         if since <= 0 or (every is not None and since < every):
             return
-        seq, data = self.next_event, snapshot.take(self)
+        seq, data = self.next_event, self.take_snapshot()
         try:
             await self.storage.run(self.storage.save_snapshot, self.id, seq, data)
         except Exception:
             log.exception("table %s: its snapshot could not be stored", self.id)
             return
         self.snapshot_seq = seq
+
+    def take_snapshot(self) -> str:
+        """The room's state now, after its events before ``next_event`` (`snapshot`)."""
+        return snapshot.RoomSnapshot(
+            version=snapshot.VERSION,
+            next_event=self.next_event,
+            status=self.status,
+            seats=[snapshot.SeatSnapshot(**asdict(seat)) for seat in self.seats],
+            host=self.host,
+            public=self.public,
+            spectators_chat=self.spectators_chat,
+            muted=sorted(self.muted),
+            chat=list(self.chat),
+            bot_level=self.bot_level,
+            away_seconds=self.away_seconds,
+            turn_seconds=self.turn_seconds,
+            game_number=self.game_number,
+            seed=self.seed,
+            seq=self.seq,
+            last=self.last,
+            steps=list(self.steps),
+        ).model_dump_json()
+
+    def _fill(self, data: str, seq: int) -> None:
+        """Set a new room's state from its snapshot stored at ``seq``; a `snapshot.BadSnapshot`
+        if the text is not a snapshot of this table (nothing of the room is to be used then)."""
+        taken = snapshot.read(data, seq, self.id, self.layout.seats)
+        self.seats = [SeatState(**seat.model_dump()) for seat in taken.seats]
+        self.next_event = taken.next_event
+        self.host = taken.host
+        self.public = taken.public
+        self.spectators_chat = taken.spectators_chat
+        self.muted = set(taken.muted)
+        self.chat = deque(taken.chat, maxlen=self.chat.maxlen)
+        self.bot_level = taken.bot_level
+        self.away_seconds = taken.away_seconds
+        self.turn_seconds = taken.turn_seconds
+        self.game_number = taken.game_number
+        self.seed = taken.seed
+        self.seq = taken.seq
+        self.last = taken.last
+        self.status = taken.status
+        self.steps = list(taken.steps)
+        if taken.status == "lobby":
+            return
+        game = self.deal(taken.seed)
+        snapshot.replay(taken, game, self.rules, self.id)
+        self.game = game
+        if taken.status == "playing":
+            self.bots = {
+                seat: self._make_bot(state.level, taken.seed + seat, state.name)
+                for seat, state in enumerate(self.seats)
+                if state.kind == "bot" and state.level is not None
+            }
 
     def deal(self, seed: int) -> Game:
         """The game a seed deals at this table: one place, so a snapshot's game is dealt as the
