@@ -45,6 +45,7 @@ FAST = {
     "message_burst": 10_000.0,
     "hint_samples": 4,
     "review_samples": 2,
+    "work_processes": 0,
 }
 TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
 
