@@ -94,6 +94,20 @@ def test_identical_requests_share_one_computation_and_its_answer_is_kept() -> No
     asyncio.run(scenario())
 
 
+def test_one_client_may_ask_only_so_often_even_for_kept_answers() -> None:
+    async def scenario() -> None:
+        pool = Work(0, per_client=5, limit=5, cache_bytes=1000, rate=1.0)
+        pool.cache.put("k", "kept")
+        assert await pool.submit("ann", "k", str, 1) == "kept"
+        assert await pool.submit("ann", "k", str, 1) == "kept"  # a burst of twice the rate
+        with pytest.raises(Busy, match="a second"):
+            pool.submit("ann", "k", str, 1)
+        assert await pool.submit("bob", "k", str, 1) == "kept"  # a bucket each
+        await pool.stop()
+
+    asyncio.run(scenario())
+
+
 def test_the_cache_drops_the_least_recently_used_past_its_bytes() -> None:
     cache = Cache(max_bytes=40)
     cache.put("a", "x" * 10)
@@ -241,7 +255,8 @@ def test_a_tables_bots_keep_playing_while_a_flood_of_replays_waits(
 
 def test_the_work_runs_in_a_worker_process_that_ends_with_the_app(tmp_path: Path) -> None:
     """Hints, a review and a replay answered from a worker process (their arguments and answers
-    cross to it and back), the same as computed here; the app's stop ends the process."""
+    cross to it and back), the same as computed here, at a lower priority than the server's;
+    the app's stop ends the process."""
     with make_client(tmp_path / "p.sqlite", work_processes=1) as client:
         table, me, _ = seat_with_bots(client)
         m = me.next_turn()
@@ -265,5 +280,8 @@ def test_the_work_runs_in_a_worker_process_that_ends_with_the_app(tmp_path: Path
         assert (response.status_code, response.json()) == (status, json.loads(expected))
         pids = room.work.worker_pids()
         assert pids and os.getpid() not in pids
+        # where they share a core, the tables' process goes first
+        own = psutil.Process().nice()
+        assert psutil.Process(pids[0]).nice() == min(19, own + work.WORKER_NICENESS)
     for pid in pids:
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE

@@ -125,6 +125,7 @@ class Tables:
             settings.work_per_client,
             settings.work_limit,
             settings.work_cache_bytes,
+            settings.work_rate,
         )
         """Reviews, hints and replays, bounded and shared (the tables' and the HTTP API's)."""
 

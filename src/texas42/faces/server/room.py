@@ -202,6 +202,9 @@ class ServerSettings:
     work_limit: int = 8
     """Reviews, hints and replays being computed at once in all, running or queued for a worker
     process; one more is refused with ``busy`` (HTTP 503) unless its answer is kept."""
+    work_rate: float = 4.0
+    """Reviews, hints and replays one client may ask for a second (twice that at once), kept
+    answers included; one more is refused with ``busy``."""
     work_cache_bytes: int = 32 << 20
     """The text of finished hands' reviews and finished games' replays kept to share."""
 

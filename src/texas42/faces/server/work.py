@@ -5,7 +5,8 @@ of milliseconds to seconds of CPU. Run in threads of the server's own process th
 tables' event loop for the GIL, so a flood of them slows every table's moves. `Work` runs them
 in a small pool of worker processes instead (``ServerSettings.work_processes``), admits at most
 ``per_client`` at once from one client (a WebSocket connection, or an HTTP client's address) and
-``limit`` computations in all, and refuses past that at once with `Busy` (the ``busy`` error
+``limit`` computations in all, ``rate`` requests a second from one client (answers kept
+included), and refuses past that at once with `Busy` (the ``busy`` error
 code; HTTP 503 with ``Retry-After``). What a finished hand or game gives never changes, so its
 answer is kept (`Cache`, bounded by bytes) and shared: every asker after the first gets the kept
 text, and askers who come while it is being computed wait for that one computation.
@@ -22,6 +23,7 @@ import contextlib
 import json
 import logging
 import multiprocessing
+import os
 import random
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
@@ -32,6 +34,7 @@ from texas42.core.hand import Hand
 from texas42.core.record import Record, RecordError, check_record
 from texas42.core.view import View
 from texas42.faces.server import outbound as out
+from texas42.faces.server.messages import RateLimit
 from texas42.faces.server.payload import layout_payload, replay_frames
 
 log = logging.getLogger("texas42.faces.server")
@@ -40,6 +43,10 @@ T = TypeVar("T")
 
 RETRY_AFTER = 2
 """Seconds an HTTP client refused with 503 is told to wait (``Retry-After``)."""
+WORKER_NICENESS = 10
+"""How much lower than the server's process a worker runs (``os.nice``)."""
+RATE_CLIENTS = 10_000
+"""The most clients whose request rate is remembered (the least recent forgotten first)."""
 
 
 class Busy(Exception):
@@ -89,11 +96,22 @@ class Work:
     ``processes`` 0 runs the jobs in one thread of this process instead: the tests do, so that a
     job replaced with ``monkeypatch`` is the one that runs. Limits and caches are the same."""
 
-    def __init__(self, processes: int, per_client: int, limit: int, cache_bytes: int) -> None:
+    def __init__(
+        self,
+        processes: int,
+        per_client: int,
+        limit: int,
+        cache_bytes: int,
+        rate: float = float("inf"),
+    ) -> None:
         self.processes = processes
         self.per_client = per_client
         self.limit = limit
+        self.rate = rate
         self.cache = Cache(cache_bytes)
+        self._rates: OrderedDict[Hashable, RateLimit] = OrderedDict()
+        """Each recent client's bucket (``rate`` a second, twice that at once), kept answers
+        too: a kept replay still costs this process its sending."""
         self._clients: Counter[Hashable] = Counter()
         self._flight: dict[Hashable, asyncio.Future[Any]] = {}
         self._running = 0
@@ -116,6 +134,8 @@ class Work:
         for, counting against this client but not against the limit."""
         loop = asyncio.get_running_loop()
         mine: asyncio.Future[T] = loop.create_future()
+        if not self._bucket(client).allow():
+            raise Busy(f"at most {self.rate:g} reviews, hints and replays a second: slow down")
         if key is not None:
             kept = self.cache.get(key)
             if kept is not None:
@@ -150,6 +170,15 @@ class Work:
         shared.add_done_callback(settle)
         mine.add_done_callback(release)
         return mine
+
+    def _bucket(self, client: Hashable) -> RateLimit:
+        bucket = self._rates.get(client)
+        if bucket is None:
+            bucket = self._rates[client] = RateLimit(self.rate, max(1.0, 2 * self.rate))
+            while len(self._rates) > RATE_CLIENTS:
+                self._rates.popitem(last=False)
+        self._rates.move_to_end(client)
+        return bucket
 
     def _start(
         self, key: Hashable | None, job: Callable[..., Any], args: Any
@@ -187,7 +216,7 @@ class Work:
                 # their locks held
                 context = multiprocessing.get_context("spawn")
                 self._executor = concurrent.futures.ProcessPoolExecutor(
-                    self.processes, mp_context=context
+                    self.processes, mp_context=context, initializer=_yield_to_tables
                 )
             else:
                 self._executor = concurrent.futures.ThreadPoolExecutor(1, "texas42-work")
@@ -218,6 +247,13 @@ class Work:
                 await asyncio.to_thread(process.join, 10)
         else:
             executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _yield_to_tables() -> None:
+    """A worker runs at a lower priority than the server's process: where the two want the
+    same core, the tables' moves go first and the reviews wait."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.nice(WORKER_NICENESS)
 
 
 # -- the jobs -----------------------------------------------------------------------------------
