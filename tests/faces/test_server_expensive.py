@@ -7,7 +7,10 @@ import asyncio
 import json
 import os
 import random
+import subprocess
 import threading
+import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,16 @@ import pytest
 from texas42.faces.server import work
 from texas42.faces.server.work import Busy, Cache, Work, replay_job, review_job
 from texas42.players import hints, review
-from webtest import Socket, TestClient, make_client, room_of, seat_with_bots
+from webtest import (
+    Socket,
+    TestClient,
+    free_port,
+    get_json,
+    make_client,
+    room_of,
+    seat_with_bots,
+    serve_command,
+)
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "ex14-marks.json"
 SAFETY = 60.0
@@ -285,3 +297,43 @@ def test_the_work_runs_in_a_worker_process_that_ends_with_the_app(tmp_path: Path
         assert psutil.Process(pids[0]).nice() == min(19, own + work.WORKER_NICENESS)
     for pid in pids:
         assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+
+
+def test_the_worker_ends_when_the_server_is_killed(tmp_path: Path) -> None:
+    """A server killed with SIGKILL cannot stop its pool: the worker sees it gone and ends, so
+    restarts after crashes leave no processes behind."""
+    port = free_port()
+    command = [*serve_command(), "serve", "--port", str(port), "--db", str(tmp_path / "k.sqlite")]
+    with (tmp_path / "server.log").open("w") as log:
+        server = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+    workers: list[psutil.Process] = []
+    try:
+        base = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + SAFETY
+        while True:
+            try:
+                get_json(base + "/api/options")
+                break
+            except OSError:
+                assert server.poll() is None and time.monotonic() < deadline
+                time.sleep(0.1)
+        request = urllib.request.Request(base + "/api/replay", EXAMPLE.read_bytes(), method="POST")
+        with urllib.request.urlopen(request, timeout=SAFETY) as response:
+            assert response.status == 200
+        workers = [
+            p
+            for p in psutil.Process(server.pid).children()
+            if "spawn_main" in " ".join(p.cmdline())
+        ]
+        assert workers
+        server.kill()
+        server.wait()
+        _gone, alive = psutil.wait_procs(workers, timeout=SAFETY)
+        assert not alive
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        for worker in workers:
+            if worker.is_running():
+                worker.kill()

@@ -25,6 +25,8 @@ import logging
 import multiprocessing
 import os
 import random
+import threading
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures.process import BrokenProcessPool
@@ -45,6 +47,8 @@ RETRY_AFTER = 2
 """Seconds an HTTP client refused with 503 is told to wait (``Retry-After``)."""
 WORKER_NICENESS = 10
 """How much lower than the server's process a worker runs (``os.nice``)."""
+ORPHAN_CHECK_SECONDS = 1.0
+"""How often a worker looks whether the server that started it is still there."""
 RATE_CLIENTS = 10_000
 """The most clients whose request rate is remembered (the least recent forgotten first)."""
 
@@ -251,9 +255,19 @@ class Work:
 
 def _yield_to_tables() -> None:
     """A worker runs at a lower priority than the server's process: where the two want the
-    same core, the tables' moves go first and the reviews wait."""
+    same core, the tables' moves go first and the reviews wait. It also ends when the server
+    does, even one killed with no chance to stop it (kill -9), instead of waiting forever for
+    work that will not come."""
     with contextlib.suppress(OSError, AttributeError):
         os.nice(WORKER_NICENESS)
+    server = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == server:
+            time.sleep(ORPHAN_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="texas42-orphan-watch", daemon=True).start()
 
 
 # -- the jobs -----------------------------------------------------------------------------------
