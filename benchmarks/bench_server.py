@@ -1,7 +1,7 @@
 """How many tables the web server carries: N tables of bots played over real WebSockets on loopback.
 
     .venv/bin/python benchmarks/bench_server.py [--tables N] [--seconds S] [--bot-delay D]
-                                                [--spectators] [--no-compression]
+                                                [--spectators] [--no-compression] [--flood N]
 
 Starts ``texas42 serve`` as a process of its own (a fresh SQLite file, a free port), then opens
 ``--tables`` tables (default 200). At each one a client of this benchmark sits at seat 0, puts
@@ -20,6 +20,13 @@ CPU is printed too, and so is what every other process used meanwhile: the laten
 the server's own when that is near 0. The clients keep to the server's rate limit (ten messages
 a second, bursts of twenty) by waiting before they send; a refused message is counted and
 printed, never hidden.
+
+With ``--flood N`` a game of one hand (``target=1``) is played to its end first, then, beside
+the tables, N clients ask for expensive work as fast as they are answered, none of it paced:
+each keeps a spectator's socket on the finished game asking for the review of its hand, and
+asks over HTTP for that game's replay and for the replay of an imported record made different
+every time (so no answer kept can serve it). Printed: how many were served and refused
+(``busy`` over the socket, 503 over HTTP), beside the tables' latency.
 """
 
 from __future__ import annotations
@@ -57,6 +64,10 @@ RATE, BURST = 9.0, 18.0
 ten a second, bursts of twenty), with a margin for messages bunched on the way."""
 
 
+FLOOD_RECORD = Path(__file__).parents[1] / "examples" / "ex14-marks.json"
+"""The record the flood imports, its trailing whitespace different every time."""
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -76,6 +87,8 @@ class Stats:
     paced: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     dropped: int = 0
+    flood: Counter[str] = field(default_factory=Counter)
+    """Flood requests by kind and answer (``review served``, ``import refused``...)."""
 
 
 class Pace:
@@ -144,8 +157,8 @@ def start_server(folder: Path, port: int, bot_delay: float) -> subprocess.Popen[
             time.sleep(0.05)
 
 
-def create_table(base: str, number: int) -> str:
-    body = json.dumps({"rules": "standard", "name": f"Bench {number}"}).encode()
+def create_table(base: str, number: int, rules: str = "standard") -> str:
+    body = json.dumps({"rules": rules, "name": f"Bench {number}"}).encode()
     request = urllib.request.Request(
         base + "/api/tables", body, {"Content-Type": "application/json"}, method="POST"
     )
@@ -251,6 +264,96 @@ async def spectator(url: str, table: Table, stats: Stats, compression: str | Non
                 stats.spectator_latencies.append(got - sent)
 
 
+async def finished_game(base: str, ws_base: str, stats: Stats) -> str:
+    """A table whose one-hand game is over (seat 0 this client, bots elsewhere): its id."""
+    table = await asyncio.to_thread(create_table, base, -1, "standard,target=1")
+    pace = Pace(stats)
+    async with connect(f"{ws_base}/ws/{table}", max_size=None, open_timeout=60) as ws:
+        await pace.send(ws, {"type": "hello"})
+        await receive(ws, "welcome", stats)
+        await pace.send(ws, {"type": "sit", "seat": 0, "name": "Bench"})
+        await receive(ws, "seated", stats)
+        for seat in (1, 2, 3):
+            await pace.send(ws, {"type": "bot", "seat": seat, "level": "medium"})
+        await pace.send(ws, {"type": "start"})
+        acted = -1
+        while True:
+            state = await receive(ws, "state", stats)
+            game = state["game"]
+            if game is None:
+                continue
+            if game["outcome"] is not None:
+                return table
+            if game["hand"]["legal"] and state["seq"] != acted:
+                acted = state["seq"]
+                action = game["hand"]["legal"][0]["action"]
+                await pace.send(ws, {"type": "act", "action": action, "seq": acted})
+
+
+async def http(host: str, port: int, method: str, path: str, body: bytes = b"") -> int:
+    """One HTTP request on a connection of its own; its status (the body is read and dropped)."""
+    reader, writer = await asyncio.open_connection(host, port)
+    try:
+        head = (
+            f"{method} {path} HTTP/1.1\r\nHost: {host}:{port}\r\nConnection: close\r\n"
+            f"Content-Length: {len(body)}\r\nContent-Type: application/json\r\n\r\n"
+        )
+        writer.write(head.encode() + body)
+        await writer.drain()
+        status = int((await reader.readline()).split()[1])
+        while await reader.read(1 << 16):
+            pass
+        return status
+    finally:
+        writer.close()
+        with contextlib.suppress(Exception):
+            await writer.wait_closed()
+
+
+async def flooder(base: str, ws_base: str, table: str, number: int, stats: Stats) -> None:
+    """One client of the flood: a review over its socket, then the game's replay, then an
+    imported record's replay, again and again; a refusal is counted and the next one asked."""
+    host, port = base.removeprefix("http://").split(":")
+    record = FLOOD_RECORD.read_bytes()
+    pace = Pace(stats)
+    count = 0
+    async with connect(f"{ws_base}/ws/{table}", max_size=None, open_timeout=60) as ws:
+        await pace.send(ws, {"type": "hello"})
+        await receive(ws, "welcome", stats)
+        while True:
+            await pace.send(ws, {"type": "review", "hand": 1})
+            while True:
+                message = json.loads(await ws.recv())
+                if message["type"] == "review" or message["type"] == "error":
+                    break
+            served = message["type"] == "review"
+            count += 1
+            answers = [
+                ("review", served),
+                (
+                    "replay",
+                    await http(host, int(port), "GET", f"/api/tables/{table}/games/1/replay")
+                    == 200,
+                ),
+                (
+                    "import",
+                    await http(
+                        host,
+                        int(port),
+                        "POST",
+                        "/api/replay",
+                        record + b" " * count + b"\n" * number,
+                    )
+                    == 200,
+                ),
+            ]
+            for kind, ok in answers:
+                if stats.measuring:
+                    stats.flood[f"{kind} {'served' if ok else 'refused'}"] += 1
+            if not all(ok for _, ok in answers):
+                await asyncio.sleep(0.01)  # refused at once: not a spin of the client's own CPU
+
+
 async def counted(client: Coroutine[Any, Any, None], stats: Stats) -> None:
     """A client to the end of its socket: one the server closes is counted, never hidden."""
     with contextlib.suppress(ConnectionClosed):
@@ -271,6 +374,13 @@ async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> di
     began = time.perf_counter()
     ids = [await asyncio.to_thread(create_table, base, n) for n in range(args.tables)]
     tables = [Table(table_id) for table_id in ids]
+    flood: list[asyncio.Task[None]] = []
+    if args.flood:
+        over = await finished_game(base, ws_base, stats)
+        flood = [
+            asyncio.create_task(counted(flooder(base, ws_base, over, n, stats), stats))
+            for n in range(args.flood)
+        ]
     setup = asyncio.Semaphore(SETUP_AT_ONCE)
     readies = [asyncio.Event() for _ in tables]
     tasks = [
@@ -310,9 +420,9 @@ async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> di
     client_cpu = sum(me.cpu_times()[:2]) - client_cpu
     machine_busy = busy_seconds() - machine_busy
     rss_end = server.memory_info().rss
-    for task in tasks:
+    for task in [*tasks, *flood]:
         task.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await asyncio.gather(*tasks, *flood, return_exceptions=True)
     return {
         "stats": stats,
         "seconds": seconds,
@@ -360,9 +470,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-compression", action="store_true", help="no permessage-deflate (browsers ask for it)"
     )
+    parser.add_argument(
+        "--flood",
+        type=int,
+        default=0,
+        help="clients asking for reviews and replays beside the tables, unpaced (default 0)",
+    )
     args = parser.parse_args(argv)
-    if args.tables < 1 or args.seconds <= 0 or args.bot_delay < 0:
-        parser.error("--tables and --seconds must be positive, --bot-delay not negative")
+    if args.tables < 1 or args.seconds <= 0 or args.bot_delay < 0 or args.flood < 0:
+        parser.error(
+            "--tables and --seconds must be positive, --bot-delay and --flood not negative"
+        )
     print("texas42 server benchmark (server and client processes on one machine)")
     for line in machine():
         print(f"  {line}")
@@ -372,6 +490,8 @@ def main(argv: list[str] | None = None) -> None:
         f"spectators: {'one a table' if args.spectators else 'none'}, "
         f"compression: {'none' if args.no_compression else 'permessage-deflate'}"
     )
+    if args.flood:
+        print(f"  flood: {args.flood} clients asking for reviews and replays, unpaced")
     print()
     with tempfile.TemporaryDirectory(prefix="texas42-bench-") as folder:
         port = free_port()
@@ -423,6 +543,13 @@ def main(argv: list[str] | None = None) -> None:
         f"messages refused by the server: {refused}; sends held back to keep the rate limit: "
         f"{stats.paced}; sockets closed by the server: {stats.dropped}"
     )
+    if args.flood:
+        print()
+        print("| flood requests, measured window | served | refused (busy / 503) |")
+        print("|---|---:|---:|")
+        for kind in ("review", "replay", "import"):
+            served, refused_n = stats.flood[f"{kind} served"], stats.flood[f"{kind} refused"]
+            print(f"| {kind} | {served} | {refused_n} |")
 
 
 if __name__ == "__main__":

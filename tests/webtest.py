@@ -46,6 +46,8 @@ FAST = {
     "hint_samples": 4,
     "review_samples": 2,
     "create_burst": 10_000.0,
+    "work_processes": 0,
+    "work_rate": 10_000.0,
 }
 TILE_WORD = re.compile(r"(?<![\w-])([0-6]-[0-6])(?![\w-])")
 

@@ -11,6 +11,7 @@ import contextlib
 import dataclasses
 import functools
 import gc
+import hashlib
 import json
 import logging
 import secrets
@@ -29,7 +30,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from texas42.core import words
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
-from texas42.core.record import MAX_RECORD_BYTES, Record, RecordError, check_record
+from texas42.core.record import MAX_RECORD_BYTES
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
@@ -46,11 +47,11 @@ from texas42.faces.server.house_rules import (
 from texas42.faces.server.invite import qr_svg, table_link
 from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
 from texas42.faces.server.origins import Gate, GateMiddleware
-from texas42.faces.server.payload import layout_payload, replay_frames
 from texas42.faces.server.player_page import PLAYER_GAMES_LIMIT, PLAYER_ID, player_page
 from texas42.faces.server.room import Connection, Room, ServerSettings, person_name
 from texas42.faces.server.storage import Storage, StoredTable, database_url
 from texas42.faces.server.table_limits import CreationLimit, retry_after
+from texas42.faces.server.work import RETRY_AFTER, Busy, Work, replay_job
 from texas42.players import BOT_NAMES, LEVELS
 
 log = logging.getLogger("texas42.faces.server")
@@ -141,6 +142,14 @@ class Tables:
         self._broken: set[str] = set()
         """Tables whose log could not be replayed (logged once): the lobby does not try them
         again at every list."""
+        self.work = Work(
+            settings.work_processes,
+            settings.work_per_client,
+            settings.work_limit,
+            settings.work_cache_bytes,
+            settings.work_rate,
+        )
+        """Reviews, hints and replays, bounded and shared (the tables' and the HTTP API's)."""
 
     async def _restored(self, stored: StoredTable) -> Room | None:
         """The table its snapshot and log give, or None (logged) if the log cannot be
@@ -148,7 +157,9 @@ class Tables:
         a worker thread: an old log's first load (before it has a snapshot) may take seconds,
         which the other tables must not wait for."""
         try:
-            return await asyncio.to_thread(Room.restore, stored, self.storage, self.settings)
+            room = await asyncio.to_thread(Room.restore, stored, self.storage, self.settings)
+            room.work = self.work
+            return room
         except Exception as exc:
             if stored.snapshot is not None:
                 log.warning("table %s: its whole log is read, not its snapshot: %s", stored.id, exc)
@@ -169,6 +180,7 @@ class Tables:
         name = " ".join(name.split()) or f"Table {table_id}"
         await self.storage.run(self.storage.create_table, table_id, name, str(rules), public=public)
         room = Room(table_id, name, rules, self.storage, self.settings, public=public)
+        room.work = self.work
         room.next_event = 1 if public else 0  # a public table's log begins with its listing
         if setup is not None:
             await self.storage.run(self.storage.append, table_id, room.next_event, setup)
@@ -288,6 +300,7 @@ class Tables:
             self._lobby_task.cancel()
         for room in list(self.rooms.values()):
             await self._leave_memory(room)
+        await self.work.stop()
 
     # -- the lobby's list of open tables ---------------------------------------------------
 
@@ -644,20 +657,31 @@ async def game_record(table_id: str, number: GameNumber, request: Request) -> Re
 @api.get("/tables/{table_id}/games/{number}/replay")
 async def game_replay(table_id: str, number: GameNumber, request: Request) -> Response:
     finished = await _finished(request, table_id, number)
-    return _json(await asyncio.to_thread(_replay, Record.from_json(finished.record)))
+    # a finished game never changes: its frames are computed once and kept for every asker
+    return await _replayed(request, ("replay", table_id, number), finished.record)
 
 
 @api.post("/replay")
 async def import_replay(request: Request) -> Response:
     body = await request.body()  # at most MAX_RECORD_BYTES: BODY_LIMITS
+    key = ("import", hashlib.sha256(body).digest())
+    return await _replayed(request, key, body.decode("utf-8", errors="replace"))
+
+
+async def _replayed(request: Request, key: tuple[Any, ...], record: str) -> Response:
+    """A record's replay (`work.replay_job`) from the server's pool, kept under ``key``; 503
+    with ``Retry-After`` if this client or the server has too much under way."""
+    client = ("http", request.client.host if request.client else "")
     try:
-        record = Record.from_json(body.decode("utf-8", errors="replace"))
-        result = await asyncio.to_thread(_replay, record)
-    except RecordError as exc:
-        return _json(out.Failure(error=exc.line()), 400)
-    except RecursionError:
-        return _json(out.Failure(error="not JSON: nested too deeply"), 400)
-    return _json(result)
+        status, text = await _tables(request).work.submit(client, key, replay_job, record)
+    except Busy as exc:
+        return Response(
+            out.encode(out.Failure(error=str(exc))),
+            503,
+            media_type="application/json",
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
+    return Response(text, status, media_type="application/json")
 
 
 @api.get("/players/{player_id}")
@@ -821,16 +845,6 @@ async def _pump(websocket: WebSocket, connection: Connection) -> None:
     connection.closed = True
     with contextlib.suppress(Exception):
         await websocket.close()
-
-
-def _replay(record: Record) -> out.Replay:
-    report = check_record(record)
-    return out.Replay(
-        record=record.to_dict(),
-        layout=layout_payload(record.rules),
-        unit="marks" if record.rules.game == "marks" else "points",
-        frames=replay_frames(list(report.hands), record.rules, record.players or ()),
-    )
 
 
 def _json(body: out.HttpBody | Sequence[out.GameSummary], status: int = 200) -> Response:

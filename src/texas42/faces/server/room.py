@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import hashlib
 import hmac
+import json
 import logging
 import random
 import secrets
@@ -90,6 +91,7 @@ from texas42.faces.server.messages import (
 )
 from texas42.faces.server.payload import game_payload, layout_payload, seat_labels
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
+from texas42.faces.server.work import Busy, Work, hint_job, review_job
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
 from texas42.services.protocol import close_bot, make_bot
 
@@ -223,6 +225,20 @@ class ServerSettings:
     snapshot_events: int = 500
     """A table writes a snapshot of its state every this many events (and when it leaves
     memory), so loading it reads at most about this many events."""
+    work_processes: int = 1
+    """Worker processes for reviews, hints and replays (`work.Work`), beside the one that runs
+    the tables; 0 runs them in a thread of the server's process instead (the tests do)."""
+    work_per_client: int = 2
+    """Reviews, hints and replays one client (a WebSocket, an HTTP client's address) may wait
+    for at once; one more is refused with ``busy``."""
+    work_limit: int = 8
+    """Reviews, hints and replays being computed at once in all, running or queued for a worker
+    process; one more is refused with ``busy`` (HTTP 503) unless its answer is kept."""
+    work_rate: float = 4.0
+    """Reviews, hints and replays one client may ask for a second (twice that at once), kept
+    answers included; one more is refused with ``busy``."""
+    work_cache_bytes: int = 32 << 20
+    """The text of finished hands' reviews and finished games' replays kept to share."""
 
 
 class Connection:
@@ -239,7 +255,6 @@ class Connection:
         seat becomes its own as the next hand begins; until then it watches."""
         self.joined = False
         self.closed = False
-        self.busy = False
         self.rate = rate or RateLimit()
         self.chat_rate = RateLimit(CHAT_RATE, CHAT_BURST)
         self.outbox: asyncio.Queue[str | None] = asyncio.Queue(OUTBOX_LIMIT)
@@ -364,6 +379,8 @@ class Room:
     """The game's steps since its deal, as its snapshot keeps them (`take_snapshot`)."""
     snapshot_seq: int = 0
     """The ``next_event`` of the table's latest stored snapshot (0: none)."""
+    work: Work | None = None
+    """The server's pool for reviews and hints (`Tables` gives it every table it holds)."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -1389,17 +1406,13 @@ class Room:
         seat = game.seat_to_act()
         if seat is None or seat not in self.controls(connection.seat):
             raise Refused("hints are for the player whose turn it is")
-        if connection.busy:
-            raise Refused("still thinking about the last request", "busy")
-        connection.busy = True
         view, seq, number = game.view(seat), self.seq, self.game_number
         samples = self.settings.hint_samples
+        pending = self._expensive(connection, None, hint_job, view, samples, self.seed + seq)
 
         async def work() -> None:
-            from texas42.players.hints import hints
-
             try:
-                found = await asyncio.to_thread(hints, view, samples=samples, seed=self.seed + seq)
+                found = await pending
                 # the words are made from the figures as sent, so the two never disagree
                 sent = [h.to_dict() for h in found]
                 ranked = [
@@ -1419,8 +1432,6 @@ class Room:
             except Exception:
                 log.exception("table %s: no hints for %s", self.id, self.rules)
                 connection.error("no hints at this table", "busy")
-            finally:
-                connection.busy = False
 
         self._spawn(work())
 
@@ -1436,23 +1447,19 @@ class Room:
         mine = self.controls(seat)
         if seat is None and not over:
             raise Refused("reviews are for the players until the game is over")
-        if connection.busy:
-            raise Refused("still thinking about the last request", "busy")
-        connection.busy = True
         hand = game.hands[index].copy()
         samples = self.settings.review_samples
+        # a finished hand never changes: its review is computed once and kept for every asker
+        key = ("review", self.id, self.game_number, number, samples)
+        pending = self._expensive(connection, key, review_job, hand, number, samples)
         names = ["You" if s in mine else label for s, label in enumerate(self.labels())]
         view = hand.view(0)  # who played to each trick is public: any view numbers them
 
         async def work() -> None:
-            from texas42.players.review import review_hand
-
             try:
-                review = await asyncio.to_thread(
-                    review_hand, hand, number, bid_samples=samples, rng=random.Random(number)
-                )
-                data = review.to_dict()
-                unit = "trick" if review.unit == "tricks" else "point"
+                # the engine's figures for every seat; the words and the filter are this asker's
+                data = json.loads(await pending)
+                unit = "trick" if data["unit"] == "tricks" else "point"
                 for play in data["plays"]:
                     play["text"] = words.play_review_line(
                         names[play["seat"]],
@@ -1480,10 +1487,20 @@ class Room:
             except Exception:
                 log.exception("table %s: no review for %s", self.id, self.rules)
                 connection.error("no review of hands at this table", "busy")
-            finally:
-                connection.busy = False
 
         self._spawn(work())
+
+    def _expensive(
+        self, connection: Connection, key: Any, job: Callable[..., Any], *args: Any
+    ) -> asyncio.Future[Any]:
+        """An expensive request of ``connection`` admitted to the server's pool (`Work`), or
+        refused with ``busy`` at once, nothing started."""
+        if self.work is None:
+            raise Refused("this table has no one to do that work", "busy")
+        try:
+            return self.work.submit(connection, key, job, *args)
+        except Busy as exc:
+            raise Refused(str(exc), "busy") from None
 
     # -- telling people ---------------------------------------------------------------------
 
