@@ -18,6 +18,7 @@ from typing import Any
 import psutil
 import pytest
 
+from texas42.core import words
 from texas42.faces.server import work
 from texas42.faces.server.work import Busy, Cache, Work, replay_job, review_job
 from texas42.players import hints, review
@@ -150,13 +151,19 @@ def test_a_hands_review_is_computed_once_and_the_kept_one_is_a_fresh_one(
         return real(*args, **kwargs)
 
     monkeypatch.setattr(review, "review_hand", counted)
+    lines: list[Any] = []
+    play_line = words.play_review_line
+    monkeypatch.setattr(words, "play_review_line", lambda *a: lines.append(a) or play_line(*a))
     table, me, _ = seat_with_bots(client)
     finish_hand_one(me, random.Random(5))
     me.send(type="review", hand=1)
     first = me.until("review")
+    written = len(lines)
     me.send(type="review", hand=1)
     again = me.until("review")
     assert again == first and len(calls) == 1
+    # what this asker is sent is kept too: its words are not written again
+    assert written > 0 and len(lines) == written
     # review_hand is deterministic for a hand: the kept figures are what a fresh review gives
     room = room_of(client, table)
     assert room.game is not None and room.work is not None

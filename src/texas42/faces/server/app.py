@@ -16,7 +16,7 @@ import json
 import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -656,24 +656,40 @@ async def game_record(table_id: str, number: GameNumber, request: Request) -> Re
 
 @api.get("/tables/{table_id}/games/{number}/replay")
 async def game_replay(table_id: str, number: GameNumber, request: Request) -> Response:
-    finished = await _finished(request, table_id, number)
+    async def record() -> str:
+        return str((await _finished(request, table_id, number)).record)
+
     # a finished game never changes: its frames are computed once and kept for every asker
-    return await _replayed(request, ("replay", table_id, number), finished.record)
+    return await _replayed(request, ("replay", table_id, number), record)
 
 
 @api.post("/replay")
 async def import_replay(request: Request) -> Response:
     body = await request.body()  # at most MAX_RECORD_BYTES: BODY_LIMITS
     key = ("import", hashlib.sha256(body).digest())
-    return await _replayed(request, key, body.decode("utf-8", errors="replace"))
+
+    async def record() -> str:
+        return body.decode("utf-8", errors="replace")
+
+    return await _replayed(request, key, record)
 
 
-async def _replayed(request: Request, key: tuple[Any, ...], record: str) -> Response:
+async def _replayed(
+    request: Request, key: tuple[Any, ...], record: Callable[[], Awaitable[str]]
+) -> Response:
     """A record's replay (`work.replay_job`) from the server's pool, kept under ``key``; 503
-    with ``Retry-After`` if this client or the server has too much under way."""
+    with ``Retry-After`` if this client or the server has too much under way. The record is
+    read only for a request the client's rate lets in and whose answer is not kept."""
     client = ("http", request.client.host if request.client else "")
+    work = _tables(request).work
     try:
-        status, text = await _tables(request).work.submit(client, key, replay_job, record)
+        work.allow(client)
+        kept = work.cache.get(key)
+        if kept is not None:
+            status, text = kept
+        else:
+            pending = work.submit(client, key, replay_job, await record(), counted=True)
+            status, text = await pending
     except Busy as exc:
         return Response(
             out.encode(out.Failure(error=str(exc))),

@@ -1455,10 +1455,18 @@ class Room:
         names = ["You" if s in mine else label for s, label in enumerate(self.labels())]
         view = hand.view(0)  # who played to each trick is public: any view numbers them
 
+        # what one asker is sent depends on the names, whether the game is over and their seats
+        told = ("review-told", *key, tuple(names), over, mine)
+
         async def work() -> None:
             try:
                 # the engine's figures for every seat; the words and the filter are this asker's
-                data = json.loads(await pending)
+                figures = await pending
+                kept = self.work.cache.get(told) if self.work is not None else None
+                if kept is not None:
+                    connection.post_text(kept)
+                    return
+                data = json.loads(figures)
                 unit = "trick" if data["unit"] == "tricks" else "point"
                 for play in data["plays"]:
                     play["text"] = words.play_review_line(
@@ -1483,7 +1491,10 @@ class Room:
                 data["no_costly_line"] = (
                     None if data["mistakes"] else words.no_costly_plays(len(data["plays"]), whose)
                 )
-                connection.post(out.read(out.Review, data))
+                text = out.encode(out.read(out.Review, data))
+                if self.work is not None:
+                    self.work.cache.put(told, text)
+                connection.post_text(text)
             except Exception:
                 log.exception("table %s: no review for %s", self.id, self.rules)
                 connection.error("no review of hands at this table", "busy")

@@ -127,19 +127,32 @@ class Work:
         """Computations started and not yet finished."""
         return self._running
 
+    def allow(self, client: Hashable) -> None:
+        """Count one request of ``client`` against its rate; `Busy` past it. A caller that must
+        read something before it can `submit` (a game's record) asks this first, so a flood is
+        refused before it costs a read."""
+        if not self._bucket(client).allow():
+            raise Busy(f"at most {self.rate:g} reviews, hints and replays a second: slow down")
+
     def submit(
-        self, client: Hashable, key: Hashable | None, job: Callable[..., T], *args: Any
+        self,
+        client: Hashable,
+        key: Hashable | None,
+        job: Callable[..., T],
+        *args: Any,
+        counted: bool = False,
     ) -> asyncio.Future[T]:
         """``job(*args)``, or what it gave under ``key`` before, as a future of this loop.
 
         Raises `Busy` at once, having started nothing, if ``client`` already waits for
         ``per_client`` answers or ``limit`` computations are under way. A kept answer is served
         whatever the limits (it costs nothing); one being computed for another asker is waited
-        for, counting against this client but not against the limit."""
+        for, counting against this client but not against the limit. ``counted``: the request
+        was already counted against the client's rate (`allow`)."""
         loop = asyncio.get_running_loop()
         mine: asyncio.Future[T] = loop.create_future()
-        if not self._bucket(client).allow():
-            raise Busy(f"at most {self.rate:g} reviews, hints and replays a second: slow down")
+        if not counted:
+            self.allow(client)
         if key is not None:
             kept = self.cache.get(key)
             if kept is not None:
