@@ -559,7 +559,8 @@ class Room:
             except Refused as refused:
                 if isinstance(item, _Envelope):
                     item.connection.error(str(refused), refused.code)
-                    self.send_state(item.connection)
+                    if refused.code != "busy":  # too much asked: nothing to set right
+                        self.send_state(item.connection)
             except Exception:
                 log.exception("table %s: an event could not be handled", self.id)
                 if isinstance(item, _Envelope):
