@@ -188,13 +188,7 @@ async def player(
     pace = Pace(stats)
     async with connect(url, compression=compression, max_size=None, open_timeout=60) as ws:
         async with setup:
-            await pace.send(ws, {"type": "hello"})
-            await receive(ws, "welcome", stats)
-            await pace.send(ws, {"type": "sit", "seat": 0, "name": "Bench"})
-            await receive(ws, "seated", stats)
-            for seat in (1, 2, 3):
-                await pace.send(ws, {"type": "bot", "seat": seat, "level": "medium"})
-            await pace.send(ws, {"type": "start"})
+            await sit_with_bots(ws, pace, stats)
             while (await receive(ws, "state", stats))["table"]["status"] != "playing":
                 pass
         ready.set()
@@ -264,18 +258,23 @@ async def spectator(url: str, table: Table, stats: Stats, compression: str | Non
                 stats.spectator_latencies.append(got - sent)
 
 
+async def sit_with_bots(ws: ClientConnection, pace: Pace, stats: Stats) -> None:
+    """Join, sit at seat 0, put medium bots in the other seats and start the game."""
+    await pace.send(ws, {"type": "hello"})
+    await receive(ws, "welcome", stats)
+    await pace.send(ws, {"type": "sit", "seat": 0, "name": "Bench"})
+    await receive(ws, "seated", stats)
+    for seat in (1, 2, 3):
+        await pace.send(ws, {"type": "bot", "seat": seat, "level": "medium"})
+    await pace.send(ws, {"type": "start"})
+
+
 async def finished_game(base: str, ws_base: str, stats: Stats) -> str:
     """A table whose one-hand game is over (seat 0 this client, bots elsewhere): its id."""
     table = await asyncio.to_thread(create_table, base, -1, "standard,target=1")
     pace = Pace(stats)
     async with connect(f"{ws_base}/ws/{table}", max_size=None, open_timeout=60) as ws:
-        await pace.send(ws, {"type": "hello"})
-        await receive(ws, "welcome", stats)
-        await pace.send(ws, {"type": "sit", "seat": 0, "name": "Bench"})
-        await receive(ws, "seated", stats)
-        for seat in (1, 2, 3):
-            await pace.send(ws, {"type": "bot", "seat": seat, "level": "medium"})
-        await pace.send(ws, {"type": "start"})
+        await sit_with_bots(ws, pace, stats)
         acted = -1
         while True:
             state = await receive(ws, "state", stats)
