@@ -953,7 +953,7 @@ def test_the_lobby_offers_every_table_size(client: TestClient) -> None:
         "six-hand",
         "seven-hand",
     ]
-    assert options["bots"] == ["random", "rules", "pimc"]
+    assert options["bots"] == ["random", "rules", "pimc", "eq10", "expert@1"]
     assert options["presets"]["moon"]["seats"] == 3 and options["presets"]["moon"]["widow"] == 1
 
 

@@ -95,7 +95,7 @@ def test_same_seed_same_game_different_seed_may_differ() -> None:
 
 
 def test_registry_names_levels_and_options() -> None:
-    assert BOT_NAMES == ("random", "rules", "pimc", "expert")
+    assert BOT_NAMES == ("random", "rules", "pimc", "eq10", "expert@1", "expert")
     assert set(LEVELS) == {"easy", "medium", "hard", "expert"}
     for name in (*BOT_NAMES, *LEVELS):
         assert make_bot(name).name

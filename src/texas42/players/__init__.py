@@ -9,6 +9,11 @@ spec such as ``"rules"``, ``"expert"`` or ``"pimc:samples=16,inference=on"``:
   solver, with bids and trump chosen by simulation (`texas42.players.pimc`); options switch its
   parts on and off for ablations;
 - ``expert``: ``pimc`` with inference from the auction and the contract, and the exact endgame;
+- ``expert@1``: the expert as it was when the bots' strength work began (issue 19), every
+  setting written out, kept for good so that every later expert is measured against it;
+- ``eq10``: a stand-in for the field's published champion player: PIMC over 10 uniform deals,
+  each solved exactly, maximising the expected points, no inference, simulation bidding over
+  10 deals (``docs/bots.md`` says what it is and is not);
 - ``engine:CMD``: an outside program speaking the engine protocol (``docs/engine-protocol.md``),
   made by `texas42.services.protocol.make_bot` since it runs a process.
 
@@ -38,7 +43,22 @@ class Bot(Protocol):
     def choose(self, view: View) -> Action: ...
 
 
-BOT_NAMES = ("random", "rules", "pimc", "expert")
+BASELINES = {
+    "expert@1": (
+        "pimc:samples=24,value_samples=8,bid_samples=48,bid_margin=0,opponent_makes=0.5,"
+        "inference=on,play_inference=off,endgame=on,endgame_worlds=120,endgame_tiles=1,"
+        "bidding=simulation,declaring=simulation,time_limit=0,objective=make"
+    ),
+    "eq10": (
+        "pimc:samples=10,value_samples=10,bid_samples=10,bid_margin=0,opponent_makes=0.5,"
+        "inference=off,play_inference=off,endgame=off,endgame_worlds=120,endgame_tiles=1,"
+        "bidding=simulation,declaring=simulation,time_limit=0,objective=points"
+    ),
+}
+"""Bots kept for good as yardsticks, each a `pimc` spec with every setting written out, so a
+change of a default leaves them as they are; they take no options."""
+
+BOT_NAMES = ("random", "rules", "pimc", "eq10", "expert@1", "expert")
 """The bots `make_bot` knows, weakest first."""
 
 LEVELS = {
@@ -76,6 +96,11 @@ def make_bot(spec: str, seed: int = 0, name: str | None = None) -> Bot:
             f"{spec!r} runs an outside program: make it with texas42.services.protocol.make_bot"
         )
     kind, options = parse_spec(spec)
+    if kind in BASELINES:
+        if options:
+            raise Texas42Error(f"{kind} is kept as it is: it takes no options, not {spec!r}")
+        kind, options = parse_spec(BASELINES[kind])
+        name = name or spec.strip()
     if kind in LEVELS and kind not in BOT_NAMES:
         base, base_options = parse_spec(LEVELS[kind])
         if base == "easy":
@@ -107,4 +132,13 @@ def _no_options(spec: str, options: dict[str, str]) -> None:
         raise Texas42Error(f"bot {spec!r}: this bot takes no options")
 
 
-__all__ = ["BOT_NAMES", "LEVELS", "Bot", "RandomBot", "RulesBot", "make_bot", "parse_spec"]
+__all__ = [
+    "BASELINES",
+    "BOT_NAMES",
+    "LEVELS",
+    "Bot",
+    "RandomBot",
+    "RulesBot",
+    "make_bot",
+    "parse_spec",
+]

@@ -142,6 +142,10 @@ class PimcSettings:
     time_limit: float = 0.0
     """Seconds after which a decision stops drawing deals (0: no limit; a limit makes the bot's
     choices depend on the machine's speed, so the arena leaves it at 0)."""
+    objective: str = "make"
+    """What a play maximises in a marks game: ``make``, the chance the contract is made (or set)
+    with the expected total as the tie-break, or ``points``, the expected total (of the deals
+    solved exactly, ``value_samples``), as the field's published PIMC players do."""
 
     @classmethod
     def expert(cls) -> PimcSettings:
@@ -173,11 +177,20 @@ class PimcSettings:
                     changes[key] = float(text)
                 except ValueError:
                     raise Texas42Error(f"pimc option {key} is a number, not {text!r}") from None
-            elif text not in ("simulation", "rules"):
-                raise Texas42Error(f"pimc option {key} is simulation or rules, not {text!r}")
             else:
+                allowed = CHOICES[key]
+                if text not in allowed:
+                    raise Texas42Error(f"pimc option {key} is {' or '.join(allowed)}, not {text!r}")
                 changes[key] = text
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+CHOICES = {
+    "bidding": ("simulation", "rules"),
+    "declaring": ("simulation", "rules"),
+    "objective": ("make", "points"),
+}
+"""The words each option of `PimcSettings` that is a word may take."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,8 +348,8 @@ class PimcBot:
 
         Marks game: the chance the contract is made (the defenders' score is the chance it is
         set), then the bidders' expected total (the other way round for the defenders, and for
-        Nel-O, whose total counts the bidder's tricks). Points game: the expected score
-        difference, then nothing.
+        Nel-O, whose total counts the bidder's tricks); with ``objective=points`` the two the
+        other way round. Points game: the expected score difference, then nothing.
         """
         assert view.bidder is not None
         sign = 1.0 if view.layout.same_side(view.seat, view.bidder) else -1.0
@@ -344,6 +357,8 @@ class PimcBot:
         if view.rules.game == "points":
             return {t: (sign * e.difference, 0.0) for t, e in estimates.items()}
         value_sign = -sign if nello else sign
+        if self.settings.objective == "points":
+            return {t: (value_sign * e.total, sign * e.make) for t, e in estimates.items()}
         return {t: (sign * e.make, value_sign * e.total) for t, e in estimates.items()}
 
     # -- the auction -----------------------------------------------------------------------
