@@ -45,7 +45,13 @@ from texas42.faces.server.house_rules import (
     read_house_rules,
 )
 from texas42.faces.server.invite import qr_svg, table_link
-from texas42.faces.server.messages import MAX_MESSAGE_BYTES, BadMessage, RateLimit, parse_message
+from texas42.faces.server.messages import (
+    MAX_MESSAGE_BYTES,
+    BadMessage,
+    Message,
+    RateLimit,
+    parse_message,
+)
 from texas42.faces.server.origins import Gate, GateMiddleware
 from texas42.faces.server.player_page import PLAYER_GAMES_LIMIT, PLAYER_ID, player_page
 from texas42.faces.server.room import Connection, Room, ServerSettings, person_name
@@ -763,21 +769,7 @@ async def lobby_socket(websocket: WebSocket) -> None:
     sender = asyncio.create_task(_pump(websocket, connection))
     try:
         await tables.watch_lobby(connection)
-        while not connection.closed:
-            try:
-                frame = await websocket.receive()
-            except (WebSocketDisconnect, RuntimeError):
-                return
-            if frame["type"] == "websocket.disconnect":
-                return
-            if not connection.rate.allow():
-                connection.error("too many messages: slow down", "rate")
-                continue
-            try:
-                message = parse_message(frame.get("text") or frame.get("bytes") or b"")
-            except BadMessage as exc:
-                connection.error(str(exc), exc.code)
-                continue
+        async for message in _messages(websocket, connection):
             if message.type == "ping":
                 connection.post(out.Pong())
             else:
@@ -823,6 +815,17 @@ async def _listen(websocket: WebSocket, room: Room, connection: Connection) -> N
     # whether a hello has been read, not yet whether the room has taken it (``joined``): a
     # message sent right behind the hello waits in the room's queue behind it, not refused
     greeted = False
+    async for message in _messages(websocket, connection):
+        if not greeted and message.type != "hello":
+            connection.error("say hello first", "bad-message")
+            continue
+        greeted = True
+        await room.submit(connection, message)
+
+
+async def _messages(websocket: WebSocket, connection: Connection) -> AsyncIterator[Message]:
+    """Every message a socket sends that can be read, until it closes: one past the
+    connection's rate or unreadable is answered with an ``error`` and skipped."""
     while not connection.closed:
         try:
             frame = await websocket.receive()
@@ -841,11 +844,7 @@ async def _listen(websocket: WebSocket, room: Room, connection: Connection) -> N
         except BadMessage as exc:
             connection.error(str(exc), exc.code)
             continue
-        if not greeted and message.type != "hello":
-            connection.error("say hello first", "bad-message")
-            continue
-        greeted = True
-        await room.submit(connection, message)
+        yield message
 
 
 async def _pump(websocket: WebSocket, connection: Connection) -> None:
