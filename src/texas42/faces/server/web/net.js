@@ -45,6 +45,33 @@ export async function postJson(path, body) {
  * whole state and the page is right again; on close it waits 0.5 s, 1 s, 2 s ... up to 10 s and
  * tries again, until stop() is called.
  */
+/** A WebSocket address on this server, ``path`` beginning with "/ws/". */
+export function socketUrl(path) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}${path}`;
+}
+
+/** How often an open socket sends a ping, under the server's and proxies' idle timeouts. */
+export const PING_MS = 25000;
+
+/** A frame's message: an object with a string type, or null for anything else. */
+export function readMessage(data) {
+  let message;
+  try {
+    message = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  return message && typeof message === "object" && typeof message.type === "string"
+    ? message
+    : null;
+}
+
+/** Milliseconds before reconnecting after ``attempt`` failures: doubling, at most 10 s. */
+export function backoff(attempt) {
+  return Math.min(10000, 500 * 2 ** attempt);
+}
+
 export class TableSocket {
   constructor(tableId, { hello, onMessage, onStatus }) {
     this.tableId = tableId;
@@ -59,8 +86,7 @@ export class TableSocket {
   }
 
   url() {
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    return `${scheme}//${location.host}/ws/${encodeURIComponent(this.tableId)}`;
+    return socketUrl(`/ws/${encodeURIComponent(this.tableId)}`);
   }
 
   start() {
@@ -99,22 +125,16 @@ export class TableSocket {
       ws.send(JSON.stringify({ type: "hello", ...this.hello() }));
       this.onStatus("open");
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ type: "ping" }), 25000);
+      this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
     });
     ws.addEventListener("message", (event) => {
-      let message;
+      const message = readMessage(event.data);
+      if (message === null) return;
+      if (message.type === "welcome") this.attempt = 0;
       try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
-      if (message && typeof message === "object" && typeof message.type === "string") {
-        if (message.type === "welcome") this.attempt = 0;
-        try {
-          this.onMessage(message);
-        } catch (err) {
-          console.error("texas42: could not show a message", message, err);
-        }
+        this.onMessage(message);
+      } catch (err) {
+        console.error("texas42: could not show a message", message, err);
       }
     });
     ws.addEventListener("close", () => {
@@ -126,7 +146,7 @@ export class TableSocket {
 
   retry() {
     this.onStatus("closed");
-    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.8 + 0.4 * Math.random());
+    const delay = backoff(this.attempt) * (0.8 + 0.4 * Math.random());
     this.attempt += 1;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => this.connect(), delay);

@@ -3,6 +3,7 @@
    in the page as text (dom.js `h`). */
 
 import { h, mount } from "./dom.js";
+import { backoff, PING_MS, readMessage, socketUrl } from "./net.js";
 
 function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many}`;
@@ -49,18 +50,12 @@ export function openTablesCard() {
 
   function connect() {
     if (!card.isConnected && attempt > 0) return; // the lobby was left
-    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${scheme}//${location.host}/ws/lobby`);
+    const ws = new WebSocket(socketUrl("/ws/lobby"));
     const ping = setInterval(() => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" }));
-    }, 25000);
+    }, PING_MS);
     ws.addEventListener("message", (event) => {
-      let message;
-      try {
-        message = JSON.parse(event.data);
-      } catch {
-        return;
-      }
+      const message = readMessage(event.data);
       if (message && message.type === "lobby" && Array.isArray(message.tables)) {
         attempt = 0;
         show(message.tables);
@@ -69,7 +64,7 @@ export function openTablesCard() {
     ws.addEventListener("close", () => {
       clearInterval(ping);
       attempt += 1;
-      setTimeout(connect, Math.min(10000, 500 * 2 ** attempt));
+      setTimeout(connect, backoff(attempt));
     });
   }
 
