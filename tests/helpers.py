@@ -125,6 +125,22 @@ EX14_DEAL = (
 )
 """rules.md Ex 14: shaker West, so North bids first."""
 
+CLAIM_HOLDS = (
+    "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
+    "5-5 5-2 4-4 4-1 3-2 3-0 2-0",
+    "5-4 5-1 4-3 4-0 3-1 2-2 1-1",
+    "5-3 5-0 4-2 3-3 2-1 1-0 0-0",
+)
+"""A deal where North, laying down sixes, holds every trump; the others' tiles are spread so
+that no bot outbids 2 marks (the terminal tables' claim tests)."""
+CLAIM_FAILS = (
+    "6-6 6-5 6-4 6-3 6-2 6-1 1-0",
+    "6-0 1-1 5-5 4-2 3-1 2-0 0-0",
+    "5-4 5-1 4-4 4-0 3-2 2-2 2-1",
+    "5-3 5-2 5-0 4-3 4-1 3-3 3-0",
+)
+"""A deal where North's claim fails: East keeps the 1-1 for North's 1-0."""
+
 EX14_PLAYS = (
     "6-6 6-3 6-1 6-0  6-5 0-0 1-1 2-1  5-5 5-4 5-2 5-1  3-3 3-1 4-3 3-0 "
     "6-4 2-0 3-2 4-0  6-2 4-2 2-2 4-1  1-0 4-4 5-3 5-0"

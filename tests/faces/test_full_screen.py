@@ -21,7 +21,7 @@ from rich.console import Console
 from textual.widgets import RichLog, Static
 from typer.testing import CliRunner
 
-from helpers import EX14_DEAL
+from helpers import CLAIM_FAILS, CLAIM_HOLDS, EX14_DEAL
 from texas42.core import words
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play
 from texas42.core.hand import Hand
@@ -806,21 +806,6 @@ def test_the_felt_tells_who_took_the_last_trick_as_core_words_does() -> None:
 
 
 # -- laying down ----------------------------------------------------------------------------------
-
-CLAIM_HOLDS = (
-    "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
-    "5-5 5-2 4-4 4-1 3-2 3-0 2-0",
-    "5-4 5-1 4-3 4-0 3-1 2-2 1-1",
-    "5-3 5-0 4-2 3-3 2-1 1-0 0-0",
-)
-"""North holds every trump; the others' tiles are spread so that no bot outbids 2 marks."""
-CLAIM_FAILS = (
-    "6-6 6-5 6-4 6-3 6-2 6-1 1-0",
-    "6-0 1-1 5-5 4-2 3-1 2-0 0-0",
-    "5-4 5-1 4-4 4-0 3-2 2-2 2-1",
-    "5-3 5-2 5-0 4-3 4-1 3-3 3-0",
-)
-"""East keeps the 1-1 for North's 1-0."""
 
 
 def claim_app(monkeypatch: pytest.MonkeyPatch, deal: tuple[str, ...]) -> TableApp:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
+from helpers import CLAIM_FAILS, CLAIM_HOLDS
 from texas42 import Game, Rules
 from texas42.core import words
 from texas42.core.actions import Action, Bid
@@ -591,21 +592,6 @@ def test_an_engine_that_dies_mid_game_hands_its_seat_to_the_rules_bot(tmp_path: 
 
 
 # -- laying down ----------------------------------------------------------------------------
-
-# North holds every trump; the others' tiles are spread so that no bot outbids 2 marks
-CLAIM_HOLDS = (
-    "6-6 6-5 6-4 6-3 6-2 6-1 6-0",
-    "5-5 5-2 4-4 4-1 3-2 3-0 2-0",
-    "5-4 5-1 4-3 4-0 3-1 2-2 1-1",
-    "5-3 5-0 4-2 3-3 2-1 1-0 0-0",
-)
-# East keeps the 1-1 for North's 1-0
-CLAIM_FAILS = (
-    "6-6 6-5 6-4 6-3 6-2 6-1 1-0",
-    "6-0 1-1 5-5 4-2 3-1 2-0 0-0",
-    "5-4 5-1 4-4 4-0 3-2 2-2 2-1",
-    "5-3 5-2 5-0 4-3 4-1 3-3 3-0",
-)
 
 
 def claim_game(
