@@ -573,16 +573,7 @@ class Hand:
         self._legal = -1
         if ends:
             if holds:
-                made = bid_decided(
-                    self.rules,
-                    self.contract,
-                    self.high_seat,
-                    self.bid_marks,
-                    self.high_value,
-                    self.points,
-                    self.tricks_won,
-                    seat,
-                )
+                made = self._bid_decided(seat)
                 assert made is not None  # every trick is accounted for
             else:
                 made = side != layout.side_of[self.high_seat]
@@ -737,8 +728,14 @@ class Hand:
         self.trick = []
         self.trick_seats = []
         self.trick_leader = self.turn = trick.winner
+        made = self._bid_decided(trick.winner)
+        if made is not None:
+            self._finish(made)
+
+    def _bid_decided(self, last_winner: int) -> bool | None:
+        """`bid_decided` for this hand's contract and the tricks taken so far."""
         assert self.high_seat is not None and self.contract is not None
-        made = bid_decided(
+        return bid_decided(
             self.rules,
             self.contract,
             self.high_seat,
@@ -746,10 +743,8 @@ class Hand:
             self.high_value,
             self.points,
             self.tricks_won,
-            trick.winner,
+            last_winner,
         )
-        if made is not None:
-            self._finish(made)
 
     def _finish(self, made: bool, claimant: int | None = None, claimed: int = 0) -> None:
         assert self.high_id is not None and self.high_seat is not None
