@@ -52,6 +52,7 @@ from texas42.core.words import (
     winner_words,
 )
 from texas42.extras import extra_error
+from texas42.faces.bidder_commands import bidder_app
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -69,6 +70,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app.add_typer(bidder_app, name="bidder")
 
 
 def _print_version(wanted: bool) -> None:

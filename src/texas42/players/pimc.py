@@ -39,6 +39,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from texas42.core.actions import (
     ACTIONS,
@@ -67,6 +68,9 @@ from texas42.players.endgame import InformationSetSearch
 from texas42.players.rules_bot import Estimate, RulesBot, best_contract, estimate
 from texas42.search.sampler import DealSampler, World
 from texas42.search.solver import PlayPosition, Solver, points_needed
+
+if TYPE_CHECKING:
+    from texas42.players.learned import LearnedBidder
 
 Weighted = list[tuple[World, float]]
 
@@ -136,9 +140,11 @@ class PimcSettings:
     the information set (one plan for every deal) instead of deal by deal; 1 leaves it off (3
     measured -0.01 marks a hand, -0.01 to +0.00, against the same bot without it)."""
     bidding: str = "simulation"
-    """How calls are chosen: ``simulation`` or ``rules`` (RulesBot's)."""
+    """How calls are chosen: ``simulation``, ``rules`` (RulesBot's) or ``learned``
+    (`texas42.players.learned`: match equity over chances learned from self-play, where the
+    model applies, else simulation)."""
     declaring: str = "simulation"
-    """How the contract is chosen: ``simulation`` or ``rules`` (RulesBot's)."""
+    """How the contract is chosen: ``simulation``, ``rules`` (RulesBot's) or ``learned``."""
     time_limit: float = 0.0
     """Seconds after which a decision stops drawing deals (0: no limit; a limit makes the bot's
     choices depend on the machine's speed, so the arena leaves it at 0)."""
@@ -146,6 +152,10 @@ class PimcSettings:
     """What a play maximises in a marks game: ``make``, the chance the contract is made (or set)
     with the expected total as the tie-break, or ``points``, the expected total (of the deals
     solved exactly, ``value_samples``), as the field's published PIMC players do."""
+    call_model: bool = False
+    """Weigh deals by the learned model of how the other seats call given their tiles
+    (`texas42.players.call_model`) instead of the hand-made model of the calls; the inference
+    from the contract and the plays stays as ``inference`` and ``play_inference`` set it."""
 
     @classmethod
     def expert(cls) -> PimcSettings:
@@ -186,8 +196,8 @@ class PimcSettings:
 
 
 CHOICES = {
-    "bidding": ("simulation", "rules"),
-    "declaring": ("simulation", "rules"),
+    "bidding": ("simulation", "rules", "learned"),
+    "declaring": ("simulation", "rules", "learned"),
     "objective": ("make", "points"),
 }
 """The words each option of `PimcSettings` that is a word may take."""
@@ -215,6 +225,8 @@ class PimcBot:
         self._rules_bot = RulesBot(name)
         self._chances: dict[tuple[object, ...], dict[Contract, Chances]] = {}
         self._specials: dict[tuple[object, ...], float] = {}
+        self.learned: LearnedBidder | None = None
+        """The learned bidder (`texas42.players.learned`), made when first needed."""
 
     def choose(self, view: View) -> Action:
         if not view.legal:
@@ -227,12 +239,26 @@ class PimcBot:
         if view.phase == Phase.AUCTION:
             if self.settings.bidding == "rules":
                 return self._rules_bot.choose(view)
+            if self.settings.bidding == "learned" and self._learned().applies(view):
+                return self._learned().call(view)
             return self._call(view, rng)
         if self.settings.declaring == "rules":
             return self._rules_bot.choose(view)
+        if self.settings.declaring == "learned" and view.phase == Phase.DECLARE:
+            learned = self._learned()
+            choice = learned.declare(view) if learned.applies(view) else None
+            if choice is not None:
+                return choice
         if view.phase == Phase.DISCARD:
             return self._discard(view)
         return self._declare(view, rng)
+
+    def _learned(self) -> LearnedBidder:
+        if self.learned is None:
+            from texas42.players.learned import LearnedBidder
+
+            self.learned = LearnedBidder()
+        return self.learned
 
     # -- deals -----------------------------------------------------------------------------
 
@@ -245,7 +271,15 @@ class PimcBot:
         """`worlds`, and whether they are every deal that fits the view."""
         sampler = DealSampler(view)
         settings = self.settings
-        weight = _weigher(view, settings.play_inference) if settings.inference else None
+        weight = (
+            _weigher(view, settings.play_inference, calls=not settings.call_model)
+            if settings.inference
+            else None
+        )
+        if settings.call_model:
+            from texas42.players.call_model import call_weigher
+
+            weight = call_weigher(view, weight)
         if settings.endgame and view.phase == Phase.PLAY:
             every = sampler.worlds(settings.endgame_worlds)
             if every is not None:
@@ -736,15 +770,10 @@ PLAY_DISAGREEMENT = 0.5
 not have made (a play it would have made keeps factor 1)."""
 
 
-def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
-    """The inference model for one view: a function from a world to how well it explains the
-    calls and the contract, and with ``plays`` the tiles played (a likelihood up to a
-    constant)."""
-    rules = view.rules
-    calls = [a.id for a in view.calls]
-    layout = view.layout
-    scale = layout.total / 42  # the model's widths were set for 42 points a hand
-    played = [0] * layout.seats
+def dealt_in(view: View) -> Callable[[World, int], int]:
+    """For one view, a function from a world and a seat to the tiles that world dealt the seat:
+    what it holds now, what it has played, and its tiles in the face-down tricks."""
+    played = [0] * view.layout.seats
     for trick in view.tricks:
         if trick.tiles is not None:
             for s, t in zip(trick.seats, trick.tiles):
@@ -752,9 +781,6 @@ def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
     for s, t in view.trick:
         played[s] |= 1 << t
     hidden_seats = [trick.seats for trick in view.tricks if trick.tiles is None]
-    first_bidder = view.first_bidder
-    contract = view.contract
-    declarer = view.declarer
 
     def dealt(world: World, seat: int) -> int:
         mask = world.hands[seat] | played[seat]
@@ -764,10 +790,26 @@ def _weigher(view: View, plays: bool = False) -> Callable[[World], float]:
                     mask |= 1 << t
         return mask
 
+    return dealt
+
+
+def _weigher(view: View, plays: bool = False, calls: bool = True) -> Callable[[World], float]:
+    """The inference model for one view: a function from a world to how well it explains the
+    calls (unless ``calls`` is off: another model weighs them) and the contract, and with
+    ``plays`` the tiles played (a likelihood up to a constant)."""
+    rules = view.rules
+    called = [a.id for a in view.calls] if calls else []
+    layout = view.layout
+    scale = layout.total / 42  # the model's widths were set for 42 points a hand
+    first_bidder = view.first_bidder
+    contract = view.contract
+    declarer = view.declarer
+    dealt = dealt_in(view)
+
     def weight(world: World) -> float:
         log = 0.0
         high, high_seat = 0, -1
-        for i, aid in enumerate(calls):
+        for i, aid in enumerate(called):
             seat = (first_bidder + i) % layout.seats
             if aid != PASS_ID:
                 points = _call_points(aid, layout.total)

@@ -1,0 +1,399 @@
+"""Training the learned bidder (`texas42.players.learned`) from self-play runs.
+
+`train` reads one or more self-play folders (``docs/selfplay.md``), turns their rows into the
+players' features (`contract_features`, `special_features`, `seat_features`: the one home of
+each feature, shared with play), holds out a share of the games, fits every part
+(`texas42.services.bidder.fit`) and writes the model file with its metadata: the runs it came
+from (each run.json's identity and the parts read), the rows used, the seed and the command, and
+the held-out scores next to the current bidder's calibrated chance on the same rows.
+`info` reads a model file's metadata back.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from texas42 import __version__
+from texas42.core.actions import ACTIONS, PASS_ID, PLUNGE_ID, SPLASH_ID, Declare
+from texas42.core.contracts import tables_for
+from texas42.core.errors import Texas42Error
+from texas42.core.rules import Rules
+from texas42.players.equity import marks_shares
+from texas42.players.learned import (
+    CALL_CLASSES,
+    LEVELS,
+    MARKS_RANGE,
+    MODEL_FORMAT,
+    SHIPPED,
+    SPECIAL_KINDS,
+    TRUMP_KINDS,
+    BidderModel,
+    call_class,
+    contract_features,
+    legal_classes,
+    seat_features,
+    special_features,
+)
+from texas42.players.pimc import CALIBRATION, MARK_CHANCE, NO_LOSER_MARK_CHANCE, SURE_MARK_CHANCE
+from texas42.players.rules_bot import estimate
+from texas42.services.bidder.fit import (
+    brier,
+    fit_binary,
+    fit_cumulative,
+    fit_multinomial,
+    log_loss,
+    softmax,
+    standardise,
+)
+
+HOLDOUT = 0.2
+"""The share of each run's games kept out of the fit and scored."""
+
+SELFPLAY_FORMAT = "texas42-selfplay/1"
+
+
+@dataclass
+class Run:
+    """One self-play folder read: its run.json, its rules and its arrays (all parts)."""
+
+    folder: str
+    meta: dict[str, Any]
+    rules: list[Rules]
+    arrays: dict[str, np.ndarray]
+    parts: int
+
+
+def read_run(folder: str | Path) -> Run:
+    """A self-play folder's run.json and every part's arrays, concatenated in part order."""
+    path = Path(folder)
+    try:
+        meta = json.loads((path / "run.json").read_text())
+    except (OSError, ValueError) as exc:
+        raise Texas42Error(f"{path} is not a self-play run: {exc}") from None
+    if not isinstance(meta, dict) or meta.get("format") != SELFPLAY_FORMAT:
+        raise Texas42Error(f"{path}/run.json is not of format {SELFPLAY_FORMAT}")
+    parts = sorted(path.glob("part-*.npz"))
+    if not parts:
+        raise Texas42Error(f"{path} has no parts yet (part-*.npz)")
+    chunks: dict[str, list[np.ndarray]] = {}
+    for part in parts:
+        try:
+            with np.load(part, allow_pickle=False) as data:
+                for key in data.files:
+                    chunks.setdefault(key, []).append(data[key])
+        except (OSError, ValueError) as exc:
+            raise Texas42Error(f"cannot read {part}: {exc}") from None
+    arrays = {k: np.concatenate(v) for k, v in chunks.items()}
+    rules = [Rules.parse(text) for text in meta["rules"]]
+    return Run(str(path), meta, rules, arrays, len(parts))
+
+
+@dataclass
+class Rows:
+    """One part's training rows: features, labels, the game each came from (for the split),
+    and what the baseline needs."""
+
+    x: list[tuple[float, ...]] = field(default_factory=list)
+    y: list[int] = field(default_factory=list)
+    game: list[int] = field(default_factory=list)
+    allowed: list[int] = field(default_factory=list)
+    baseline: list[tuple[float, ...]] = field(default_factory=list)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return np.array(self.x, dtype=float), np.array(self.y), np.array(self.game)
+
+
+def _four_seat_marks(rules: Rules) -> bool:
+    return rules.layout.seats == 4 and rules.layout.total == 42 and rules.game == "marks"
+
+
+def collect(runs: Sequence[Run]) -> tuple[dict[str, Rows], list[int]]:
+    """Every part's rows from the runs, and the marks each side gained per real hand. Games are
+    numbered across runs (run k's games after run k-1's), so the split keeps a game whole."""
+    rows: dict[str, Rows] = {name: Rows() for name in ("trump", *SPECIAL_KINDS, "pass", "call")}
+    gained: list[int] = []
+    offset = 0
+    for run in runs:
+        a = run.arrays
+        games = int(a["games_game"].max()) + 1 if len(a.get("games_game", ())) else 0
+        games = max(games, int(a["calls_game"].max()) + 1 if len(a["calls_game"]) else 0)
+        for i in range(len(a["contracts_game"])):
+            rules = run.rules[int(a["contracts_rules"][i])]
+            if not _four_seat_marks(rules):
+                continue
+            dealt = int(a["contracts_dealt"][i])
+            game = offset + int(a["contracts_game"][i])
+            bid = int(a["contracts_bid"][i])
+            made = int(bool(a["contracts_made"][i]))
+            if bid in (PLUNGE_ID, SPLASH_ID):
+                kind = "plunge" if bid == PLUNGE_ID else "splash"
+                part = rows[kind]
+                part.x.append(special_features(dealt, rules, kind))
+                part.y.append(made)
+                part.game.append(game)
+                continue
+            action = ACTIONS[int(a["contracts_declare"][i])]
+            if not isinstance(action, Declare):
+                continue
+            contract = action.contract
+            if contract.kind in ("nello", "sevens"):
+                part = rows[contract.kind]
+                part.x.append(special_features(dealt, rules, contract.kind))
+                part.y.append(made)
+                part.game.append(game)
+                continue
+            if contract.kind not in TRUMP_KINDS:
+                continue
+            part = rows["trump"]
+            part.x.append(contract_features(dealt, rules, contract))
+            part.y.append(int(a["contracts_points"][i]))
+            part.game.append(game)
+            dd = [int(v) for v in a["contracts_dd"][i] if v >= 0]
+            value = estimate(dealt, tables_for(contract, rules), rules.layout)
+            mean = sum(dd) / len(dd) if dd else float("nan")
+            share = sum(1 for v in dd if v == 42) / len(dd) if dd else float("nan")
+            part.baseline.append((mean, value.points, share, value.losers, float(value.sure)))
+        for i in range(len(a["calls_game"])):
+            rules = run.rules[int(a["calls_rules"][i])]
+            if not _four_seat_marks(rules):
+                continue
+            aid = int(a["calls_action"][i])
+            k = call_class(aid)
+            if k is None:
+                continue
+            dealt = int(a["calls_dealt"][i])
+            before = tuple(int(v) for v in a["calls_before"][i] if v >= 0)
+            score = (int(a["calls_score"][i][0]), int(a["calls_score"][i][1]))
+            x = seat_features(dealt, rules, before, score)
+            game = offset + int(a["calls_game"][i])
+            calls = rows["call"]
+            calls.x.append(x)
+            calls.y.append(k)
+            calls.game.append(game)
+            calls.allowed.append(legal_classes(rules, before, dealt) | 1 << k)
+            if aid == PASS_ID:
+                passes = rows["pass"]
+                passes.x.append(x)
+                marks = int(a["calls_marks"][i])
+                passes.y.append(min(max(marks, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
+                passes.game.append(game)
+        for i in range(len(a["hands_game"])):
+            if _four_seat_marks(run.rules[int(a["hands_rules"][i])]):
+                gained.extend(int(v) for v in a["hands_marks"][i])
+        offset += games
+    return rows, gained
+
+
+def split(games: np.ndarray, seed: int, holdout: float = HOLDOUT) -> np.ndarray:
+    """Which rows are held out: a seeded choice of ``holdout`` of the distinct games."""
+    distinct = np.unique(games)
+    rng = np.random.default_rng(seed)
+    chosen = rng.permutation(distinct)[: round(holdout * len(distinct))]
+    return np.isin(games, chosen)
+
+
+def _mask_rows(masks: list[int], classes: int) -> np.ndarray:
+    return np.array([[m >> k & 1 for k in range(classes)] for m in masks], dtype=bool)
+
+
+def _calibrated_chance(base: np.ndarray) -> np.ndarray:
+    """The current bidder's chance (`PimcBot.point_chance` and `mark_chance`, from the
+    double-dummy totals and RulesBot's estimate) of each level in `LEVELS`, per row."""
+    mean, points, share, losers, sure = (base[:, j] for j in range(5))
+    a, b, c, spread = CALIBRATION
+    expected = a + b * mean + c * points
+    levels = np.array(LEVELS[:-1], dtype=float)
+    z = (expected[:, None] - levels[None, :] + 0.5) / spread
+    normal = 0.5 * (1 + np.vectorize(math.erf)(z / math.sqrt(2)))
+    ma, mb, mc = MARK_CHANCE
+    logistic = 1 / (1 + np.exp(-(ma + mb * share + mc * np.minimum(losers, 3))))
+    mark = np.where(
+        sure > 0, SURE_MARK_CHANCE, np.where(losers == 0, NO_LOSER_MARK_CHANCE, logistic)
+    )
+    return np.concatenate([normal, mark[:, None]], axis=1)
+
+
+def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
+    return {"log_loss": round(log_loss(p, y), 4), "brier": round(brier(p, y), 4)}
+
+
+def fit_parts(
+    rows: dict[str, Rows], held: dict[str, np.ndarray], l2: float = 1.0
+) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
+    """Fit every part with rows on the rows not held out; the arrays for the model file, the
+    row counts and the held-out scores."""
+    arrays: dict[str, np.ndarray] = {}
+    counts: dict[str, Any] = {}
+    scores: dict[str, Any] = {}
+    for name, part in rows.items():
+        x, y, _ = part.arrays()
+        if len(x) == 0:
+            continue
+        out = held[name]
+        train = ~out
+        if train.sum() < 5 or len(np.unique(y[train])) < 2:
+            continue  # too few rows, or one outcome only: nothing to learn
+        mean, scale = standardise(x[train])
+        z = (x - mean) / scale
+        if name == "trump":
+            w, offsets = fit_cumulative(z[train], y[train], LEVELS, l2)
+            weights = w
+            if out.any():
+                targets = np.stack([y[out] >= b for b in LEVELS], axis=1).astype(float)
+                p = 1 / (1 + np.exp(-(z[out] @ w)[:, None] - offsets[None, :]))
+                base = np.array(part.baseline, dtype=float)[out]
+                ok = ~np.isnan(base[:, 0])
+                scores[name] = {
+                    "model": _scores(p[ok], targets[ok]),
+                    "calibrated": _scores(_calibrated_chance(base[ok]), targets[ok]),
+                    "rows": int(ok.sum()),
+                    "levels": list(LEVELS),
+                }
+        elif name in SPECIAL_KINDS:
+            weights, offsets = fit_binary(z[train], y[train], l2)
+            if out.any():
+                p = 1 / (1 + np.exp(-(z[out] @ weights + offsets[0])))
+                rate = np.full(int(out.sum()), y[train].mean())
+                scores[name] = {
+                    "model": _scores(p, y[out]),
+                    "base_rate": _scores(rate, y[out]),
+                    "rows": int(out.sum()),
+                }
+        else:
+            classes = CALL_CLASSES if name == "call" else 2 * MARKS_RANGE + 1
+            allowed = (
+                _mask_rows(part.allowed, classes)
+                if name == "call"
+                else np.ones((len(x), classes), dtype=bool)
+            )
+            weights, offsets = fit_multinomial(z[train], y[train], allowed[train], classes, l2)
+            if out.any():
+                p = softmax(z[out] @ weights.T + offsets, allowed[out])
+                picked = p[np.arange(int(out.sum())), y[out]]
+                freq = np.bincount(y[train], minlength=classes) + 0.5
+                prior = softmax(np.tile(np.log(freq), (int(out.sum()), 1)), allowed[out])
+                scores[name] = {
+                    "model": {
+                        "log_loss": round(float(-np.log(np.clip(picked, 1e-6, 1)).mean()), 4)
+                    },
+                    "frequencies": {
+                        "log_loss": round(
+                            float(
+                                -np.log(
+                                    np.clip(prior[np.arange(len(prior)), y[out]], 1e-6, 1)
+                                ).mean()
+                            ),
+                            4,
+                        )
+                    },
+                    "rows": int(out.sum()),
+                }
+        arrays[f"{name}_mean"] = mean
+        arrays[f"{name}_scale"] = scale
+        arrays[f"{name}_weights"] = np.asarray(weights)
+        arrays[f"{name}_offsets"] = np.atleast_1d(np.asarray(offsets, dtype=float))
+        counts[name] = {"train": int(train.sum()), "held_out": int(out.sum())}
+    return arrays, counts, scores
+
+
+def train(
+    folders: Sequence[str | Path],
+    out: str | Path,
+    seed: int = 0,
+    command: str = "",
+    holdout: float = HOLDOUT,
+) -> dict[str, Any]:
+    """Fit the learned bidder on the self-play runs in ``folders`` and write it to ``out``;
+    the model's metadata (also written into the file)."""
+    if not folders:
+        raise Texas42Error("name at least one self-play folder to train on")
+    if not 0 <= holdout < 1:
+        raise Texas42Error(f"the held-out share is from 0 to below 1, not {holdout}")
+    runs = [read_run(f) for f in folders]
+    rows, gained = collect(runs)
+    if not rows["trump"].x:
+        raise Texas42Error("the runs hold no four-seat marks-game contracts to learn from")
+    held = {
+        name: split(np.array(part.game, dtype=int), seed, holdout)
+        if part.game
+        else np.zeros(0, bool)
+        for name, part in rows.items()
+    }
+    arrays, counts, scores = fit_parts(rows, held)
+    meta = {
+        "format": MODEL_FORMAT,
+        "texas42": __version__,
+        "seed": seed,
+        "holdout": holdout,
+        "command": command,
+        "runs": [
+            {
+                "folder": os.path.basename(os.path.normpath(r.folder)),
+                "parts": r.parts,
+                "hands": len(r.arrays["hands_game"]),
+                **{
+                    k: r.meta.get(k)
+                    for k in (
+                        "format",
+                        "bot",
+                        "playout",
+                        "rules",
+                        "seed",
+                        "games",
+                        "chunk",
+                        "bid_samples",
+                        "texas42",
+                    )
+                },
+            }
+            for r in runs
+        ],
+        "rows": counts,
+        "held_out": scores,
+    }
+    arrays["marks_shares"] = np.array(marks_shares(gained), dtype=float)
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    BidderModel(arrays)  # the file must read back as a model
+    write_model(arrays, out)
+    return meta
+
+
+def write_model(arrays: dict[str, np.ndarray], out: str | Path) -> None:
+    """Write the model file atomically (a temporary file renamed into place)."""
+    path = Path(out)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".npz")
+    os.close(fd)
+    try:
+        np.savez_compressed(tmp, **arrays)  # type: ignore[arg-type]
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def shipped_path() -> str | None:
+    """Where the package's own model file is, None if it ships none."""
+    source = resources.files("texas42.players").joinpath("data", SHIPPED)
+    return str(source) if source.is_file() else None
+
+
+def info(path: str | Path) -> dict[str, Any]:
+    """A model file's metadata, its parts and its size."""
+    model = BidderModel.read(path)
+    return {
+        **model.meta,
+        "parts": sorted(model.parts),
+        "marks_shares": [round(x, 4) for x in model.shares],
+        "bytes": Path(path).stat().st_size,
+    }

@@ -1,0 +1,87 @@
+"""``texas42 bidder train`` and ``info`` end to end on a tiny run: the model file, its
+metadata, reproducibility, and clear refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from bidder_fixture import write_run
+from texas42.core.errors import Texas42Error
+from texas42.faces.cli import app
+from texas42.services.bidder import read_run, train
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return write_run(tmp_path_factory.mktemp("data") / "r0", games=16, seed=2)
+
+
+def _arrays(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as data:
+        return {k: data[k] for k in data.files}
+
+
+def test_train_writes_a_model_whose_metadata_says_how_it_was_made(
+    run: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "m.npz"
+    result = runner.invoke(app, ["bidder", "train", str(run), "--out", str(out), "--seed", "4"])
+    assert result.exit_code == 0, result.output
+    assert f"wrote {out}" in result.output and "held out, trump" in result.output
+    shown = runner.invoke(app, ["bidder", "info", str(out), "--json"])
+    assert shown.exit_code == 0, shown.output
+    meta = json.loads(shown.output)
+    assert meta["seed"] == 4 and meta["format"] == "texas42-bidder/1"
+    assert meta["command"] == f"texas42 bidder train {run} --out {out} --seed 4"
+    [source] = meta["runs"]
+    assert source["folder"] == "r0" and source["seed"] == 2 and source["parts"] == 2
+    assert source["hands"] == len(read_run(run).arrays["hands_game"])
+    trump = meta["rows"]["trump"]
+    assert trump["train"] > 0 and trump["held_out"] > 0
+    scores = meta["held_out"]["trump"]
+    assert 0 < scores["model"]["log_loss"] < 1 and 0 < scores["calibrated"]["brier"] < 1
+    assert meta["bytes"] == out.stat().st_size < 5_000_000
+    text = runner.invoke(app, ["bidder", "info", str(out)])
+    assert "r0: " in text.output and "seed 4" in text.output
+
+
+def test_the_same_data_and_seed_give_the_same_weights(run: Path, tmp_path: Path) -> None:
+    a, b, c = (tmp_path / f"{k}.npz" for k in "abc")
+    train([run], a, seed=7)
+    train([run], b, seed=7)
+    train([run], c, seed=8)
+    first, second, other = _arrays(a), _arrays(b), _arrays(c)
+    assert first.keys() == second.keys()
+    for key in first:
+        assert np.array_equal(first[key], second[key]), key
+    assert not np.array_equal(first["trump_weights"], other["trump_weights"])
+
+
+def test_two_runs_train_one_model(run: Path, tmp_path: Path) -> None:
+    second = write_run(tmp_path / "r1", games=6, seed=9, rules=("standard",))
+    meta = train([run, second], tmp_path / "m.npz", seed=1)
+    assert [r["folder"] for r in meta["runs"]] == ["r0", "r1"]
+
+
+def test_bad_data_is_refused_with_one_line(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["bidder", "train", str(tmp_path / "none"), "--out", "x.npz"])
+    assert result.exit_code == 2 and "is not a self-play run" in result.output
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / "run.json").write_text(json.dumps({"format": "texas42-selfplay/1"}))
+    with pytest.raises(Texas42Error, match="has no parts"):
+        read_run(tmp_path / "empty")
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "run.json").write_text("{}")
+    with pytest.raises(Texas42Error, match="not of format"):
+        train([tmp_path / "other"], tmp_path / "m.npz")
+    with pytest.raises(Texas42Error, match="held-out share"):
+        train([tmp_path / "other"], tmp_path / "m.npz", holdout=1.5)
+    result = runner.invoke(app, ["bidder", "info", str(tmp_path / "missing.npz")])
+    assert result.exit_code == 2 and "cannot read the bidder model" in result.output
