@@ -193,3 +193,13 @@ def test_features_are_cheap_lookups_of_fixed_length() -> None:
     hand = Hand.random(rules, 0, random.Random(2)).deal[0]
     lengths = {len(contract_features(hand, rules, c)) for c in _candidates(rules, hand)}
     assert len(lengths) == 1
+
+
+def test_a_spec_names_the_model_file_and_a_bad_one_is_refused(
+    model_file: Path, tmp_path: Path
+) -> None:
+    bot = make_bot(f"pimc:bidding=learned,bidder_model={model_file}")
+    assert isinstance(bot, PimcBot) and bot.learned is not None
+    assert bot.learned.model is not None and bot.learned.model.meta["seed"] == 5
+    with pytest.raises(Texas42Error, match="cannot read the bidder model"):
+        make_bot(f"pimc:call_model=on,bidder_model={tmp_path / 'none.npz'}")

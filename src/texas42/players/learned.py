@@ -318,6 +318,13 @@ class BidderModel:
                 )
         if "trump" not in self.parts:
             raise Texas42Error("a bidder model needs its trump part")
+        sizes = feature_sizes()
+        for name, part in self.parts.items():
+            if part.mean.shape != (sizes[name],):
+                raise Texas42Error(
+                    f"the bidder model's {name} part has {part.mean.shape[0]} features, this "
+                    f"version computes {sizes[name]}: retrain it (texas42 bidder train)"
+                )
         shares = arrays.get("marks_shares")
         self.shares = tuple(float(x) for x in shares) if shares is not None else DEFAULT_SHARES
 
@@ -358,6 +365,20 @@ class BidderModel:
 
 
 _LINEAR_KEYS = ("mean", "scale", "weights", "offsets")
+
+
+@lru_cache(maxsize=1)
+def feature_sizes() -> dict[str, int]:
+    """How many features each part of the model reads."""
+    rules = Rules()
+    hand = 0b1111111
+    seat = len(seat_features(hand, rules, (), (0, 0)))
+    return {
+        "trump": len(contract_features(hand, rules, Contract("suit", 6))),
+        **{kind: len(special_features(hand, rules, kind)) for kind in SPECIAL_KINDS},
+        "pass": seat,
+        "call": seat,
+    }
 
 
 def _sigmoid(z: Any) -> Any:

@@ -156,6 +156,10 @@ class PimcSettings:
     """Weigh deals by the learned model of how the other seats call given their tiles
     (`texas42.players.call_model`) instead of the hand-made model of the calls; the inference
     from the contract and the plays stays as ``inference`` and ``play_inference`` set it."""
+    bidder_model: str = "shipped"
+    """The learned bidder's model file (``learned`` bidding and declaring, ``call_model``):
+    ``shipped``, the one in the package, or a path (``texas42 bidder rebuild`` plays each round
+    with the round before's model)."""
 
     @classmethod
     def expert(cls) -> PimcSettings:
@@ -187,6 +191,8 @@ class PimcSettings:
                     changes[key] = float(text)
                 except ValueError:
                     raise Texas42Error(f"pimc option {key} is a number, not {text!r}") from None
+            elif key == "bidder_model":
+                changes[key] = text
             else:
                 allowed = CHOICES[key]
                 if text not in allowed:
@@ -227,6 +233,9 @@ class PimcBot:
         self._specials: dict[tuple[object, ...], float] = {}
         self.learned: LearnedBidder | None = None
         """The learned bidder (`texas42.players.learned`), made when first needed."""
+        learns = "learned" in (self.settings.bidding, self.settings.declaring)
+        if self.settings.bidder_model != "shipped" and (learns or self.settings.call_model):
+            self._learned()  # a model file named in the spec is read now: a bad one is refused
 
     def choose(self, view: View) -> Action:
         if not view.legal:
@@ -255,9 +264,10 @@ class PimcBot:
 
     def _learned(self) -> LearnedBidder:
         if self.learned is None:
-            from texas42.players.learned import LearnedBidder
+            from texas42.players.learned import LearnedBidder, load_model
 
-            self.learned = LearnedBidder()
+            path = self.settings.bidder_model
+            self.learned = LearnedBidder(load_model(None if path == "shipped" else path))
         return self.learned
 
     # -- deals -----------------------------------------------------------------------------
@@ -279,7 +289,7 @@ class PimcBot:
         if settings.call_model:
             from texas42.players.call_model import call_weigher
 
-            weight = call_weigher(view, weight)
+            weight = call_weigher(view, weight, self._learned().model)
         if settings.endgame and view.phase == Phase.PLAY:
             every = sampler.worlds(settings.endgame_worlds)
             if every is not None:
