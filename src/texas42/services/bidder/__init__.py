@@ -11,6 +11,7 @@ the held-out scores next to the current bidder's calibrated chance on the same r
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -100,39 +101,56 @@ def read_run(folder: str | Path) -> Run:
 
 @dataclass
 class Rows:
-    """One part's training rows: features, labels, the game each came from (for the split),
-    and what the baseline needs."""
+    """One part's rows: features, labels, whether each is held out (its game is), and what
+    the baseline needs."""
 
     x: list[tuple[float, ...]] = field(default_factory=list)
     y: list[int] = field(default_factory=list)
-    game: list[int] = field(default_factory=list)
+    held: list[bool] = field(default_factory=list)
     allowed: list[int] = field(default_factory=list)
     baseline: list[tuple[float, ...]] = field(default_factory=list)
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        return np.array(self.x, dtype=float), np.array(self.y), np.array(self.game)
+        return np.array(self.x, dtype=float), np.array(self.y), np.array(self.held, dtype=bool)
 
 
 def _four_seat_marks(rules: Rules) -> bool:
     return rules.layout.seats == 4 and rules.layout.total == 42 and rules.game == "marks"
 
 
-def collect(runs: Sequence[Run]) -> tuple[dict[str, Rows], list[int]]:
-    """Every part's rows from the runs, and the marks each side gained per real hand. Games are
-    numbered across runs (run k's games after run k-1's), so the split keeps a game whole."""
+def held_out(seed: int, run: Run, game: int, holdout: float = HOLDOUT) -> bool:
+    """Whether a game of a run is held out: a hash of the training seed, the run's own seed and
+    the game below ``holdout``, so a game stays on its side of the split whatever other runs
+    are trained with it and however many games its run has when it is read."""
+    digest = hashlib.blake2b(
+        f"texas42-bidder:{seed}:{run.meta.get('seed')}:{run.meta.get('bot')}:{game}".encode(),
+        digest_size=8,
+    ).digest()
+    return int.from_bytes(digest, "big") / 2**64 < holdout
+
+
+def collect(
+    runs: Sequence[Run], seed: int = 0, holdout: float = HOLDOUT
+) -> tuple[dict[str, Rows], list[int]]:
+    """Every part's rows from the runs, each marked held out or not by its game
+    (`held_out`), and the marks each side gained per real hand (of the games trained on)."""
     rows: dict[str, Rows] = {name: Rows() for name in ("trump", *SPECIAL_KINDS, "pass", "call")}
     gained: list[int] = []
-    offset = 0
     for run in runs:
         a = run.arrays
-        games = int(a["games_game"].max()) + 1 if len(a.get("games_game", ())) else 0
-        games = max(games, int(a["calls_game"].max()) + 1 if len(a["calls_game"]) else 0)
+        cache: dict[int, bool] = {}
+
+        def held(game: int, run: Run = run, cache: dict[int, bool] = cache) -> bool:
+            if game not in cache:
+                cache[game] = held_out(seed, run, game, holdout)
+            return cache[game]
+
         for i in range(len(a["contracts_game"])):
             rules = run.rules[int(a["contracts_rules"][i])]
             if not _four_seat_marks(rules):
                 continue
             dealt = int(a["contracts_dealt"][i])
-            game = offset + int(a["contracts_game"][i])
+            game = held(int(a["contracts_game"][i]))
             bid = int(a["contracts_bid"][i])
             made = int(bool(a["contracts_made"][i]))
             if bid in (PLUNGE_ID, SPLASH_ID):
@@ -140,7 +158,7 @@ def collect(runs: Sequence[Run]) -> tuple[dict[str, Rows], list[int]]:
                 part = rows[kind]
                 part.x.append(special_features(dealt, rules, kind))
                 part.y.append(made)
-                part.game.append(game)
+                part.held.append(game)
                 continue
             action = ACTIONS[int(a["contracts_declare"][i])]
             if not isinstance(action, Declare):
@@ -150,14 +168,14 @@ def collect(runs: Sequence[Run]) -> tuple[dict[str, Rows], list[int]]:
                 part = rows[contract.kind]
                 part.x.append(special_features(dealt, rules, contract.kind))
                 part.y.append(made)
-                part.game.append(game)
+                part.held.append(game)
                 continue
             if contract.kind not in TRUMP_KINDS:
                 continue
             part = rows["trump"]
             part.x.append(contract_features(dealt, rules, contract))
             part.y.append(int(a["contracts_points"][i]))
-            part.game.append(game)
+            part.held.append(game)
             dd = [int(v) for v in a["contracts_dd"][i] if v >= 0]
             value = estimate(dealt, tables_for(contract, rules), rules.layout)
             mean = sum(dd) / len(dd) if dd else float("nan")
@@ -175,31 +193,24 @@ def collect(runs: Sequence[Run]) -> tuple[dict[str, Rows], list[int]]:
             before = tuple(int(v) for v in a["calls_before"][i] if v >= 0)
             score = (int(a["calls_score"][i][0]), int(a["calls_score"][i][1]))
             x = seat_features(dealt, rules, before, score)
-            game = offset + int(a["calls_game"][i])
+            game = held(int(a["calls_game"][i]))
             calls = rows["call"]
             calls.x.append(x)
             calls.y.append(k)
-            calls.game.append(game)
+            calls.held.append(game)
             calls.allowed.append(legal_classes(rules, before, dealt) | 1 << k)
             if aid == PASS_ID:
                 passes = rows["pass"]
                 passes.x.append(x)
                 marks = int(a["calls_marks"][i])
                 passes.y.append(min(max(marks, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
-                passes.game.append(game)
+                passes.held.append(game)
         for i in range(len(a["hands_game"])):
-            if _four_seat_marks(run.rules[int(a["hands_rules"][i])]):
+            if _four_seat_marks(run.rules[int(a["hands_rules"][i])]) and not held(
+                int(a["hands_game"][i])
+            ):
                 gained.extend(int(v) for v in a["hands_marks"][i])
-        offset += games
     return rows, gained
-
-
-def split(games: np.ndarray, seed: int, holdout: float = HOLDOUT) -> np.ndarray:
-    """Which rows are held out: a seeded choice of ``holdout`` of the distinct games."""
-    distinct = np.unique(games)
-    rng = np.random.default_rng(seed)
-    chosen = rng.permutation(distinct)[: round(holdout * len(distinct))]
-    return np.isin(games, chosen)
 
 
 def _mask_rows(masks: list[int], classes: int) -> np.ndarray:
@@ -228,7 +239,7 @@ def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 
 def fit_parts(
-    rows: dict[str, Rows], held: dict[str, np.ndarray], l2: float = 1.0
+    rows: dict[str, Rows], l2: float = 1.0
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
     """Fit every part with rows on the rows not held out; the arrays for the model file, the
     row counts and the held-out scores."""
@@ -236,10 +247,9 @@ def fit_parts(
     counts: dict[str, Any] = {}
     scores: dict[str, Any] = {}
     for name, part in rows.items():
-        x, y, _ = part.arrays()
+        x, y, out = part.arrays()
         if len(x) == 0:
             continue
-        out = held[name]
         train = ~out
         if train.sum() < 5 or len(np.unique(y[train])) < 2:
             continue  # too few rows, or one outcome only: nothing to learn
@@ -320,16 +330,10 @@ def train(
     if not 0 <= holdout < 1:
         raise Texas42Error(f"the held-out share is from 0 to below 1, not {holdout}")
     runs = [read_run(f) for f in folders]
-    rows, gained = collect(runs)
+    rows, gained = collect(runs, seed, holdout)
     if not rows["trump"].x:
         raise Texas42Error("the runs hold no four-seat marks-game contracts to learn from")
-    held = {
-        name: split(np.array(part.game, dtype=int), seed, holdout)
-        if part.game
-        else np.zeros(0, bool)
-        for name, part in rows.items()
-    }
-    arrays, counts, scores = fit_parts(rows, held)
+    arrays, counts, scores = fit_parts(rows)
     meta = {
         "format": MODEL_FORMAT,
         "texas42": __version__,
