@@ -85,3 +85,32 @@ def test_bad_data_is_refused_with_one_line(tmp_path: Path) -> None:
         train([tmp_path / "other"], tmp_path / "m.npz", holdout=1.5)
     result = runner.invoke(app, ["bidder", "info", str(tmp_path / "missing.npz")])
     assert result.exit_code == 2 and "cannot read the bidder model" in result.output
+
+
+def test_the_fits_recover_what_made_the_data() -> None:
+    """Outcomes drawn from known logistic models: the fits find the weights again."""
+    from texas42.services.bidder.fit import fit_binary, fit_cumulative, fit_multinomial
+
+    rng = np.random.default_rng(0)
+    n = 4000
+    z = rng.normal(size=(n, 2))
+    true_w = np.array([1.5, -0.7])
+    # points: a latent score with logistic noise, thresholds at 30..33
+    latent = z @ true_w + rng.logistic(size=n)
+    levels = (30, 31, 32, 33)
+    cuts = np.array([-1.0, 0.0, 0.5, 2.0])
+    points = 29 + (latent[:, None] > cuts[None, :]).sum(axis=1)
+    w, a = fit_cumulative(z, points, levels, l2=0.1)
+    assert np.allclose(w, true_w, atol=0.15)
+    assert np.allclose(a, -cuts, atol=0.15) and np.all(np.diff(a) <= 0)
+    made = rng.random(n) < 1 / (1 + np.exp(-(z @ true_w + 0.3)))
+    wb, b = fit_binary(z, made, l2=0.1)
+    assert np.allclose(wb, true_w, atol=0.15) and abs(b[0] - 0.3) < 0.15
+    scores = np.stack([z @ true_w, -z @ true_w, np.zeros(n)], axis=1)
+    p = np.exp(scores) / np.exp(scores).sum(axis=1, keepdims=True)
+    labels = np.array([rng.choice(3, p=row) for row in p])
+    allowed = np.ones((n, 3), dtype=bool)
+    weights, _ = fit_multinomial(z, labels, allowed, 3, l2=0.1, steps=600)
+    # softmax weights are known up to a common shift: compare differences from the last class
+    assert np.allclose(weights[0] - weights[2], true_w, atol=0.2)
+    assert np.allclose(weights[1] - weights[2], -true_w, atol=0.2)
