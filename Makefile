@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test lint docs docs-check test-slow bench clean
+.PHONY: run play test lint docs docs-check test-slow bench clean bidder
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,20 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_solver.py
 	$(BIN)/python benchmarks/bench_bots.py
 	$(BIN)/python benchmarks/bench_server.py
+
+# The learned bidder's shipped model from scratch: the self-play run it was trained on (the same
+# command resumes a stopped run), then the fit (docs/bots.md, "Learned bidding"). Long: about
+# 10 minutes of a core per game; BIDDER_DATA, BIDDER_GAMES and BIDDER_WORKERS change the run.
+BIDDER_DATA ?= build/selfplay-r1
+BIDDER_GAMES ?= 12
+BIDDER_WORKERS ?= 2
+BIDDER_MODEL := src/texas42/players/data/bidder.npz
+
+bidder: $(STAMP)
+	$(BIN)/texas42 selfplay $(BIDDER_DATA) --games $(BIDDER_GAMES) --bot expert \
+		--playout 'expert:objective=points,value_samples=24' --rules standard --rules house \
+		--seed 19 --chunk 2 --bid-samples 16 --workers $(BIDDER_WORKERS)
+	$(BIN)/texas42 bidder train $(BIDDER_DATA) --out $(BIDDER_MODEL) --seed 0
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .hypothesis .ruff_cache build

@@ -239,10 +239,12 @@ def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 
 def fit_parts(
-    rows: dict[str, Rows], l2: float = 1.0
+    rows: dict[str, Rows], l2: float = 1.0, l2_classes: float = 5.0
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
     """Fit every part with rows on the rows not held out; the arrays for the model file, the
-    row counts and the held-out scores."""
+    row counts and the held-out scores. ``l2`` is the penalty on the trump part's weights
+    (standardised features, summed log loss); the made-or-set and multinomial parts, with far
+    fewer rows per weight, take ``l2_classes``."""
     arrays: dict[str, np.ndarray] = {}
     counts: dict[str, Any] = {}
     scores: dict[str, Any] = {}
@@ -270,7 +272,7 @@ def fit_parts(
                     "levels": list(LEVELS),
                 }
         elif name in SPECIAL_KINDS:
-            weights, offsets = fit_binary(z[train], y[train], l2)
+            weights, offsets = fit_binary(z[train], y[train], l2_classes)
             if out.any():
                 p = 1 / (1 + np.exp(-(z[out] @ weights + offsets[0])))
                 rate = np.full(int(out.sum()), y[train].mean())
@@ -286,7 +288,9 @@ def fit_parts(
                 if name == "call"
                 else np.ones((len(x), classes), dtype=bool)
             )
-            weights, offsets = fit_multinomial(z[train], y[train], allowed[train], classes, l2)
+            weights, offsets = fit_multinomial(
+                z[train], y[train], allowed[train], classes, l2_classes
+            )
             if out.any():
                 p = softmax(z[out] @ weights.T + offsets, allowed[out])
                 picked = p[np.arange(int(out.sum())), y[out]]
