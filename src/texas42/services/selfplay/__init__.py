@@ -7,6 +7,11 @@ a run's games with the arena's executors and writes resumable parts, which `load
 (`texas42.services.selfplay.store`, which needs numpy).
 """
 
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
 from texas42.services.selfplay.play import (
     GameData,
     SelfPlaySpec,
@@ -16,11 +21,24 @@ from texas42.services.selfplay.play import (
     play_selfplay,
 )
 
+if TYPE_CHECKING:
+    import numpy as np
+
+
+def load(folder: str | Path) -> dict[str, np.ndarray]:
+    """Every column of the run in ``folder``, its parts checked and concatenated
+    (`texas42.services.selfplay.store.load`; numpy is imported only here)."""
+    from texas42.services.selfplay.store import load as load_run
+
+    return load_run(folder)
+
+
 __all__ = [
     "GameData",
     "SelfPlaySpec",
     "check_selfplay_rules",
     "contract_calls",
+    "load",
     "play_out",
     "play_selfplay",
 ]
