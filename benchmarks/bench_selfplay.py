@@ -6,10 +6,11 @@
 Deals ``--deals`` random hands (default 4, standard rules) and plays every play-out the
 self-play data holds for them (`texas42.services.selfplay.play_out`: each seat, each contract
 it could name, every other seat passing, played to the last trick) once with each ``--playout``
-bot at all four seats (default: the self-play default, ``pimc:samples=12,value_samples=12,
-objective=points``, and ``expert``). Prints, per bot, the seconds a play-out takes (mean and
-the slowest), and over the same play-outs the bidder's mean points and make rate; and, bot by
-bot against the first, how often both gave the same verdict and the mean points difference.
+bot at all four seats (default: ``expert``, then the self-play default,
+`texas42.services.selfplay.play.DEFAULT_PLAYOUT`). Prints, per bot, the seconds a play-out
+takes (mean and the slowest), and over the same play-outs the bidder's mean points and make
+rate; and, bot by bot against the first, how often both gave the same verdict (made or set) and
+the mean points difference.
 The same deals and contracts for every bot, so the differences are the bots'.
 """
 
@@ -39,7 +40,7 @@ def main() -> None:
     parser.add_argument("--playout", action="append")
     args = parser.parse_args()
     rules = Rules.parse(args.rules)
-    specs = args.playout or [DEFAULT_PLAYOUT, "expert"]
+    specs = args.playout or ["expert", DEFAULT_PLAYOUT]
     rng = random.Random(args.seed)
     hands = [Hand.random(rules, rng.randrange(4), rng) for _ in range(args.deals)]
     jobs = [

@@ -380,7 +380,7 @@ def test_the_command(tmp_path: Path) -> None:
     assert again.exit_code == 0 and "1 parts (1 games) were there already" in again.stdout
     other = runner.invoke(app, [*args, "--chunk", "3"])
     assert other.exit_code == 2
-    assert "holds another self-play run (chunk 10 there, 3 here)" in other.stderr
+    assert "holds another self-play run (chunk 5 there, 3 here)" in other.stderr
 
 
 @pytest.mark.parametrize(

@@ -760,7 +760,7 @@ def selfplay(
         str | None,
         typer.Option(
             help="The bot at every seat of the play-outs of each contract (default: "
-            "pimc with points as the objective; docs/selfplay.md)."
+            "the expert playing for points; docs/selfplay.md)."
         ),
     ] = None,
     rules: Annotated[
@@ -768,7 +768,7 @@ def selfplay(
         typer.Option(help="Rules of the games, repeatable: game g uses the (g mod n)th."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals: the same seed, the same run.")] = 0,
-    chunk: Annotated[int, typer.Option(help="Games in each part file.")] = 10,
+    chunk: Annotated[int, typer.Option(help="Games in each part file.")] = 5,
     bid_samples: Annotated[
         int, typer.Option(help="Deals of the double-dummy figures of each contract.")
     ] = 16,

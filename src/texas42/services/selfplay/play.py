@@ -37,9 +37,10 @@ from texas42.services.protocol import close_bot, make_bot
 
 Columns = dict[str, list[Any]]
 
-DEFAULT_PLAYOUT = "pimc:samples=12,value_samples=12,objective=points"
-"""The play-outs' bot when none is named: PIMC maximising the expected points, so a play-out's
-total serves every bid of the contract (docs/selfplay.md has the figures behind the choice)."""
+DEFAULT_PLAYOUT = "expert:objective=points,value_samples=24"
+"""The play-outs' bot when none is named: the expert playing for the expected points over all
+its play deals, so a play-out's total serves every bid of the contract and is played about as
+the expert plays (docs/selfplay.md has the figures behind the choice)."""
 
 
 @dataclass(frozen=True, slots=True)
