@@ -20,7 +20,7 @@ from texas42.core.hand import Hand
 from texas42.core.rules import Rules
 from texas42.core.tiles import ALL_TILES, count_points
 from texas42.faces.cli import app
-from texas42.players.pimc import _candidates
+from texas42.players.pimc import PimcBot, PimcSettings, _candidates
 from texas42.services.arena.run import map_specs
 from texas42.services.protocol import make_bot
 from texas42.services.selfplay import contract_calls, play_out
@@ -175,6 +175,29 @@ def test_contracts_are_every_candidate_of_every_seat(
     assert specials == int(np.isin(data["contracts_bid"], [PLUNGE_ID, SPLASH_ID]).sum())
 
 
+def test_double_dummy_figures_are_the_bidders(
+    straight: tuple[Path, dict[str, np.ndarray]],
+) -> None:
+    """contracts_dd is what a simulation bidder seeded as the seat's bot computes for each
+    contract on the seat's opening view, deals drawn from its tiles alone."""
+    _folder, data = straight
+    rules = Rules.parse("standard")
+    row = 0  # game 0 (standard rules), its first hand
+    hand = Hand(rules, int(data["hands_shaker"][row]), [int(m) for m in data["hands_dealt"][row]])
+    seed = int(data["games_seed"][0])
+    for seat in range(4):
+        judge = PimcBot(PimcSettings(bid_samples=SAMPLES), seed * 4 + seat)
+        chances = judge.contract_chances(hand.view(seat, (0, 0), 1))
+        rows = np.flatnonzero(
+            (data["contracts_game"] == 0)
+            & (data["contracts_hand"] == 0)
+            & (data["contracts_seat"] == seat)
+        )
+        for r, (_call, contract) in zip(rows, contract_calls(rules, hand, seat), strict=True):
+            assert contract is not None
+            assert list(data["contracts_dd"][r]) == [value for value, _w in chances[contract]]
+
+
 def test_play_outs_go_to_the_last_trick() -> None:
     """42 points and 7 tricks between the sides in every play-out of a deal, even a Nel-O set
     at the first trick and a 30 made early (in Nel-O the partner sits out, so its count is
@@ -231,8 +254,10 @@ def test_a_stopped_run_resumes_to_the_same_arrays(
     first = run_selfplay(tmp_path, plan, progress=stop_at_the_second)
     assert (first.stopped, first.parts_written) == (True, 1)
     assert part_path(tmp_path, 0).exists() and not part_path(tmp_path, 1).exists()
-    second = run_selfplay(tmp_path, plan)
+    found: list[int] = []
+    second = run_selfplay(tmp_path, plan, found_games=found.append)
     assert (second.stopped, second.parts_found, second.parts_written) == (False, 1, 1)
+    assert found == [1]
     again = load(tmp_path)
     for name in COLUMNS:
         np.testing.assert_array_equal(again[name], expected[name], err_msg=name)

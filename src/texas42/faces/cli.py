@@ -803,7 +803,12 @@ def selfplay(
     try:
         with bar:
             summary = run_selfplay(
-                Path(out), config, workers=workers, ray_address=ray, progress=advance
+                Path(out),
+                config,
+                workers=workers,
+                ray_address=ray,
+                progress=advance,
+                found_games=lambda n: bar.advance(bar.task_ids[0], n),
             )
     except Texas42Error as exc:
         raise _refused(f"texas42 selfplay: {exc}") from None

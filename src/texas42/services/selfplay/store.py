@@ -370,12 +370,17 @@ def run_selfplay(
     workers: int = 1,
     ray_address: str | None = None,
     progress: Progress | None = None,
+    found_games: Callable[[int], None] | None = None,
 ) -> RunSummary:
     """Play the parts of the run that ``folder`` lacks, each written whole as its last game
-    ends; Ctrl-C (KeyboardInterrupt) stops after the last whole part, ``stopped`` says so."""
+    ends; Ctrl-C (KeyboardInterrupt) stops after the last whole part, ``stopped`` says so.
+    ``progress`` is called with each game played, ``found_games`` first with the number of
+    games already there."""
     folder = Path(folder)
     todo = prepare_run(folder, config)
     found = [part for part in range(config.parts) if part not in todo]
+    if found_games is not None:
+        found_games(sum(len(config.part_games(p)) for p in found))
     start = time.perf_counter()
     specs = [spec for part in todo for spec in game_specs(config, config.part_games(part))]
     rows = dict.fromkeys(TABLES, 0)
