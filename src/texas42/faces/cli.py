@@ -765,7 +765,9 @@ def selfplay(
     ] = None,
     rules: Annotated[
         list[str] | None,
-        typer.Option(help="Rules of the games, repeatable: game g uses the (g mod n)th."),
+        typer.Option(
+            help="Rules of the games, repeatable: game g uses the (g mod n)th (default: standard)."
+        ),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the deals: the same seed, the same run.")] = 0,
     chunk: Annotated[int, typer.Option(help="Games in each part file.")] = 5,
