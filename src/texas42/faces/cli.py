@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -559,9 +559,12 @@ def _arena_checks(
     return parsed, pairs
 
 
-def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchResult], None]]:
-    """A progress bar on stderr counting games (or hands), and the callback that moves it;
-    shown only on a terminal, so logs and pipes get the result alone."""
+def _arena_progress(
+    total: int, unit: str, step: Callable[[Any], int] = lambda result: len(result.games)
+) -> tuple[Progress, Callable[[Any], None]]:
+    """A progress bar on stderr counting games (or hands), and the callback that moves it by
+    ``step(result)`` (a match result's games); shown only on a terminal, so logs and pipes get
+    the result alone."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -584,7 +587,7 @@ def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchRes
         disable=not console.is_terminal,
     )
     task = bar.add_task(unit, total=total)
-    return bar, lambda result: bar.advance(task, len(result.games))
+    return bar, lambda result: bar.advance(task, step(result))
 
 
 @app.command()
@@ -744,6 +747,82 @@ def ladder(
         print(json.dumps(summary.to_dict()))
         return
     print_tables(ladder_tables(summary))
+
+
+@app.command()
+def selfplay(
+    out: Annotated[str, typer.Argument(help="The run's folder: made, or resumed if it exists.")],
+    games: Annotated[
+        int, typer.Option(help="Games in the run; a resumed run plays only the parts missing.")
+    ],
+    bot: Annotated[str, typer.Option(help="The bot at every seat of the real games.")] = "expert",
+    playout: Annotated[
+        str | None,
+        typer.Option(
+            help="The bot at every seat of the play-outs of each contract (default: "
+            "the expert playing for points; docs/selfplay.md)."
+        ),
+    ] = None,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Rules of the games, repeatable: game g uses the (g mod n)th (default: standard)."
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the deals: the same seed, the same run.")] = 0,
+    chunk: Annotated[int, typer.Option(help="Games in each part file.")] = 5,
+    bid_samples: Annotated[
+        int, typer.Option(help="Deals of the double-dummy figures of each contract.")
+    ] = 16,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
+) -> None:
+    """Play self-play games and store every call, every hand and, for every seat of every
+    hand, each contract it could have named played out (docs/selfplay.md).
+
+    Parts of --chunk games are written whole as they finish; the same command on the same
+    folder plays only the parts missing, and Ctrl-C stops after the last whole part. Exit
+    status 2 for bad input.
+    """
+    from texas42.services.arena.run import import_ray
+    from texas42.services.selfplay.play import DEFAULT_PLAYOUT
+    from texas42.services.selfplay.store import RunConfig, run_selfplay
+
+    texts = rules or ["standard"]
+    try:
+        canonical = tuple(str(Rules.parse(text)) for text in texts)
+    except Texas42Error as exc:
+        raise _refused(f"--rules: {exc}") from None
+    if workers < 1:
+        raise _refused(f"--workers: at least 1, not {workers}")
+    if ray is not None:
+        try:
+            import_ray()
+        except Texas42Error as exc:
+            raise _refused(str(exc)) from None
+    config = RunConfig(bot, playout or DEFAULT_PLAYOUT, canonical, seed, games, chunk, bid_samples)
+    bar, advance = _arena_progress(games, "games", step=lambda data: 1)
+    try:
+        with bar:
+            summary = run_selfplay(
+                Path(out),
+                config,
+                workers=workers,
+                ray_address=ray,
+                progress=advance,
+                found_games=lambda n: bar.advance(bar.task_ids[0], n),
+            )
+    except Texas42Error as exc:
+        raise _refused(f"texas42 selfplay: {exc}") from None
+    rows = ", ".join(f"{n} {table}" for table, n in summary.rows.items())
+    print(
+        f"{summary.folder}: wrote {summary.parts_written} parts ({summary.games_played} games; "
+        f"rows: {rows}) in {summary.seconds:.1f} s; {summary.parts_found} parts "
+        f"({summary.games_found} games) were there already."
+    )
+    if summary.stopped:
+        print("Stopped by Ctrl-C after the last whole part; run the same command to go on.")
+        raise typer.Exit(130)
 
 
 @app.command()

@@ -19,7 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from texas42.core.errors import Texas42Error
 from texas42.core.rules import Rules
@@ -97,6 +97,8 @@ def _why_ray_cannot_join(exc: BaseException) -> str:
 
 
 Results = Generator[MatchResult, None, None]
+S = TypeVar("S")
+R = TypeVar("R")
 
 
 def map_matches(
@@ -107,25 +109,33 @@ def map_matches(
 
     Closing the iterator early cancels the matches not yet started.
     """
+    return map_specs(run_match, specs, workers, ray_address)
+
+
+def map_specs(
+    run: Callable[[S], R], specs: Sequence[S], workers: int = 1, ray_address: str | None = None
+) -> Generator[R, None, None]:
+    """Any picklable pure function ``run`` over picklable specs, results in spec order, by the
+    executors of `map_matches` (which is this with `run_match`)."""
     if ray_address is not None:
-        return _ray_map(specs, ray_address)
+        return _ray_map(run, specs, ray_address)
     if workers > 1:
-        return _pool_map(specs, workers)
-    return (run_match(spec) for spec in specs)
+        return _pool_map(run, specs, workers)
+    return (run(spec) for spec in specs)
 
 
-def _pool_map(specs: Sequence[MatchSpec], workers: int) -> Results:
+def _pool_map(run: Callable[[S], R], specs: Sequence[S], workers: int) -> Generator[R, None, None]:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     todo = iter(specs)
     pool = ProcessPoolExecutor(workers, initializer=_ignore_ctrl_c)
     try:
-        pending: deque[Future[MatchResult]] = deque(
-            pool.submit(run_match, spec) for spec in itertools.islice(todo, workers * AHEAD)
+        pending: deque[Future[R]] = deque(
+            pool.submit(run, spec) for spec in itertools.islice(todo, workers * AHEAD)
         )
         while pending:
             result = pending.popleft().result()
-            pending.extend(pool.submit(run_match, spec) for spec in itertools.islice(todo, 1))
+            pending.extend(pool.submit(run, spec) for spec in itertools.islice(todo, 1))
             yield result
     except KeyboardInterrupt:
         # the matches under way are dropped: end the workers now rather than after their pair
@@ -161,19 +171,19 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _ray_map(specs: Sequence[MatchSpec], address: str) -> Results:
+def _ray_map(run: Callable[[S], R], specs: Sequence[S], address: str) -> Generator[R, None, None]:
     ray = import_ray()
     try:
         ray.init(address=None if address == "local" else address, ignore_reinit_error=True)
     except Exception as exc:  # Ray raises several kinds when no cluster answers
         raise Texas42Error(f"--ray {address}: {_why_ray_cannot_join(exc)}") from None
-    remote = ray.remote(run_match)
+    remote = ray.remote(run)
     window = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
     todo = iter(specs)
     pending: deque[Any] = deque(remote.remote(spec) for spec in itertools.islice(todo, window))
     try:
         while pending:
-            result: MatchResult = ray.get(pending.popleft())
+            result: R = ray.get(pending.popleft())
             pending.extend(remote.remote(spec) for spec in itertools.islice(todo, 1))
             yield result
     finally:
