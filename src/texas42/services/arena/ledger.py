@@ -90,8 +90,6 @@ class Ledger:
     only those below the pairs planned) and `save`, which adds a pair as it ends."""
 
     folder: Path
-    spec: MatchSpec
-    pairs: int
     known: dict[int, MatchResult] = field(default_factory=dict)
     kept: dict[int, str] = field(default_factory=dict)
     """Every pair line read back whole, by index, those beyond ``pairs`` too (a later resume
@@ -187,7 +185,7 @@ def open_ledger(
     records without a ledger."""
     header = _run_header(bot_a, bot_b, rules, seed, hands, pairs)
     spec = MatchSpec(bot_a, bot_b, rules, 0, 0, hands, True)
-    ledger = Ledger(folder, spec, pairs)
+    ledger = Ledger(folder)
     path = folder / LEDGER
     if not resume:
         if _holds_a_run(folder):
