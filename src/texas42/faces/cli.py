@@ -628,6 +628,12 @@ def arena(
         str | None, typer.Option(help="Chart the margin as pairs were played (PNG; matplotlib).")
     ] = None,
     ray: RayOption = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue the run in --records DIR: its pairs count, the rest play."
+        ),
+    ] = False,
 ) -> None:
     """Play two bots against each other on duplicate deals: every deal twice, seats swapped.
 
@@ -652,6 +658,8 @@ def arena(
         except Texas42Error as exc:
             raise _refused(f"--sprt: {exc}") from None
     folder = Path(records) if records is not None else None
+    if resume and folder is None:
+        raise _refused("--resume: name the run's folder with --records DIR")
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise _refused(f"--records: {folder} is not a folder")
@@ -668,14 +676,25 @@ def arena(
             raise _refused(str(exc)) from None
         if not Path(plot).parent.is_dir():
             raise _refused(f"--plot: no folder {Path(plot).parent}")
-    from texas42.services.arena.report import match_table, print_tables, save_records, sprt_line
+    from texas42.services.arena.ledger import Ledger, open_ledger
+    from texas42.services.arena.report import match_table, print_tables, sprt_line
 
+    ledger: Ledger | None = None
+    if folder is not None:
+        try:
+            ledger = open_ledger(
+                folder, bot_a, bot_b, parsed, pairs, seed, hands=hands is not None, resume=resume
+            )
+        except Texas42Error as exc:
+            raise _refused(f"--records: {exc}") from None
     bar, advance = _arena_progress(2 * pairs, option[2:])
+    for result in ledger.known.values() if ledger is not None else ():
+        advance(result)
 
     def played(result: MatchResult) -> None:
         advance(result)
-        if folder is not None:
-            save_records([result], folder)  # as each pair ends: a stopped run keeps its games
+        if ledger is not None:
+            ledger.save(result)  # as each pair ends: a stopped run keeps its games
 
     try:
         with bar:
@@ -691,6 +710,7 @@ def arena(
                 ray_address=ray,
                 sprt=test,
                 progress=played,
+                known=ledger.known if ledger is not None else None,
             )
     except Texas42Error as exc:
         raise _refused(f"texas42 arena: {exc}") from None

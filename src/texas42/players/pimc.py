@@ -479,6 +479,13 @@ class PimcBot:
         stake = bid.points if view.rules.game == "moon" else bid.marks or 1
         return chance, stake * (2 * chance - 1)
 
+    def make_chance(self, view: View, action: Action) -> float | None:
+        """The chance this bot gives a call (a point or mark bid, a special) of being made, from
+        the numbers `_call` chooses on (`call_value`); None for a pass or any other action."""
+        if not isinstance(action, Bid):
+            return None
+        return self.call_value(self.contract_chances(view), action, view)[0]
+
     def bid_chance(self, chances: dict[Contract, Chances], bid: Bid, view: View) -> float:
         """The best chance over the contracts of making ``bid``: see the module docstring."""
         rules = view.rules

@@ -17,7 +17,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -351,9 +351,14 @@ def play_match(
     ray_address: str | None = None,
     sprt: Sprt | None = None,
     progress: Progress | None = None,
+    known: Mapping[int, MatchResult] | None = None,
 ) -> tuple[MatchSummary, list[MatchResult]]:
     """Play a duplicate match of ``pairs`` pairs (fewer if the SPRT decides first, checked after
     every pair); the summary and every pair's result, in order.
+
+    ``known`` holds pairs already played, by index (a resumed run's, read back by
+    `texas42.services.arena.ledger.open_ledger`): they are counted in their place and not played
+    again, nor passed to ``progress``, so the summary is the one a run that never stopped gives.
 
     Ctrl-C (KeyboardInterrupt) stops the match after the pairs already played, which are summed
     up as usual (``planned_pairs`` says how many were meant); with none played it propagates.
@@ -364,17 +369,21 @@ def play_match(
         raise Texas42Error(f"a match needs at least one pair of games, not {pairs}")
     start_engines([("bot A", bot_a), ("bot B", bot_b)])
     specs = match_specs(bot_a, bot_b, rules, pairs, seed, hands=hands, records=records)
+    known = known or {}
+    todo = [spec for spec in specs if spec.index not in known]
     start = time.perf_counter()
     results: list[MatchResult] = []
     wins = decided = 0
     try:
-        with contextlib.closing(map_matches(specs, workers, ray_address)) as played:
-            for result in played:
+        with contextlib.closing(map_matches(todo, workers, ray_address)) as played:
+            for index in range(pairs):
+                old = known.get(index)
+                result = old if old is not None else next(played)
                 with _ctrl_c_deferred():  # a pair is counted and shown (saved) whole, or not
                     results.append(result)
                     wins += result.a_wins
                     decided += result.decided
-                    if progress is not None:
+                    if progress is not None and old is None:
                         progress(result)
                 if sprt is not None and sprt.decide(wins, decided - wins) is not None:
                     break
