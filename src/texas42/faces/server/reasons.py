@@ -1,0 +1,62 @@
+"""The reasons a table keeps for its bots' actions, by where each action stands in the game.
+
+A bot at the web table acts through `texas42.players.reasons.decide`, and its reason goes into
+the action's event (`ActionEvent.reason`), so the log and a snapshot keep it and a restart shows
+the same "why?". As an event is applied the room files its reason under a `ReasonKey`: the hand's
+index in the game, the kind of action (``call``, ``discard``, ``contract``, ``play``) and its
+number among the hand's actions of that kind (the third call is 2, the first lead 0), the very
+places the state payload shows those actions at (`Hand.calls`, the tiles of ``tricks`` and
+``trick`` in play order). Who may read which form of a reason is decided in one place,
+`texas42.faces.server.payload.reason_words`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from texas42.core.actions import Action, Bid, Declare, Discard, Pass
+from texas42.core.game import Game
+from texas42.core.reasons import Reason
+from texas42.faces.server.events import StoredReason
+
+ReasonKind = Literal["call", "discard", "contract", "play"]
+ReasonKey = tuple[int, ReasonKind, int]
+"""The hand's index in the game, the kind of action and its number among that kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptReason:
+    """A bot's reason for the action ``seat`` took."""
+
+    seat: int
+    reason: Reason
+
+
+Kept = dict[ReasonKey, KeptReason]
+
+
+def reason_key(game: Game, action: Action) -> ReasonKey:
+    """Where ``action``, about to be taken in the game's hand in play, stands (`ReasonKey`)."""
+    hand = game.hand
+    index = len(game.hands) - 1
+    if isinstance(action, Pass | Bid):
+        return (index, "call", len(hand.calls))
+    if isinstance(action, Discard):
+        return (index, "discard", len(hand.discards))
+    if isinstance(action, Declare):
+        return (index, "contract", 0)
+    return (index, "play", len(hand.plays))
+
+
+def stored(reason: Reason | None) -> StoredReason | None:
+    """A reason as an event keeps it."""
+    return None if reason is None else StoredReason(text=reason.text, public=reason.public)
+
+
+def kept(seat: int, reason: StoredReason) -> KeptReason:
+    """An event's reason as the room files it."""
+    return KeptReason(seat, Reason(reason.text, reason.public))
+
+
+__all__ = ["Kept", "KeptReason", "ReasonKey", "ReasonKind", "kept", "reason_key", "stored"]
