@@ -20,6 +20,7 @@ from texas42.core.view import View
 from texas42.faces.server import room as room_module
 from texas42.faces.server.events import ActionEvent, read_event
 from texas42.faces.server.payload import reason_words
+from texas42.faces.server.reasons import REASON_CHARS, stored
 from texas42.faces.server.room import Room, ServerSettings
 from texas42.faces.server.storage import Storage, database_url
 from texas42.players import Bot, RulesBot
@@ -184,10 +185,14 @@ def test_a_seat_whose_tiles_were_not_all_shown_keeps_its_reason_public() -> None
 
 
 @pytest.mark.usefixtures("telling")
+@pytest.mark.parametrize("rules", [POINTS, "standard"])
 def test_no_seat_reads_another_seat_s_whole_reason_while_the_hand_is_on(
-    client: TestClient,
+    client: TestClient, rules: str
 ) -> None:
-    table, me, _ = seat_with_bots(client, POINTS)
+    """In a points game every tile is played, and after the hand everyone reads every whole
+    reason; a marks game stops once the bid is decided, and a seat left holding tiles keeps its
+    reasons public."""
+    table, me, _ = seat_with_bots(client, rules)
     room = room_of(client, table)
     watcher = Socket(client, table)
     watcher.hello()
@@ -215,10 +220,19 @@ def test_no_seat_reads_another_seat_s_whole_reason_while_the_hand_is_on(
             assert first.play_seats[why["index"]] == seat
         elif why["kind"] == "call":
             assert (first.first_bidder + why["index"]) % 4 == seat
-    # the hand was played out: after it everyone reads the whole reasons, tiles and all
-    assert all(why["text"].startswith("SECRET") for why in ended["reasons"])
-    assert check_readers(me, (0,), game) > 0
-    assert check_readers(watcher, (), game) > 0
+    # after the hand everyone reads the whole reasons of the seats whose tiles were all shown
+    shown = hand_visible(first, None)
+    for why in ended["reasons"]:
+        seat = why["seat"]
+        whole = {TILE_NAMES[t] for t in tiles_of(first.deal[seat])} <= shown
+        assert why["text"].startswith("SECRET" if whole else "PUBLIC"), (why, whole)
+    if rules == POINTS:
+        assert all(why["text"].startswith("SECRET") for why in ended["reasons"])
+        assert check_readers(me, (0,), game) > 0
+        assert check_readers(watcher, (), game) > 0
+    else:
+        check_readers(me, (0,), game)
+        check_readers(watcher, (), game)
     events = room.steps
     assert all((event.reason is None) == (event.seat == 0) for event in events)
 
@@ -305,6 +319,14 @@ def test_a_bot_s_reason_is_the_one_decide_gives(client: TestClient) -> None:
     event = next(e for e in room.steps if isinstance(e, ActionEvent) and e.seat == seat)
     assert event.reason is not None
     assert event.reason.model_dump() == expected.reason.to_dict()
+
+
+def test_a_table_keeps_at_most_reason_chars_of_each_form() -> None:
+    long = Reason("t" * (REASON_CHARS + 50), "p" * REASON_CHARS)
+    kept = stored(long)
+    assert kept is not None
+    assert kept.text == "t" * (REASON_CHARS - 1) + "…" and kept.public == long.public
+    assert stored(None) is None
 
 
 def test_a_log_written_before_reasons_loads_with_none() -> None:

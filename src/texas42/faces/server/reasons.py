@@ -35,6 +35,10 @@ class KeptReason:
 
 Kept = dict[ReasonKey, KeptReason]
 
+REASON_CHARS = 500
+"""The most of each form of a reason a table keeps and sends (an outside engine's words are
+its own and may run on): the rest is cut, marked with an ellipsis."""
+
 
 def reason_key(game: Game, action: Action) -> ReasonKey:
     """Where ``action``, about to be taken in the game's hand in play, stands (`ReasonKey`)."""
@@ -50,8 +54,14 @@ def reason_key(game: Game, action: Action) -> ReasonKey:
 
 
 def stored(reason: Reason | None) -> StoredReason | None:
-    """A reason as an event keeps it."""
-    return None if reason is None else StoredReason(text=reason.text, public=reason.public)
+    """A reason as an event keeps it, each form cut to `REASON_CHARS`."""
+    if reason is None:
+        return None
+    return StoredReason(text=_cut(reason.text), public=_cut(reason.public))
+
+
+def _cut(words: str) -> str:
+    return words if len(words) <= REASON_CHARS else words[: REASON_CHARS - 1] + "…"
 
 
 def kept(seat: int, reason: StoredReason) -> KeptReason:
@@ -59,4 +69,13 @@ def kept(seat: int, reason: StoredReason) -> KeptReason:
     return KeptReason(seat, Reason(reason.text, reason.public))
 
 
-__all__ = ["Kept", "KeptReason", "ReasonKey", "ReasonKind", "kept", "reason_key", "stored"]
+__all__ = [
+    "REASON_CHARS",
+    "Kept",
+    "KeptReason",
+    "ReasonKey",
+    "ReasonKind",
+    "kept",
+    "reason_key",
+    "stored",
+]
