@@ -321,6 +321,48 @@ def test_a_bot_s_reason_is_the_one_decide_gives(client: TestClient) -> None:
     assert event.reason.model_dump() == expected.reason.to_dict()
 
 
+def seen_then(game: Game, number: int, hand: dict[str, Any], reader: int | None) -> set[str]:
+    """The tiles ``reader`` (None: a spectator) had seen of hand ``number`` when it was sent
+    ``hand`` (its payload): the draw, its own dealt tiles, the tiles played so far, the hands
+    laid down so far."""
+    played = game.hands[number - game.first_hand]
+    count = sum(len(trick["plays"]) for trick in hand["tricks"]) + len(hand["trick"])
+    seen = {TILE_NAMES[t] for rnd in game.draw_rounds for _, t in rnd}
+    seen |= {TILE_NAMES[t] for t in played.plays[:count]}
+    seen |= {
+        TILE_NAMES[t] for at, claim in played.claims if at <= count for t in tiles_of(claim.tiles)
+    }
+    if reader is not None:
+        seen |= {TILE_NAMES[t] for t in tiles_of(played.deal[reader])}
+    return seen
+
+
+@pytest.mark.parametrize("level", ["rules", "medium", "easy"])
+def test_the_bots_public_reasons_name_no_tile_the_reader_has_not_seen(
+    client: TestClient, level: str
+) -> None:
+    """The real bots' words, as a partner, an opponent and a spectator read them over a hand:
+    a tile they name was in the reader's hand, played, laid down or drawn by then."""
+    table, me, _ = seat_with_bots(client, level=level)
+    room = room_of(client, table)
+    watcher = Socket(client, table)
+    watcher.hello()
+    play_until(me, room, lambda m: m["game"]["hand_number"] >= 2, random.Random(5))
+    settle(watcher, room)
+    game = room.game
+    assert game is not None
+    read = 0
+    for sock, reader in ((me, 0), (watcher, None)):
+        for message in sock.log:
+            if message["type"] != "state":
+                continue
+            for number, hand, why in whys(message):
+                named = set(TILE_WORD.findall(why["text"]))
+                assert named <= seen_then(game, number, hand, reader), (why, named)
+                read += 1
+    assert read > 0
+
+
 def test_a_table_keeps_at_most_reason_chars_of_each_form() -> None:
     long = Reason("t" * (REASON_CHARS + 50), "p" * REASON_CHARS)
     kept = stored(long)
