@@ -212,18 +212,23 @@ def hand_payload(
     )
 
 
+def reads_whole(seat: int, hand: Hand, reader: Sequence[int]) -> bool:
+    """Whether the player of the seats ``reader`` (none: a spectator) may read the whole
+    reasons of the actions ``seat`` took in ``hand``, the one rule of who reads what. A whole
+    reason names what the deciding seat knew, its own tiles included, so it is read only where
+    every one of those is known: by the player of that seat (a bot played for them while they
+    were away, or before they took the seat), and by everyone once the hand is over with every
+    tile the seat held in it shown face up (played, or laid down by a claim). Anyone else reads
+    the public form: a partner, the opponents and spectators while the hand is on, and for good
+    after a hand that ended with some of the seat's tiles unshown (set early, all passed, a
+    face-down discard)."""
+    return seat in reader or _all_shown(hand, seat)
+
+
 def reason_words(reason: Reason, seat: int, hand: Hand, reader: Sequence[int]) -> str:
     """The words of a bot's reason for an action ``seat`` took in ``hand`` that the player of
-    the seats ``reader`` (none: a spectator) may read. The whole ``text`` names what the deciding
-    seat knew, its own tiles included, so it is read only where every one of those is known:
-    by the player of that seat (a bot played for them while they were away, or before they took
-    the seat), and by everyone once the hand is over with every tile the seat held in it shown
-    face up (played, or laid down by a claim). Anyone else reads ``public``: a partner, the
-    opponents and spectators while the hand is on, and for good after a hand that ended with
-    some of the seat's tiles unshown (set early, all passed, a face-down discard)."""
-    if seat in reader:
-        return reason.text
-    return reason.for_reader(hidden=not _all_shown(hand, seat))
+    ``reader`` may read (`reads_whole`)."""
+    return reason.for_reader(hidden=not reads_whole(seat, hand, reader))
 
 
 def _all_shown(hand: Hand, seat: int) -> bool:
@@ -240,13 +245,18 @@ def _all_shown(hand: Hand, seat: int) -> bool:
 
 def hand_reasons(game: Game, index: int, kept: Kept, reader: Sequence[int]) -> list[out.Why]:
     """The bots' reasons for the calls, contract and plays of the game's hand ``index``, in the
-    words the player of ``reader`` may read (`reason_words`)."""
+    words the player of ``reader`` may read (`reads_whole`, asked once a seat)."""
     hand = game.hands[index]
+    whole: dict[int, bool] = {}
     found = []
-    for (at, kind, number), entry in kept.items():
-        if at == index and kind != "discard":
-            text = reason_words(entry.reason, entry.seat, hand, reader)
-            found.append(out.Why(kind=kind, index=number, seat=entry.seat, text=text))
+    for (kind, number), entry in kept.get(index, {}).items():
+        if kind == "discard":
+            continue
+        seat = entry.seat
+        if seat not in whole:
+            whole[seat] = reads_whole(seat, hand, reader)
+        text = entry.reason.for_reader(hidden=not whole[seat])
+        found.append(out.Why(kind=kind, index=number, seat=seat, text=text))
     return found
 
 

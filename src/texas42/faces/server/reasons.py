@@ -33,7 +33,8 @@ class KeptReason:
     reason: Reason
 
 
-Kept = dict[ReasonKey, KeptReason]
+Kept = dict[int, dict[tuple[ReasonKind, int], KeptReason]]
+"""The reasons of a game: by hand index, each action's (`ReasonKey` without the hand)."""
 
 REASON_CHARS = 500
 """The most of each form of a reason a table keeps and sends (an outside engine's words are
@@ -64,9 +65,13 @@ def _cut(words: str) -> str:
     return words if len(words) <= REASON_CHARS else words[: REASON_CHARS - 1] + "…"
 
 
-def kept(seat: int, reason: StoredReason) -> KeptReason:
-    """An event's reason as the room files it."""
-    return KeptReason(seat, Reason(reason.text, reason.public))
+def file_reason(kept: Kept, key: ReasonKey, seat: int, reason: StoredReason | None) -> None:
+    """File the reason an action's event keeps (None: a person's action, nothing to file)."""
+    if reason is not None:
+        index, kind, number = key
+        kept.setdefault(index, {})[kind, number] = KeptReason(
+            seat, Reason(reason.text, reason.public)
+        )
 
 
 __all__ = [
@@ -75,7 +80,7 @@ __all__ = [
     "KeptReason",
     "ReasonKey",
     "ReasonKind",
-    "kept",
+    "file_reason",
     "reason_key",
     "stored",
 ]

@@ -91,7 +91,7 @@ from texas42.faces.server.messages import (
     Start,
 )
 from texas42.faces.server.payload import game_payload, layout_payload, seat_labels
-from texas42.faces.server.reasons import Kept, kept, reason_key, stored
+from texas42.faces.server.reasons import Kept, file_reason, reason_key, stored
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
 from texas42.faces.server.work import Busy, Work, hint_job, review_job
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
@@ -880,8 +880,7 @@ class Room:
             game=self.game_number, seat=seat, action=action_words(action), reason=stored(reason)
         )
         await self._commit_step(game, event)
-        if event.reason is not None:
-            self.reasons[key] = kept(seat, event.reason)
+        file_reason(self.reasons, key, seat, event.reason)
         await self._stepped(game, self._last(seat, action), waiting)
 
     async def _claim(self, connection: Connection, message: LayDown) -> None:
@@ -1034,8 +1033,7 @@ class Room:
                 action = self._parse_action(game, spelled)
                 key = reason_key(game, action)
                 game.apply(action)
-                if event.reason is not None:
-                    self.reasons[key] = kept(seat, event.reason)
+                file_reason(self.reasons, key, seat, event.reason)
                 self.steps.append(event)
                 self.seq += 1
                 self.last = self._last(seat, action)

@@ -25,7 +25,7 @@ from texas42.core.game import Game
 from texas42.core.rules import Rules
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import ActionEvent, ClaimEvent, EventSeat
-from texas42.faces.server.reasons import Kept, kept, reason_key
+from texas42.faces.server.reasons import Kept, file_reason, reason_key
 
 VERSION: Literal[1] = 1
 """The snapshot's format; one of another version is not read (the log is)."""
@@ -115,8 +115,7 @@ def replay(snapshot: RoomSnapshot, game: Game, rules: Rules, table_id: str) -> K
                 action = parse_action_words(step.action, rules)
                 key = reason_key(game, action)
                 game.apply(action)
-                if step.reason is not None:
-                    reasons[key] = kept(step.seat, step.reason)
+                file_reason(reasons, key, step.seat, step.reason)
             else:
                 why = game.why_claim_illegal(step.seat)
                 if why is not None:
