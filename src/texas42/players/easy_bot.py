@@ -37,6 +37,8 @@ class EasyBot:
         if not view.legal:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
         decision = self._rules.explain(view)
+        if len(view.legal) == 1:  # a slip could only pick the same tile
+            return decision
         choice = decision.action
         rng = random.Random(f"{self.seed}:{view_position(view)}")
         if isinstance(choice, Play) and rng.random() < SLIP_CHANCE:
