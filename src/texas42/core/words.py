@@ -1474,6 +1474,36 @@ def random_words(legal: int) -> str:
     return f"chosen at random among {legal} legal actions"
 
 
+WHY_HINT = "Type why at your next turn for the bots' reasons in this hand."
+"""After a hand at the line table: how to see why the bots did what they did."""
+
+NO_REASONS_YET = "No hand has finished yet: the bots' reasons are shown once a hand is over."
+"""The line table's answer to ``why`` before the first hand is over."""
+
+NO_BOT_REASONS = "No bot has acted yet: its reasons are shown here, whole once the hand is over."
+"""The full-screen table's why panel before any bot has acted."""
+
+
+def why_line(who: str, words: str) -> str:
+    """A seat's reason as a face lists it.
+
+    >>> why_line("Ann (bot)", "passes (partner holds the bid)")
+    'Ann (bot): passes (partner holds the bid)'
+    """
+    return f"{who}: {words}"
+
+
+def why_heading(number: int, *, finished: bool = True) -> str:
+    """Over a hand's reasons: whole once the hand is over, else what every seat saw.
+
+    >>> why_heading(3), why_heading(4, finished=False)
+    ('Why, in hand 3 (every tile shown now):', 'Why, in hand 4 so far (what every seat saw):')
+    """
+    if finished:
+        return f"Why, in hand {number} (every tile shown now):"
+    return f"Why, in hand {number} so far (what every seat saw):"
+
+
 def engine_reason(name: str, words: str | None) -> tuple[str, str]:
     """An outside engine's reason, made printable: its words for the table's own seat (they
     may name its tiles, which nobody checked) and a neutral sentence for everyone else.

@@ -37,7 +37,7 @@ from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand
 from texas42.core.layout import Layout, layout_of
-from texas42.core.reasons import Reason
+from texas42.core.reason_log import ReasonLog
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
 from texas42.players import Bot
@@ -190,7 +190,7 @@ def _play(spec: MatchSpec, a_team: int) -> GameResult:
 def _play_game(spec: MatchSpec, layout: Layout, a_team: int, bots: list[Bot]) -> GameResult:
     game = _new_game(spec, layout)
     forfeit: tuple[int, str] | None = None
-    reasons: list[list[Reason | None]] = []  # by hand, why each action was taken
+    reasons = ReasonLog()
     while not game.is_over() and not (spec.hands and game.results):
         if len(game.hands) > MAX_HANDS:
             raise Texas42Error(
@@ -207,8 +207,7 @@ def _play_game(spec: MatchSpec, layout: Layout, a_team: int, bots: list[Bot]) ->
             parity = layout.side_of[seat] % 2
             forfeit = (parity, f"{'A' if parity == a_team else 'B'} forfeits at seat {seat}: {exc}")
             break
-        reasons.extend([] for _ in range(len(game.hands) - len(reasons)))
-        reasons[len(game.hands) - 1].append(decision.reason)
+        reasons.add(game, seat, decision.reason)
         try:
             game.apply(action)
         except IllegalActionError as exc:
@@ -236,7 +235,7 @@ def _play_game(spec: MatchSpec, layout: Layout, a_team: int, bots: list[Bot]) ->
     record = None
     if spec.records:
         seats = [bot.name for bot in bots]
-        full = record_from_game(game, seats, reasons)
+        full = record_from_game(game, seats, reasons.by_hand())
         if forfeit is None:  # a forfeited game keeps the hand it stopped in
             full = dataclasses.replace(full, hands=full.hands[: len(results)])
         record = full.to_json()
