@@ -1340,14 +1340,15 @@ def holding_words(trumps: int, tops: Sequence[str], count: int) -> str:
     """What in a hand makes a contract: how many trumps, the top ones (outranking every trump
     the seat cannot see), the count held.
 
-    >>> holding_words(3, ["6-6", "6-5"], 10)
-    'three trumps with 6-6 and 6-5 on top; 10 count'
+    >>> holding_words(3, ["6-6", "6-5", "6-4"], 10)
+    'three trumps with 6-6, 6-5 and 6-4 on top; 10 count'
     >>> holding_words(1, [], 0)
     'one trump; no count'
     """
     held = count_words(trumps, "trump")
     if tops:
-        held += f" with {' and '.join(tops)} on top"
+        listed = tops[0] if len(tops) == 1 else f"{', '.join(tops[:-1])} and {tops[-1]}"
+        held += f" with {listed} on top"
     return f"{held}; {f'{count} count' if count else 'no count'}"
 
 

@@ -213,7 +213,7 @@ def play_reason(view: View, tile: int, grounds: PlayGrounds) -> Reason:
             next_best=next_best,
         )
     points_fact = ""
-    if grounds.points:
+    if grounds.points and view.contract.kind != "nello":  # Nel-O's totals count tricks
         points_next = (
             None if best_other is None else (TILE_NAMES[best_other], grounds.points[best_other])
         )

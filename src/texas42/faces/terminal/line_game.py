@@ -21,7 +21,7 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from texas42.core.actions import Action, Bid, Declare
+from texas42.core.actions import Action, Bid, Declare, Play
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
@@ -353,7 +353,8 @@ class _Session:
         game.apply(action)
         if seat not in self.mine:
             self.news.append(self.describe(seat, action))
-            if reason is not None:  # another seat's: only what every seat saw, while it lasts
+            if reason is not None and isinstance(action, Play):
+                # what the tile did, as every seat saw it (the auction line tells the calls)
                 self.news.append(f"  {why_line('why', reason.public)}")
         declarer = hand.declarer
         if hand.phase == Phase.DISCARD and not hand.discards and declarer not in self.mine:
