@@ -214,3 +214,23 @@ def test_trumps_still_out_are_counted_from_the_seat_s_own_view() -> None:
         count = (unseen(view) & tables.trump_mask).bit_count()
         words = ("no", "one", "two", "three", "four", "five", "six", "seven")
         assert match.group(1) == words[count]
+
+
+def test_a_play_for_partner_s_trick_says_how_often_it_holds() -> None:
+    found = 0
+    for seed in range(6):
+        for view, decision, _ in _views(TINY, seed):
+            match = re.search(
+                r"(partner's )?([0-6]-[0-6]) holds the trick in (\S+) of", decision.reason.text
+            )
+            if match is None:
+                continue
+            found += 1
+            assert view.contract is not None and view.contract.kind != "nello"
+            # the public words never carry the share: it is reckoned from the seat's deals
+            assert "holds the trick" not in decision.reason.public
+            if match.group(1):
+                assert view.trick, "partner's tile is in the trick already"
+        if found:
+            break
+    assert found

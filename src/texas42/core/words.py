@@ -1318,6 +1318,17 @@ def points_words(points: float, next_best: tuple[str, float] | None, *, side: st
 ONLY_CHOICE = "the only legal choice"
 """The reason for an action when no other was legal."""
 
+
+def holds_words(winner: str, share: float, deals: int, every: bool) -> str:
+    """How often the side's winning tile holds the trick: the share of the deals in which no
+    opponent still to play holds a tile that may beat it.
+
+    >>> holds_words("partner's 5-5", 0.9, 10, False)
+    "partner's 5-5 holds the trick in 90% of 10 deals that fit"
+    """
+    return f"{winner} holds the trick in {percent(share)} of {deals_words(deals, every)}"
+
+
 TIE_BREAKS = {
     "rules": "tied with the best: the rule-of-thumb choice among them",
     "lowest": "tied with the best: the lowest of them, keeping the high ones",

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 
 from texas42.core.actions import PASS_ID, Action, Bid, Discard, Pass, Play
 from texas42.core.auction import legal_calls
-from texas42.core.contracts import TRUMP, Contract, PlayTables, tables_for
+from texas42.core.contracts import TRUMP, Contract, PlayTables, legal_plays, tables_for
+from texas42.core.progress import next_player, trick_size
 from texas42.core.reasons import Reason
 from texas42.core.rules import Rules
 from texas42.core.tiles import COUNT_VALUE, TILE_NAMES, count_points, iter_tiles
@@ -32,6 +33,7 @@ from texas42.core.words import (
     contract_words,
     decision_words,
     holding_words,
+    holds_words,
     marks_words,
     play_chance_words,
     play_effect,
@@ -190,6 +192,8 @@ class PlayGrounds:
     every: bool
     tie: str | None
     by_points: bool
+    hands: tuple[tuple[tuple[int, ...], float], ...] = ()
+    """The deals judged on: every seat's holding in each, with the deal's weight."""
 
 
 def play_reason(view: View, tile: int, grounds: PlayGrounds) -> Reason:
@@ -232,9 +236,57 @@ def play_reason(view: View, tile: int, grounds: PlayGrounds) -> Reason:
         and (not view.trick or tables.trump_mask >> tile & 1)
     ):
         facts.append(trumps_out_words(trumps_out(view, tables)))
+    held = trick_holds(view, tile, grounds.hands)
+    if held is not None:
+        winner, share = held
+        facts.append(holds_words(winner, share, grounds.deals, grounds.every))
     if grounds.tie is not None:
         facts.append(TIE_BREAKS[grounds.tie])
     return Reason(reason_line(public, facts), public)
+
+
+def trick_holds(
+    view: View, tile: int, hands: Sequence[tuple[tuple[int, ...], float]]
+) -> tuple[str, float] | None:
+    """When ``tile`` leaves the trick with the seat's side and an opponent is still to play to
+    it: the tile winning it then (``partner's 5-5``, or ``6-6`` for the seat's own) and the
+    weighted share of the deals in which no opponent still to play holds a tile that may beat
+    it. None otherwise (and in Nel-O, where taking a trick is no gain)."""
+    contract = view.contract
+    if not hands or contract is None or contract.kind == "nello":
+        return None
+    facts = PublicFacts.of(view)
+    rules, layout = view.rules, view.layout
+    first = facts.first_lead if facts.first_lead is not None else tile
+    tables = tables_for(contract, rules, first_lead=first)
+    tiles = [t for _, t in view.trick] + [tile]
+    seats = [s for s, _ in view.trick] + [view.seat]
+    best = tables.trick_winner(tiles)
+    if not _allied(facts, seats[best]):
+        return None
+    later: list[int] = []
+    seat = view.seat
+    for _ in range(trick_size(layout, view.out_seat) - len(tiles)):
+        seat = next_player(layout.seats, seat, view.out_seat)
+        later.append(seat)
+    opponents = [s for s in later if not _allied(facts, s)]
+    if not opponents:
+        return None
+    power = tables.power[tables.led[tiles[0]]]
+    top = power[tiles[best]]
+    first_trick = not view.tricks
+    safe = total = 0.0
+    for holding, weight in hands:
+        total += weight
+        beaten = any(
+            power[x] > top
+            for s in opponents
+            for x in iter_tiles(legal_plays(rules, tables, holding[s], tiles, first_trick))
+        )
+        safe += 0.0 if beaten else weight
+    name = TILE_NAMES[tiles[best]]
+    winner = name if seats[best] == view.seat else f"partner's {name}"
+    return winner, safe / total if total > 0 else 0.0
 
 
 @dataclass(frozen=True, slots=True)

@@ -326,7 +326,7 @@ class PimcBot:
     def _play(self, view: View, rng: random.Random) -> tuple[Action, PlayGrounds]:
         estimates, worlds, every = self._estimates(view, rng)
         scores = self.play_scores(view, estimates)
-        grounds = _play_grounds(view, estimates, scores, len(worlds), every, self.settings)
+        grounds = _play_grounds(view, estimates, scores, worlds, every, self.settings)
         top, second = max(scores.values())
         tied = [t for t, (a, b) in scores.items() if a >= top - 1e-9 and b >= second - 1e-9]
         if len(tied) > 1:
@@ -674,21 +674,25 @@ def _play_grounds(
     view: View,
     estimates: dict[int, PlayEstimate],
     scores: dict[int, tuple[float, float]],
-    deals: int,
+    worlds: Weighted,
     every: bool,
     settings: PimcSettings,
 ) -> PlayGrounds:
     """The numbers a play is told from: each tile's chance for the seat's side and its points,
-    best first by the scores the bot chose on."""
+    best first by the scores the bot chose on, and the deals they were judged on."""
     assert view.bidder is not None
     order = tuple(sorted(scores, key=lambda t: scores[t], reverse=True))
+    deals = len(worlds)
+    hands = tuple((world.hands, weight) for world, weight in worlds)
     if view.rules.game == "points":
-        return PlayGrounds(None, {t: scores[t][0] for t in order}, order, deals, every, None, True)
+        points = {t: scores[t][0] for t in order}
+        return PlayGrounds(None, points, order, deals, every, None, True, hands)
     defending = not view.layout.same_side(view.seat, view.bidder)
     chances = {t: 1.0 - e.make if defending else e.make for t, e in estimates.items()}
     valued = settings.value_samples > 0
     points = {t: e.total for t, e in estimates.items()} if valued else {}
-    return PlayGrounds(chances, points, order, deals, every, None, settings.objective == "points")
+    by_points = settings.objective == "points"
+    return PlayGrounds(chances, points, order, deals, every, None, by_points, hands)
 
 
 def _normalised(worlds: list[World], weight: Callable[[World], float] | None) -> Weighted:
