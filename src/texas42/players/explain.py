@@ -225,11 +225,12 @@ def play_reason(view: View, tile: int, grounds: PlayGrounds) -> Reason:
         points_fact = points_words(grounds.points[tile], points_next, side=side)
     if grounds.by_points or grounds.chances is None:
         facts += [points_fact, chance_fact]
-    else:
-        close = best_other is not None and grounds.chances is not None
-        tied = close and abs(grounds.chances[tile] - grounds.chances[best_other or 0]) < 1e-9
+    else:  # the chance chose; the points say more only where the chances tie
+        chances = grounds.chances
+        tied = best_other is not None and abs(chances[tile] - chances[best_other]) < 1e-9
         facts += [chance_fact, points_fact if tied else ""]
-    tables = tables_for(view.contract, view.rules, first_lead=PublicFacts.of(view).first_lead)
+    first = PublicFacts.of(view).first_lead
+    tables = tables_for(view.contract, view.rules, first_lead=tile if first is None else first)
     if (
         tables.trump_mask
         and not view.piles_face_down

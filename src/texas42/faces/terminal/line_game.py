@@ -455,7 +455,7 @@ class _Session:
         for line in hand_result_lines(view, result, sides):
             self.say(line)
         self.say(f"Score: {score_line(self.rules, self.game.score)}")
-        if self.reasons.said(len(game.results) - 1):
+        if self.reasons.said(len(game.results) - 1) and not game.is_over():
             self.say(WHY_HINT, style="dim")
 
     # -- asking the human ----------------------------------------------------------------
