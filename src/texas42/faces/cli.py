@@ -26,8 +26,10 @@ from texas42.core.record import (
     MAX_RECORD_BYTES,
     UNREADABLE,
     CheckReport,
+    HandRecord,
     Record,
     RecordError,
+    action_seats,
     check_record,
 )
 from texas42.core.rules import OPTION_NAMES, PLAYERS_PRESETS, Rules
@@ -267,8 +269,14 @@ def check(
 @app.command()
 def replay(
     record: Annotated[str, typer.Argument(help="The game record (JSON); - reads standard input.")],
+    reasons: Annotated[
+        bool,
+        typer.Option(
+            "--reasons/--no-reasons", help="Show why each bot action was taken, when recorded."
+        ),
+    ] = True,
 ) -> None:
-    """Show a game record trick by trick, with the score."""
+    """Show a game record trick by trick, with the score (and the bots' reasons, if kept)."""
     from rich.console import Console
 
     report = _replayed(record)
@@ -293,6 +301,8 @@ def replay(
         )
         before, after = _hand_words(hand, result, players)
         _replay_hand(console, hand, before, players)
+        if reasons:
+            _replay_reasons(console, rules, report.record.hands[number - 1], players)
         score = tuple(total + amount for total, amount in zip(score, result.score))
         for line in after:
             console.print(f"  {line}")
@@ -300,6 +310,18 @@ def replay(
     console.print()
     winner = winner_words(rules, report.winner)
     console.print(f"Game: {score_line(rules, report.score)}; {winner}", style="bold")
+
+
+def _replay_reasons(console: Console, rules: Rules, hand: HandRecord, players: Players) -> None:
+    """Why each action of the hand was taken, as its seat's bot said (a record's words made
+    printable: `printable`)."""
+    if not any(reason is not None for reason in hand.reasons):
+        return
+    layout = layout_of(rules)
+    console.print("  Why:")
+    for seat, reason in zip(action_seats(rules, hand), hand.reasons):
+        if reason is not None:
+            console.print(f"    {_seat(layout, seat, players)}: {printable(reason.text)}")
 
 
 def _replay_hand(console: Console, hand: Hand, before: list[str], players: Players) -> None:
