@@ -213,7 +213,10 @@ def test_help_lists_the_legal_actions() -> None:
     assert status == 0
     assert "You may: pass, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 1m, 2m" in out
     assert "You may play: " in out
-    assert "Commands: help; show (the table again); quit (leave the game)." in out
+    assert (
+        "Commands: help; show (the table again); why (the bots' reasons); quit (leave the game)."
+        in out
+    )
 
 
 def test_end_of_input_at_once_ends_cleanly() -> None:

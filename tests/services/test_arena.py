@@ -356,7 +356,8 @@ def test_arena_command_end_to_end(tmp_path: Path) -> None:
     assert (result["pairs"], result["games"], result["mode"]) == (2, 4, "games")
     assert result["unit"] == "marks per game"
     assert result["win_rate"]["n"] == 4
-    saved = sorted(p.name for p in folder.iterdir())
+    assert (folder / "arena.jsonl").is_file()  # the run's ledger, which --resume reads back
+    saved = sorted(p.name for p in folder.glob("*.json"))
     assert saved == [
         "pair00001-A-east-west.json",
         "pair00001-A-north-south.json",
@@ -841,13 +842,13 @@ def test_arena_command_at_three_seats(tmp_path: Path) -> None:
     assert "rules: three-hand; seed 1" in done.stdout
     assert "A made its bids" in done.stdout
     assert "each deal twice: A holds North+West, then East; B the rest" in done.stdout
-    assert sorted(p.name for p in folder.iterdir()) == [
+    assert sorted(p.name for p in folder.glob("*.json")) == [
         "pair00001-A-east.json",
         "pair00001-A-north+west.json",
         "pair00002-A-east.json",
         "pair00002-A-north+west.json",
     ]
-    for path in folder.iterdir():
+    for path in folder.glob("*.json"):
         record = Record.from_json(path.read_text())
         assert record.rules.seats == 3
         assert check_record(record).winner is not None

@@ -20,6 +20,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Sequence
@@ -35,6 +36,7 @@ from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.numerals import MAX_DIGITS
 from texas42.core.progress import Phase
+from texas42.core.reasons import Reason
 from texas42.core.rules import Rules
 from texas42.core.tiles import hand_name, parse_tile, tile_name
 
@@ -116,7 +118,9 @@ class HandRecord:
     (None until named, and for a reshaken hand) and the tiles in the order played. Under rules
     with a widow, ``widow`` is its mask and ``discards`` what the bid winner laid down.
     ``claims`` says where the seat on lead laid its hand down: the number of tiles played before
-    each claim (`Hand.claim`)."""
+    each claim (`Hand.claim`). ``reasons``, when kept, has one entry per action of the hand in
+    the order taken (the calls, the discards, the declaration, the plays): why the seat that
+    took it did (`Reason`, as a bot explained it), or None."""
 
     shaker: int
     deal: tuple[int, ...]
@@ -126,6 +130,13 @@ class HandRecord:
     widow: int | None = None
     discards: tuple[int, ...] = ()
     claims: tuple[int, ...] = ()
+    reasons: tuple[Reason | None, ...] = ()
+
+    @property
+    def action_count(self) -> int:
+        """How many actions the hand records: calls, discards, the declaration, plays."""
+        declared = 1 if self.contract is not None else 0
+        return len(self.auction) + len(self.discards) + declared + len(self.play)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -143,6 +154,8 @@ class HandRecord:
             out["play"] = [tile_name(t) for t in self.play]
         if self.claims:
             out["claims"] = list(self.claims)
+        if any(reason is not None for reason in self.reasons):
+            out["reasons"] = [None if r is None else r.to_dict() for r in self.reasons]
         return out
 
     @staticmethod
@@ -183,7 +196,25 @@ class HandRecord:
             _read_tile(word, number, i) for i, word in enumerate(_list(obj, "play", number), 1)
         )
         claims = _read_claims(_list(obj, "claims", number), number, len(play))
-        return HandRecord(shaker, deal, auction, contract, play, widow, discards, claims)
+        hand = HandRecord(shaker, deal, auction, contract, play, widow, discards, claims)
+        if "reasons" not in obj:
+            return hand
+        reasons = _read_reasons(_list(obj, "reasons", number), number, hand.action_count)
+        return dataclasses.replace(hand, reasons=reasons)
+
+
+def _read_reasons(value: list[Any], number: int, actions: int) -> tuple[Reason | None, ...]:
+    """Why each action was taken: one entry per action, a reason or null."""
+    if len(value) != actions:
+        message = f"reasons has {len(value)} entries for the hand's {actions} actions"
+        raise _unreadable(message, "reasons", number)
+    out: list[Reason | None] = []
+    for i, item in enumerate(value, 1):
+        try:
+            out.append(None if item is None else Reason.from_dict(item))
+        except Texas42Error as exc:
+            raise _unreadable(f"{exc} (or null)", "reasons", number, i) from None
+    return tuple(out)
 
 
 def _read_claims(value: list[Any], number: int, plays: int) -> tuple[int, ...]:
@@ -418,28 +449,50 @@ def _check_strings(value: Any, path: list[str | int]) -> None:
             _check_strings(item, [*path, key])
 
 
-def record_from_game(game: Game, players: Sequence[str] | None = None) -> Record:
-    """Every hand of a game as a record, the last one possibly in progress."""
+def record_from_game(
+    game: Game,
+    players: Sequence[str] | None = None,
+    reasons: Sequence[Sequence[Reason | None]] = (),
+) -> Record:
+    """Every hand of a game as a record, the last one possibly in progress; ``reasons``, by hand,
+    why each action was taken (in the order taken; missing ones are kept as None)."""
     seats = game.layout.seats
     if players is not None and len(players) != seats:
         raise _unreadable(f"players is a list of {seats} names, by seat", "players")
-    return Record(
-        game.rules,
-        tuple(
-            HandRecord(
-                hand.shaker,
-                hand.deal,
-                tuple(ACTIONS[c] for c in hand.calls),
-                hand.contract,
-                tuple(hand.plays),
-                hand.widow if hand.layout.widow else None,
-                tuple(hand.discards),
-                tuple(at for at, _ in hand.claims),
-            )
-            for hand in game.hands
-        ),
-        tuple(players) if players is not None else None,
-    )
+    hands = []
+    for k, hand in enumerate(game.hands):
+        record = HandRecord(
+            hand.shaker,
+            hand.deal,
+            tuple(ACTIONS[c] for c in hand.calls),
+            hand.contract,
+            tuple(hand.plays),
+            hand.widow if hand.layout.widow else None,
+            tuple(hand.discards),
+            tuple(at for at, _ in hand.claims),
+        )
+        said = tuple(reasons[k]) if k < len(reasons) else ()
+        if any(reason is not None for reason in said):
+            count = record.action_count
+            kept = (said + (None,) * count)[:count]
+            record = dataclasses.replace(record, reasons=kept)
+        hands.append(record)
+    return Record(game.rules, tuple(hands), tuple(players) if players is not None else None)
+
+
+def action_seats(rules: Rules, record: HandRecord) -> tuple[int, ...]:
+    """The seat that took each action of a checked hand, in the order of ``record.reasons``
+    (the calls, the discards, the declaration, the plays)."""
+    trial = Hand(rules, record.shaker, record.deal, record.widow)
+    actions: list[Action] = [*record.auction, *map(Discard, record.discards)]
+    if record.contract is not None:
+        actions.append(Declare(record.contract))
+    actions.extend(map(Play, record.play))
+    seats = []
+    for action in actions:
+        seats.append(trial.turn)
+        trial.apply(action)
+    return tuple(seats)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1152,3 +1152,380 @@ def too_many_tables(wait: float) -> str:
     """
     whole = max(1, math.ceil(wait))
     return f"Too many new tables from your address: try again in {duration(whole)}."
+
+
+# -- why a bot chose (issue 19, item 5) ------------------------------------------------------
+# A bot's reason is made of these pieces: the decision as public news (`decision_words` with
+# `call_context` or `play_effect`), then the facts behind it that only its seat knew. The bots
+# compute the numbers (`texas42.players.explain`); these functions only say them.
+
+_COUNT_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven")
+
+
+def count_words(count: int, word: str) -> str:
+    """A small count in words, for reasons: ``two trumps``, ``no trump``, ``9 tiles``.
+
+    >>> count_words(0, "trump"), count_words(2, "trump"), count_words(9, "tile")
+    ('no trump', 'two trumps', '9 tiles')
+    """
+    number = _COUNT_WORDS[count] if 0 <= count < len(_COUNT_WORDS) else str(count)
+    return f"{number} {word}" if count in {0, 1} else f"{number} {word}s"
+
+
+def decision_words(action: Action, *, own: bool = False) -> str:
+    """A decision as a reason opens it, in the present: a tile laid face down is named only to
+    the seat that laid it (``own``).
+
+    >>> from texas42.core.actions import Pass
+    >>> decision_words(Bid("34")), decision_words(Declare("sixes")), decision_words(Pass())
+    ('bids 34', 'names sixes', 'passes')
+    >>> decision_words(Discard("5-0")), decision_words(Discard("5-0"), own=True)
+    ('lays a tile face down', 'lays 5-0 face down')
+    """
+    if isinstance(action, Play):
+        return f"plays {action.notation}"
+    if isinstance(action, Bid):
+        return f"bids {action.notation}"
+    if isinstance(action, Declare):
+        return f"names {contract_words(action.contract)}"
+    if isinstance(action, Discard):
+        return f"lays {action.notation if own else 'a tile'} face down"
+    return "passes"
+
+
+CALL_CONTEXTS = {
+    "opens": "the first bid of the hand",
+    "over": "over the standing bid",
+    "forced": "the last seat must bid when all pass",
+    "partner": "partner holds the bid",
+    "opponent": "an opponent holds the bid",
+    "none": "no bid yet",
+}
+"""What every seat saw about a call: who held the bid when it was made."""
+
+
+def call_context(action: Action, context: str) -> str:
+    """A call as public news: the call and the state of the auction it was made in (a key of
+    `CALL_CONTEXTS`).
+
+    >>> from texas42.core.actions import Pass
+    >>> call_context(Bid("30"), "opens"), call_context(Pass(), "partner")
+    ('bids 30 (the first bid of the hand)', 'passes (partner holds the bid)')
+    """
+    return f"{decision_words(action)} ({CALL_CONTEXTS[context]})"
+
+
+PLAY_EFFECTS = {
+    "pulls": "pulls trump with {tile}",
+    "leads_trump": "leads trump: {tile}",
+    "leads": "leads {tile}",
+    "leads_count": "leads {tile}, {points} count",
+    "trumps_in": "trumps in with {tile}",
+    "takes": "takes the lead in the trick with {tile}",
+    "overtakes": "plays {tile} over partner's tile",
+    "gives_count": "gives {points} count to partner's trick with {tile}",
+    "under_partner": "plays {tile} under partner's tile",
+    "follows": "follows with {tile}",
+    "follows_count": "follows with {tile}, giving up {points} count",
+    "throws_off": "throws off {tile}",
+    "throws_count": "throws off {tile}, giving up {points} count",
+}
+"""What a tile does in the trick, as every seat saw it (`play_effect`)."""
+
+
+def play_effect(effect: str, tile: str, points: int = 0) -> str:
+    """What a played tile did, as public news (a key of `PLAY_EFFECTS`).
+
+    >>> play_effect("pulls", "6-6"), play_effect("gives_count", "5-5", 10)
+    ('pulls trump with 6-6', "gives 10 count to partner's trick with 5-5")
+    """
+    return PLAY_EFFECTS[effect].format(tile=tile, points=points)
+
+
+def reason_line(head: str, facts: Sequence[str]) -> str:
+    """A reason: its head (the public news of the decision) and the facts behind it.
+
+    >>> reason_line("bids 34", ["makes in 71% of 48 deals", "three sixes with 6-6"])
+    'bids 34: makes in 71% of 48 deals; three sixes with 6-6'
+    >>> reason_line("passes", [])
+    'passes'
+    """
+    facts = [fact for fact in facts if fact]
+    return f"{head}: {'; '.join(facts)}" if facts else head
+
+
+def percent(chance: float) -> str:
+    """A chance as a reason says it: ``71%``, or ``<1%`` and ``>99%`` near the ends, so that a
+    chance that is not certain never reads as certain.
+
+    >>> percent(0.714), percent(0.001), percent(1.0), percent(0.999)
+    ('71%', '<1%', '100%', '>99%')
+    """
+    if 0 < chance < 0.005:
+        return "<1%"
+    if 0.995 <= chance < 1:
+        return ">99%"
+    return f"{round(chance * 100)}%"
+
+
+def deals_words(deals: int, every: bool) -> str:
+    """Over what a chance was judged: a sample of deals that fit the seat's view, or all of
+    them.
+
+    >>> deals_words(24, False), deals_words(6, True), deals_words(1, True)
+    ('24 deals that fit', 'all 6 deals that fit', 'the only deal that fits')
+    """
+    if every:
+        return "the only deal that fits" if deals == 1 else f"all {deals} deals that fit"
+    return f"{plural(deals, 'deal')} that fit"
+
+
+def play_chance_words(
+    chance: float, deals: int, every: bool, *, defending: bool, next_best: tuple[str, float] | None
+) -> str:
+    """A play's chance for its side (to make the bid, or to set it), over the deals it was
+    judged on, against the next best tile's.
+
+    >>> play_chance_words(0.75, 24, False, defending=False, next_best=("5-5", 0.5))
+    'makes in 75% of 24 deals that fit (50% with 5-5)'
+    >>> play_chance_words(0.2, 8, True, defending=True, next_best=None)
+    'sets in 20% of all 8 deals that fit'
+    """
+    verb = "sets" if defending else "makes"
+    line = f"{verb} in {percent(chance)} of {deals_words(deals, every)}"
+    if next_best is not None:
+        line += f" ({percent(next_best[1])} with {next_best[0]})"
+    return line
+
+
+def points_words(points: float, next_best: tuple[str, float] | None, *, side: str) -> str:
+    """An expected total, for the side named (``we``: the deciding seat's, or ``bidders``),
+    against the next best choice's.
+
+    >>> points_words(31.46, ("4-4", 29.0), side="bidders")
+    'the bidders take 31.5 points on average (29.0 with 4-4)'
+    >>> points_words(2.0, None, side="we")
+    'our side gains 2.0 points on average'
+    """
+    head = (
+        f"the bidders take {points:.1f} points on average"
+        if side == "bidders"
+        else f"our side gains {points:.1f} points on average"
+    )
+    return head if next_best is None else f"{head} ({next_best[1]:.1f} with {next_best[0]})"
+
+
+ONLY_CHOICE = "the only legal choice"
+"""The reason for an action when no other was legal."""
+
+
+def holds_words(winner: str, share: float, deals: int, every: bool) -> str:
+    """How often the side's winning tile holds the trick: the share of the deals in which no
+    opponent still to play holds a tile that may beat it.
+
+    >>> holds_words("partner's 5-5", 0.9, 10, False)
+    "partner's 5-5 holds the trick in 90% of 10 deals that fit"
+    """
+    return f"{winner} holds the trick in {percent(share)} of {deals_words(deals, every)}"
+
+
+TIE_BREAKS = {
+    "rules": "tied with the best: the rule-of-thumb choice among them",
+    "lowest": "tied with the best: the lowest of them, keeping the high ones",
+}
+"""How a PIMC play was picked among tiles the deals rated the same."""
+
+
+def trumps_out_words(count: int) -> str:
+    """How many trumps the deciding seat cannot see (neither held nor played).
+
+    >>> trumps_out_words(2), trumps_out_words(1), trumps_out_words(0)
+    ('two trumps are still out', 'one trump is still out', 'no trump is out')
+    """
+    if count == 0:
+        return "no trump is out"
+    return f"{count_words(count, 'trump')} {'is' if count == 1 else 'are'} still out"
+
+
+def holding_words(trumps: int, tops: Sequence[str], count: int) -> str:
+    """What in a hand makes a contract: how many trumps, the top ones (outranking every trump
+    the seat cannot see), the count held.
+
+    >>> holding_words(3, ["6-6", "6-5", "6-4"], 10)
+    'three trumps with 6-6, 6-5 and 6-4 on top; 10 count'
+    >>> holding_words(1, [], 0)
+    'one trump; no count'
+    """
+    held = count_words(trumps, "trump")
+    if tops:
+        listed = tops[0] if len(tops) == 1 else f"{', '.join(tops[:-1])} and {tops[-1]}"
+        held += f" with {listed} on top"
+    return f"{held}; {f'{count} count' if count else 'no count'}"
+
+
+def marks_words(value: float, pass_value: float | None) -> str:
+    """A call's expected marks, against what a pass is worth.
+
+    >>> marks_words(0.42, 0.0), marks_words(-0.2, None)
+    ('+0.42 marks expected against +0.00 for a pass', '-0.20 marks expected')
+    """
+    line = f"{round(value, 2) + 0.0:+.2f} marks expected"
+    return (
+        line
+        if pass_value is None
+        else f"{line} against {round(pass_value, 2) + 0.0:+.2f} for a pass"
+    )
+
+
+def bid_chance_words(bid: str, chance: float, deals: int, contract: str | None) -> str:
+    """A bid's chance of being made (``contract``: the one it would be played in).
+
+    >>> bid_chance_words("34", 0.71, 48, "sixes")
+    '34 makes in 71% of 48 deals that fit (in sixes)'
+    """
+    line = f"{bid} makes in {percent(chance)} of {deals_words(deals, False)}"
+    return line if contract is None else f"{line} (in {contract})"
+
+
+def contract_choice_words(
+    contract: str, chance: float, points: float, next_best: tuple[str, float] | None, need: str
+) -> str:
+    """A contract's chance of making the bid (``need``: ``34``, ``every trick``) against the
+    next best contract's.
+
+    >>> contract_choice_words("sixes", 0.8, 35.2, ("fives", 0.55), "34")
+    'makes 34 in 80% of the deals (55% in fives); 35.2 points on average'
+    """
+    line = f"makes {need} in {percent(chance)} of the deals"
+    if next_best is not None:
+        line += f" ({percent(next_best[1])} in {next_best[0]})"
+    return f"{line}; {points:.1f} points on average"
+
+
+RULES_OF_THUMB = {
+    "forced": "the last seat must bid: the lowest bid",
+    "moon": "every trick is sure: shoot the moon",
+    "nello": "no tile can be forced to take a trick: Nel-O",
+    "sevens": "every lead wins in Sevens",
+    "plunge": "too weak to bid but rich in doubles: plunge",
+    "splash": "too weak to bid but rich in doubles: splash",
+    "partner": "never outbid partner",
+    "sure": "every trick is sure: bid marks",
+    "worth": "bid the lowest bid the hand is worth",
+    "short": "the hand is worth less than the next bid",
+    "best_trump": "name the trump the hand is worth most in",
+    "discard": "lay down the tile the hand misses least",
+    "naming_lead": "name trump by leading the best tile of the best suit",
+    "pull_top": "pull trump with the top trump",
+    "force_trump": "lead a low trump to force out the high one",
+    "cash": "cash the best winner left",
+    "trump_last": "lead trump when nothing else wins",
+    "defend_cash": "cash a winner the bidders cannot trump",
+    "lead_low": "lead the cheapest tile",
+    "count_partner": "partner holds the trick for sure: give it count",
+    "partner_cheap": "partner holds the trick: keep the good tiles",
+    "cover_partner": "cover partner's tile where an opponent could beat it",
+    "win_safe": "take the trick with a tile that holds",
+    "win_risky": "try for the trick with the lowest tile that takes it now",
+    "cheap": "throw the cheapest tile",
+    "nello_lead": "Nel-O: lead the tile the most outstanding tiles beat",
+    "nello_duck": "Nel-O: duck under the trick with the highest tile that stays under",
+    "nello_low": "Nel-O: play low",
+    "nello_forced": "Nel-O: forced over, play the lowest",
+    "nello_let": "Nel-O: the bidder is winning, so stay under it",
+}
+"""The rules of thumb `texas42.players.rules_bot.RulesBot` plays by, each as it names it."""
+
+
+def rule_words(rule: str, facts: Sequence[str] = ()) -> str:
+    """A rule of thumb that fired, with the facts that made it fire.
+
+    >>> rule_words("worth", ["estimate 31.4 points in sixes"])
+    'rule of thumb: bid the lowest bid the hand is worth (estimate 31.4 points in sixes)'
+    """
+    shown = [fact for fact in facts if fact]
+    line = f"rule of thumb: {RULES_OF_THUMB[rule]}"
+    return f"{line} ({'; '.join(shown)})" if shown else line
+
+
+def worth_words(points: float, contract: str, bid: int | None, losers: int) -> str:
+    """What RulesBot counts a hand worth: its estimate in the best contract, the highest bid
+    that supports (when it bids), the tiles likely to lose a trick.
+
+    >>> worth_words(31.44, "sixes", 32, 2)
+    'worth 31.4 points in sixes, a bid of 32; 2 likely losers'
+    >>> worth_words(40.0, "fives", None, 0)
+    'worth 40.0 points in fives; no likely loser'
+    """
+    line = f"worth {points:.1f} points in {contract}"
+    if bid is not None:
+        line += f", a bid of {bid}"
+    lost = "no likely loser" if not losers else f"{plural(losers, 'likely loser')}"
+    return f"{line}; {lost}"
+
+
+NO_MARK_BIDS = "a beginner never bids a mark: the lowest point bid instead"
+"""Why EasyBot bid points where its rule of thumb bid marks."""
+
+
+def slip_words(legal: int) -> str:
+    """A beginner's slip: a random tile instead of the rule of thumb's.
+
+    >>> slip_words(4)
+    "a beginner's slip: a tile at random of 4"
+    """
+    return f"a beginner's slip: a tile at random of {legal}"
+
+
+def random_words(legal: int) -> str:
+    """A random player's choice.
+
+    >>> random_words(5)
+    'chosen at random among 5 legal actions'
+    """
+    return f"chosen at random among {legal} legal actions"
+
+
+WHY_HINT = "Type why at your next turn for the bots' reasons in this hand."
+"""After a hand at the line table: how to see why the bots did what they did."""
+
+NO_REASONS_YET = "No hand has finished yet: the bots' reasons are shown once a hand is over."
+"""The line table's answer to ``why`` before the first hand is over."""
+
+NO_BOT_REASONS = "No bot has acted yet: its reasons are shown here, whole once the hand is over."
+"""The full-screen table's why panel before any bot has acted."""
+
+
+def why_line(who: str, words: str) -> str:
+    """A seat's reason as a face lists it.
+
+    >>> why_line("Ann (bot)", "passes (partner holds the bid)")
+    'Ann (bot): passes (partner holds the bid)'
+    """
+    return f"{who}: {words}"
+
+
+def why_heading(number: int, *, finished: bool = True) -> str:
+    """Over a hand's reasons: whole once the hand is over, else what every seat saw.
+
+    >>> why_heading(3), why_heading(4, finished=False)
+    ('Why, in hand 3 (every tile shown now):', 'Why, in hand 4 so far (what every seat saw):')
+    """
+    if finished:
+        return f"Why, in hand {number} (every tile shown now):"
+    return f"Why, in hand {number} so far (what every seat saw):"
+
+
+def engine_reason(name: str, words: str | None) -> tuple[str, str]:
+    """An outside engine's reason, made printable: its words for the table's own seat (they
+    may name its tiles, which nobody checked) and a neutral sentence for everyone else.
+
+    >>> engine_reason("Eve", "pulls trump")
+    ('Eve: pulls trump', 'Eve is an outside engine; its reasons are shown after the hand')
+    >>> engine_reason("Eve", None)[0]
+    'Eve gave no reason'
+    """
+    public = f"{printable(name)} is an outside engine; its reasons are shown after the hand"
+    if not words or not words.strip():
+        return f"{printable(name)} gave no reason", public
+    return f"{printable(name)}: {printable(words.strip())}", public

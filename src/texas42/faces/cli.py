@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -26,8 +26,10 @@ from texas42.core.record import (
     MAX_RECORD_BYTES,
     UNREADABLE,
     CheckReport,
+    HandRecord,
     Record,
     RecordError,
+    action_seats,
     check_record,
 )
 from texas42.core.rules import OPTION_NAMES, PLAYERS_PRESETS, Rules
@@ -269,8 +271,14 @@ def check(
 @app.command()
 def replay(
     record: Annotated[str, typer.Argument(help="The game record (JSON); - reads standard input.")],
+    reasons: Annotated[
+        bool,
+        typer.Option(
+            "--reasons/--no-reasons", help="Show why each bot action was taken, when recorded."
+        ),
+    ] = True,
 ) -> None:
-    """Show a game record trick by trick, with the score."""
+    """Show a game record trick by trick, with the score (and the bots' reasons, if kept)."""
     from rich.console import Console
 
     report = _replayed(record)
@@ -295,6 +303,8 @@ def replay(
         )
         before, after = _hand_words(hand, result, players)
         _replay_hand(console, hand, before, players)
+        if reasons:
+            _replay_reasons(console, rules, report.record.hands[number - 1], players)
         score = tuple(total + amount for total, amount in zip(score, result.score))
         for line in after:
             console.print(f"  {line}")
@@ -302,6 +312,18 @@ def replay(
     console.print()
     winner = winner_words(rules, report.winner)
     console.print(f"Game: {score_line(rules, report.score)}; {winner}", style="bold")
+
+
+def _replay_reasons(console: Console, rules: Rules, hand: HandRecord, players: Players) -> None:
+    """Why each action of the hand was taken, as its seat's bot said (a record's words made
+    printable: `printable`)."""
+    if not any(reason is not None for reason in hand.reasons):
+        return
+    layout = layout_of(rules)
+    console.print("  Why:")
+    for seat, reason in zip(action_seats(rules, hand), hand.reasons):
+        if reason is not None:
+            console.print(f"    {_seat(layout, seat, players)}: {printable(reason.text)}")
 
 
 def _replay_hand(console: Console, hand: Hand, before: list[str], players: Players) -> None:
@@ -561,9 +583,12 @@ def _arena_checks(
     return parsed, pairs
 
 
-def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchResult], None]]:
-    """A progress bar on stderr counting games (or hands), and the callback that moves it;
-    shown only on a terminal, so logs and pipes get the result alone."""
+def _arena_progress(
+    total: int, unit: str, step: Callable[[Any], int] = lambda result: len(result.games)
+) -> tuple[Progress, Callable[[Any], None]]:
+    """A progress bar on stderr counting games (or hands), and the callback that moves it by
+    ``step(result)`` (a match result's games); shown only on a terminal, so logs and pipes get
+    the result alone."""
     from rich.console import Console
     from rich.progress import (
         BarColumn,
@@ -586,7 +611,7 @@ def _arena_progress(total: int, unit: str) -> tuple[Progress, Callable[[MatchRes
         disable=not console.is_terminal,
     )
     task = bar.add_task(unit, total=total)
-    return bar, lambda result: bar.advance(task, len(result.games))
+    return bar, lambda result: bar.advance(task, step(result))
 
 
 @app.command()
@@ -627,6 +652,12 @@ def arena(
         str | None, typer.Option(help="Chart the margin as pairs were played (PNG; matplotlib).")
     ] = None,
     ray: RayOption = None,
+    resume: Annotated[
+        bool,
+        typer.Option(
+            "--resume", help="Continue the run in --records DIR: its pairs count, the rest play."
+        ),
+    ] = False,
 ) -> None:
     """Play two bots against each other on duplicate deals: every deal twice, seats swapped.
 
@@ -651,6 +682,8 @@ def arena(
         except Texas42Error as exc:
             raise _refused(f"--sprt: {exc}") from None
     folder = Path(records) if records is not None else None
+    if resume and folder is None:
+        raise _refused("--resume: name the run's folder with --records DIR")
     if folder is not None:
         if folder.exists() and not folder.is_dir():
             raise _refused(f"--records: {folder} is not a folder")
@@ -667,14 +700,25 @@ def arena(
             raise _refused(str(exc)) from None
         if not Path(plot).parent.is_dir():
             raise _refused(f"--plot: no folder {Path(plot).parent}")
-    from texas42.services.arena.report import match_table, print_tables, save_records, sprt_line
+    from texas42.services.arena.ledger import Ledger, open_ledger
+    from texas42.services.arena.report import match_table, print_tables, sprt_line
 
+    ledger: Ledger | None = None
+    if folder is not None:
+        try:
+            ledger = open_ledger(
+                folder, bot_a, bot_b, parsed, pairs, seed, hands=hands is not None, resume=resume
+            )
+        except Texas42Error as exc:
+            raise _refused(f"--records: {exc}") from None
     bar, advance = _arena_progress(2 * pairs, option[2:])
+    for result in ledger.known.values() if ledger is not None else ():
+        advance(result)
 
     def played(result: MatchResult) -> None:
         advance(result)
-        if folder is not None:
-            save_records([result], folder)  # as each pair ends: a stopped run keeps its games
+        if ledger is not None:
+            ledger.save(result)  # as each pair ends: a stopped run keeps its games
 
     try:
         with bar:
@@ -690,6 +734,7 @@ def arena(
                 ray_address=ray,
                 sprt=test,
                 progress=played,
+                known=ledger.known if ledger is not None else None,
             )
     except Texas42Error as exc:
         raise _refused(f"texas42 arena: {exc}") from None
@@ -746,6 +791,82 @@ def ladder(
         print(json.dumps(summary.to_dict()))
         return
     print_tables(ladder_tables(summary))
+
+
+@app.command()
+def selfplay(
+    out: Annotated[str, typer.Argument(help="The run's folder: made, or resumed if it exists.")],
+    games: Annotated[
+        int, typer.Option(help="Games in the run; a resumed run plays only the parts missing.")
+    ],
+    bot: Annotated[str, typer.Option(help="The bot at every seat of the real games.")] = "expert",
+    playout: Annotated[
+        str | None,
+        typer.Option(
+            help="The bot at every seat of the play-outs of each contract (default: "
+            "the expert playing for points; docs/selfplay.md)."
+        ),
+    ] = None,
+    rules: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="Rules of the games, repeatable: game g uses the (g mod n)th (default: standard)."
+        ),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the deals: the same seed, the same run.")] = 0,
+    chunk: Annotated[int, typer.Option(help="Games in each part file.")] = 5,
+    bid_samples: Annotated[
+        int, typer.Option(help="Deals of the double-dummy figures of each contract.")
+    ] = 16,
+    workers: WorkersOption = 1,
+    ray: RayOption = None,
+) -> None:
+    """Play self-play games and store every call, every hand and, for every seat of every
+    hand, each contract it could have named played out (docs/selfplay.md).
+
+    Parts of --chunk games are written whole as they finish; the same command on the same
+    folder plays only the parts missing, and Ctrl-C stops after the last whole part. Exit
+    status 2 for bad input.
+    """
+    from texas42.services.arena.run import import_ray
+    from texas42.services.selfplay.play import DEFAULT_PLAYOUT
+    from texas42.services.selfplay.store import RunConfig, run_selfplay
+
+    texts = rules or ["standard"]
+    try:
+        canonical = tuple(str(Rules.parse(text)) for text in texts)
+    except Texas42Error as exc:
+        raise _refused(f"--rules: {exc}") from None
+    if workers < 1:
+        raise _refused(f"--workers: at least 1, not {workers}")
+    if ray is not None:
+        try:
+            import_ray()
+        except Texas42Error as exc:
+            raise _refused(str(exc)) from None
+    config = RunConfig(bot, playout or DEFAULT_PLAYOUT, canonical, seed, games, chunk, bid_samples)
+    bar, advance = _arena_progress(games, "games", step=lambda data: 1)
+    try:
+        with bar:
+            summary = run_selfplay(
+                Path(out),
+                config,
+                workers=workers,
+                ray_address=ray,
+                progress=advance,
+                found_games=lambda n: bar.advance(bar.task_ids[0], n),
+            )
+    except Texas42Error as exc:
+        raise _refused(f"texas42 selfplay: {exc}") from None
+    rows = ", ".join(f"{n} {table}" for table, n in summary.rows.items())
+    print(
+        f"{summary.folder}: wrote {summary.parts_written} parts ({summary.games_played} games; "
+        f"rows: {rows}) in {summary.seconds:.1f} s; {summary.parts_found} parts "
+        f"({summary.games_found} games) were there already."
+    )
+    if summary.stopped:
+        print("Stopped by Ctrl-C after the last whole part; run the same command to go on.")
+        raise typer.Exit(130)
 
 
 @app.command()

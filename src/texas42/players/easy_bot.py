@@ -12,7 +12,11 @@ import random
 from texas42.core.actions import Action, Bid, Play
 from texas42.core.errors import IllegalActionError
 from texas42.core.notation import view_position
+from texas42.core.reasons import Reason
 from texas42.core.view import View
+from texas42.core.words import NO_MARK_BIDS, reason_line, slip_words
+from texas42.players.explain import public_reason
+from texas42.players.reasons import Decision
 from texas42.players.rules_bot import RulesBot
 
 SLIP_CHANCE = 0.25
@@ -26,14 +30,28 @@ class EasyBot:
         self._rules = RulesBot(name)
 
     def choose(self, view: View) -> Action:
+        return self.explain(view).action
+
+    def explain(self, view: View) -> Decision:
+        """RulesBot's choice and reason, or the slip or the point bid made in its place."""
         if not view.legal:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
-        choice = self._rules.choose(view)
+        decision = self._rules.explain(view)
+        if len(view.legal) == 1:  # a slip could only pick the same tile
+            return decision
+        choice = decision.action
         rng = random.Random(f"{self.seed}:{view_position(view)}")
         if isinstance(choice, Play) and rng.random() < SLIP_CHANCE:
-            return rng.choice(view.legal)
+            slip = rng.choice(view.legal)
+            public = public_reason(view, slip)
+            return Decision(
+                slip, Reason(reason_line(public, [slip_words(len(view.legal))]), public)
+            )
         if isinstance(choice, Bid) and (choice.marks or choice.special):
             points = [a for a in view.legal if isinstance(a, Bid) and not a.marks and not a.special]
             if points:
-                return min(points, key=lambda bid: bid.points)
-        return choice
+                bid = min(points, key=lambda bid: bid.points)
+                public = public_reason(view, bid)
+                said = reason_line(public, [NO_MARK_BIDS, decision.reason.text])
+                return Decision(bid, Reason(said, public))
+        return decision

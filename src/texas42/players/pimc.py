@@ -61,10 +61,22 @@ from texas42.core.layout import layout_of
 from texas42.core.notation import view_position
 from texas42.core.numerals import whole_number
 from texas42.core.progress import Phase, sitting_out
+from texas42.core.reasons import Reason
 from texas42.core.rules import Rules
 from texas42.core.tiles import iter_tiles, tiles_of
 from texas42.core.view import View, build_view
 from texas42.players.endgame import InformationSetSearch
+from texas42.players.explain import (
+    CallGrounds,
+    ContractGrounds,
+    PlayGrounds,
+    call_reason,
+    contract_reason,
+    only_choice,
+    play_reason,
+    public_reason,
+)
+from texas42.players.reasons import Decision
 from texas42.players.rules_bot import Estimate, RulesBot, best_contract, estimate
 from texas42.search.sampler import DealSampler, World
 from texas42.search.solver import PlayPosition, Solver, points_needed
@@ -238,26 +250,44 @@ class PimcBot:
             self._learned()  # a model file named in the spec is read now: a bad one is refused
 
     def choose(self, view: View) -> Action:
+        return self._decide(view)[0]
+
+    def explain(self, view: View) -> Decision:
+        """`choose`'s action with its reason, made from the numbers it was chosen on."""
+        action, grounds = self._decide(view)
+        if isinstance(grounds, PlayGrounds):
+            assert isinstance(action, Play)
+            return Decision(action, play_reason(view, action.tile, grounds))
+        if isinstance(grounds, CallGrounds):
+            return Decision(action, call_reason(view, action, self._with_contract(view, grounds)))
+        if isinstance(grounds, ContractGrounds):
+            contract = action.contract if isinstance(action, Declare) else grounds.scores[0][0]
+            return Decision(action, contract_reason(view, action, contract, grounds))
+        return Decision(action, grounds)
+
+    def _decide(self, view: View) -> tuple[Action, Grounds]:
+        """The action and what it was chosen on: the one path of `choose` and `explain`."""
         if not view.legal:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
         if len(view.legal) == 1:
-            return view.legal[0]
+            return view.legal[0], only_choice(view)
         rng = random.Random(f"{self.seed}:{view_position(view)}")
         if view.phase == Phase.PLAY:
             return self._play(view, rng)
         if view.phase == Phase.AUCTION:
             if self.settings.bidding == "rules":
-                return self._rules_bot.choose(view)
+                return _decided(self._rules_bot.explain(view))
             if self.settings.bidding == "learned" and self._learned().applies(view):
-                return self._learned().call(view)
+                call = self._learned().call(view)
+                return call, _plain(view, call)
             return self._call(view, rng)
         if self.settings.declaring == "rules":
-            return self._rules_bot.choose(view)
+            return _decided(self._rules_bot.explain(view))
         if self.settings.declaring == "learned" and view.phase == Phase.DECLARE:
             learned = self._learned()
             choice = learned.declare(view) if learned.applies(view) else None
             if choice is not None:
-                return choice
+                return choice, _plain(view, choice)
         if view.phase == Phase.DISCARD:
             return self._discard(view)
         return self._declare(view, rng)
@@ -306,6 +336,13 @@ class PimcBot:
         plays form one plan for all the deals, not one per deal. Otherwise each deal is solved
         double dummy (`play_estimates`).
         """
+        found, worlds, _ = self._estimates(view, rng)
+        return found, worlds
+
+    def _estimates(
+        self, view: View, rng: random.Random
+    ) -> tuple[dict[int, PlayEstimate], Weighted, bool]:
+        """`estimates`, and whether the deals are every one that fits the view."""
         worlds, every = self._worlds(view, self.settings.samples, rng)
         if (
             every
@@ -316,8 +353,8 @@ class PimcBot:
             positions = [PlayPosition.from_view(view, w.hands, w.hidden) for w, _ in worlds]
             search = InformationSetSearch(view.seat, [weight for _, weight in worlds], self.solver)
             found = search.estimates(positions)
-            return {t: PlayEstimate(e.make, e.total, 0.0) for t, e in found.items()}, worlds
-        return self.play_estimates(view, worlds), worlds
+            return {t: PlayEstimate(e.make, e.total, 0.0) for t, e in found.items()}, worlds, every
+        return self.play_estimates(view, worlds), worlds, every
 
     def _draw(self, sampler: DealSampler, n: int, rng: random.Random) -> list[World]:
         limit = self.settings.time_limit
@@ -331,20 +368,22 @@ class PimcBot:
 
     # -- the play --------------------------------------------------------------------------
 
-    def _play(self, view: View, rng: random.Random) -> Action:
-        estimates, worlds = self.estimates(view, rng)
+    def _play(self, view: View, rng: random.Random) -> tuple[Action, PlayGrounds]:
+        estimates, worlds, every = self._estimates(view, rng)
         scores = self.play_scores(view, estimates)
+        grounds = _play_grounds(view, estimates, scores, worlds, every, self.settings)
         top, second = max(scores.values())
         tied = [t for t, (a, b) in scores.items() if a >= top - 1e-9 and b >= second - 1e-9]
         if len(tied) > 1:
             preferred = self._rules_bot.choose(view)
             if isinstance(preferred, Play) and preferred.tile in tied:
-                return preferred
+                return preferred, replace(grounds, tie="rules")
             tables = PlayPosition.from_view(view, worlds[0][0].hands, worlds[0][0].hidden).tables
             if tables is not None:
                 suit = tables.led[view.trick[0][1]] if view.trick else None
-                return Play(min(tied, key=lambda t: (_rank(tables, suit, t), t)))
-        return Play(tied[0])
+                tile = min(tied, key=lambda t: (_rank(tables, suit, t), t))
+                return Play(tile), replace(grounds, tie="lowest")
+        return Play(tied[0]), grounds
 
     def play_estimates(self, view: View, worlds: Weighted) -> dict[int, PlayEstimate]:
         """For each legal tile, what the bidders can expect after it over the deals."""
@@ -455,25 +494,45 @@ class PimcBot:
         cap = OTHER_TABLE_BID_SAMPLES * min(1.0, (7 / tricks) ** 3)
         return max(1, min(n, round(cap)))
 
-    def _call(self, view: View, rng: random.Random) -> Action:
+    def _call(self, view: View, rng: random.Random) -> tuple[Action, Grounds]:
         legal = view.legal
         bids = [a for a in legal if isinstance(a, Bid) and not a.special]
         if Pass() not in legal:
-            return min(bids, key=lambda bid: bid.points)
+            forced = min(bids, key=lambda bid: bid.points)
+            return forced, _plain(view, forced)
         if view.bidder is not None and view.layout.same_side(view.bidder, view.seat):
-            return Pass()  # never outbid one's own side
+            return Pass(), _plain(view, Pass())  # never outbid one's own side
         chances = self.contract_chances(view)
-        best: tuple[float, Action] = (self.pass_value(view), Pass())
+        pass_value = self.pass_value(view)
+        best: tuple[float, Action] = (pass_value, Pass())
+        options: list[tuple[Bid, float, float]] = []
         for bid in sorted(bids, key=lambda bid: bid.points):
-            _, value = self.call_value(chances, bid, view)
+            chance, value = self.call_value(chances, bid, view)
+            options.append((bid, chance, value))
             if value > best[0] + 1e-9:
                 best = (value, bid)
         for special in legal:
             if isinstance(special, Bid) and special.special:
-                _, value = self.call_value(chances, special, view)
+                chance, value = self.call_value(chances, special, view)
+                options.append((special, chance, value))
                 if value > best[0] + 1e-9:
                     best = (value, special)
-        return best[1]
+        return best[1], CallGrounds(pass_value, tuple(options), self.bid_samples(view))
+
+    def _with_contract(self, view: View, grounds: CallGrounds) -> CallGrounds:
+        """The grounds with the contract the shown bid (the chosen one, or for a pass the best)
+        would be played in: the one whose chance made the bid's (`bid_chance`'s best)."""
+        if not grounds.options:
+            return grounds
+        bid = max(grounds.options, key=lambda option: option[2])[0]
+        if bid.special and bid.special != "moon":
+            return grounds
+        chances = self.contract_chances(view)
+        found = [
+            (self.bid_chance({c: values}, bid, view), -k, c)
+            for k, (c, values) in enumerate(chances.items())
+        ]
+        return replace(grounds, contract=max(found)[2]) if found else grounds
 
     def special_chance(self, view: View, bid: Bid) -> float:
         """The chance that a plunge or splash takes every trick, partner naming trump and
@@ -522,6 +581,15 @@ class PimcBot:
         # Moon scores a bid's tricks (a moon 21) won or lost; elsewhere marks are at stake
         stake = bid.points if view.rules.game == "moon" else bid.marks or 1
         return chance, stake * (2 * chance - 1)
+
+    def make_chance(self, view: View, action: Action) -> float | None:
+        """The chance this bot gives a call (a point or mark bid, a special) of being made, from
+        the numbers `_call` chooses on (`call_value`); None for a pass or any other action."""
+        if not isinstance(action, Bid):
+            return None
+        if self.settings.bidding == "learned" and self._learned().applies(view):
+            return self._learned().make_chance(view, action)
+        return self.call_value(self.contract_chances(view), action, view)[0]
 
     def bid_chance(self, chances: dict[Contract, Chances], bid: Bid, view: View) -> float:
         """The best chance over the contracts of making ``bid``: see the module docstring."""
@@ -601,36 +669,84 @@ class PimcBot:
             return self.mark_chance(view, contract, values), mean
         return self.point_chance(view, contract, values, need), mean
 
-    def _declare(self, view: View, rng: random.Random) -> Action:
+    def _declare(self, view: View, rng: random.Random) -> tuple[Action, Grounds]:
         named = {a.contract: a for a in view.legal if isinstance(a, Declare)}
-        best = self._best_contract(view, named)
-        return named[best] if best is not None else self._rules_bot.choose(view)
+        grounds = self._contract_scores(view, named)
+        if not grounds.scores:
+            return _decided(self._rules_bot.explain(view))
+        return named[grounds.scores[0][0]], grounds
 
-    def _discard(self, view: View) -> Action:
+    def _discard(self, view: View) -> tuple[Action, Grounds]:
         """After taking the widow: the contract simulation rates best for the whole holding
         (each trial lays down by `discard_choice`), then that contract's discard."""
-        best = self._best_contract(view, _candidates(view.rules, view.hand))
-        contract = best if best is not None else _candidates(view.rules, view.hand)[0]
-        return Discard(discard_choice(view.hand, tables_for(contract, view.rules)))
+        grounds = self._contract_scores(view, _candidates(view.rules, view.hand))
+        if not grounds.scores:
+            contract = _candidates(view.rules, view.hand)[0]
+            discard = Discard(discard_choice(view.hand, tables_for(contract, view.rules)))
+            return discard, _plain(view, discard)
+        contract = grounds.scores[0][0]
+        return Discard(discard_choice(view.hand, tables_for(contract, view.rules))), grounds
 
     def _best_contract(self, view: View, allowed: Iterable[Contract]) -> Contract | None:
         """Of the contracts in ``allowed`` that simulation judged, the likeliest to make the bid,
         then the best expected total (then the lowest declaration id)."""
+        scores = self._contract_scores(view, allowed).scores
+        return scores[0][0] if scores else None
+
+    def _contract_scores(self, view: View, allowed: Iterable[Contract]) -> ContractGrounds:
+        """The contracts in ``allowed`` that simulation judged, best first (`_best_contract`'s
+        order), each with its chance of making the bid and its expected total."""
         chances = self.contract_chances(view)
         need = points_needed(view)
-        best: tuple[float, float, int] | None = None
-        choice: Contract | None = None
+        found: list[tuple[tuple[float, float, int], Contract]] = []
         for contract in allowed:
             if not chances.get(contract):
                 continue
             share, mean = self.contract_score(view, contract, chances[contract], need)
-            key = (share, mean, -Declare(contract).id)
-            if best is None or key > best:
-                best, choice = key, contract
-        return choice
+            found.append(((share, mean, -Declare(contract).id), contract))
+        found.sort(key=lambda pair: pair[0], reverse=True)
+        return ContractGrounds(tuple((c, key[0], key[1]) for key, c in found), need)
 
 
 # -- helpers --------------------------------------------------------------------------------
+
+Grounds = PlayGrounds | CallGrounds | ContractGrounds | Reason
+"""What a decision was made on: the numbers its reason is told from, or the reason itself."""
+
+
+def _decided(decision: Decision) -> tuple[Action, Grounds]:
+    return decision.action, decision.reason
+
+
+def _plain(view: View, action: Action) -> Reason:
+    """A reason that is all public: the action and the state of the table say it all."""
+    public = public_reason(view, action)
+    return Reason(public, public)
+
+
+def _play_grounds(
+    view: View,
+    estimates: dict[int, PlayEstimate],
+    scores: dict[int, tuple[float, float]],
+    worlds: Weighted,
+    every: bool,
+    settings: PimcSettings,
+) -> PlayGrounds:
+    """The numbers a play is told from: each tile's chance for the seat's side and its points,
+    best first by the scores the bot chose on, and the deals they were judged on."""
+    assert view.bidder is not None
+    order = tuple(sorted(scores, key=lambda t: scores[t], reverse=True))
+    deals = len(worlds)
+    hands = tuple((world.hands, weight) for world, weight in worlds)
+    if view.rules.game == "points":
+        points = {t: scores[t][0] for t in order}
+        return PlayGrounds(None, points, order, deals, every, None, True, hands)
+    defending = not view.layout.same_side(view.seat, view.bidder)
+    chances = {t: 1.0 - e.make if defending else e.make for t, e in estimates.items()}
+    valued = settings.value_samples > 0
+    points = {t: e.total for t, e in estimates.items()} if valued else {}
+    by_points = settings.objective == "points"
+    return PlayGrounds(chances, points, order, deals, every, None, by_points, hands)
 
 
 def _normalised(worlds: list[World], weight: Callable[[World], float] | None) -> Weighted:

@@ -6,7 +6,11 @@ import random
 
 from texas42.core.actions import Action
 from texas42.core.errors import IllegalActionError
+from texas42.core.reasons import Reason
 from texas42.core.view import View
+from texas42.core.words import random_words, reason_line
+from texas42.players.explain import public_reason
+from texas42.players.reasons import Decision
 
 
 class RandomBot:
@@ -17,6 +21,14 @@ class RandomBot:
         self._rng = random.Random(seed)
 
     def choose(self, view: View) -> Action:
+        return self.explain(view).action
+
+    def explain(self, view: View) -> Decision:
+        """The random choice, said as what it is."""
         if not view.legal:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
-        return self._rng.choice(view.legal)
+        action = self._rng.choice(view.legal)
+        public = public_reason(view, action)
+        return Decision(
+            action, Reason(reason_line(public, [random_words(len(view.legal))]), public)
+        )

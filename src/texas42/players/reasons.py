@@ -10,12 +10,14 @@ the reason made from the numbers it chose on.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from texas42.core.actions import Action
 from texas42.core.reasons import Reason
 from texas42.core.view import View
-from texas42.players import Bot
+
+if TYPE_CHECKING:  # the bots' own modules import this one, and the package imports them
+    from texas42.players import Bot
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,13 @@ from texas42.core.tiles import (
     iter_tiles,
 )
 from texas42.core.view import View
+from texas42.core.words import contract_words, count_words, trumps_out_words, worth_words
+from texas42.players.explain import only_choice, rules_reason, unseen
+from texas42.players.reasons import Decision
+
+Ruled = tuple[Action, str, tuple[str, ...]]
+"""A RulesBot decision: the action, the rule of thumb that chose it (a key of
+`texas42.core.words.RULES_OF_THUMB`, or ``only``) and the facts that fired it."""
 
 MARGIN_WITH_PARTNERS = 0.8
 """Off the four-seat table, how many tricks' worth of count (the count in play over the tricks)
@@ -206,21 +213,35 @@ class RulesBot:
         self.name = name
 
     def choose(self, view: View) -> Action:
+        return self._decide(view)[0]
+
+    def explain(self, view: View) -> Decision:
+        """`choose`'s action and the rule of thumb that chose it, with the facts that fired it."""
+        action, rule, facts = self._decide(view)
+        if rule == "only":
+            return Decision(action, only_choice(view))
+        return Decision(action, rules_reason(view, action, rule, facts))
+
+    def _decide(self, view: View) -> Ruled:
+        """The action, the rule of thumb that chose it and its facts: the one path of `choose`
+        and `explain`."""
         if not view.legal:
             raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
         if len(view.legal) == 1:
-            return view.legal[0]
+            return view.legal[0], "only", ()
         if view.phase == Phase.AUCTION:
             return self._call(view)
         if view.phase == Phase.DECLARE:
             return self._declare(view)
         if view.phase == Phase.DISCARD:
             return self._discard(view)
-        return _Trick(view).choose()
+        trick = _Trick(view)
+        action = trick.choose()
+        return action, trick.rule, trick.facts
 
     # -- the auction ---------------------------------------------------------------------
 
-    def _call(self, view: View) -> Action:
+    def _call(self, view: View) -> Ruled:
         rules = view.rules
         legal = view.legal
         layout = view.layout
@@ -232,35 +253,39 @@ class RulesBot:
         bids = [a for a in legal if isinstance(a, Bid) and a.special is None]
         high = value_of(view.bid)
         if Pass() not in legal:
-            return min(bids, key=value_of)
-        _, value = best_contract(view.hand, rules)
+            return min(bids, key=value_of), "forced", ()
+        contract, value = best_contract(view.hand, rules)
         worth = _worth(value, layout)
+        facts = (worth_words(value.points, contract_words(contract), worth, value.losers),)
         if value.sure and Bid("moon") in legal:
-            return Bid("moon")
-        for marks, sure in (
-            (rules.nello_min_marks, self._nello_safe(view, rules.nello_min_marks)),
-            (rules.sevens_min_marks, rules.sevens and sevens_sure(view.hand, layout)),
+            return Bid("moon"), "moon", facts
+        for rule, marks, sure in (
+            ("nello", rules.nello_min_marks, self._nello_safe(view, rules.nello_min_marks)),
+            ("sevens", rules.sevens_min_marks, rules.sevens and sevens_sure(view.hand, layout)),
         ):
             if sure and Bid(f"{marks}m") in legal and total * marks > worth:
-                return Bid(f"{marks}m")
+                return Bid(f"{marks}m"), rule, facts
         doubles = (view.hand & DOUBLES).bit_count()
         for special, least in (("plunge", 5), ("splash", 4)):
             bid = Bid(special)
             if bid in legal and doubles >= least and worth < rules.min_bid:
-                return bid
+                return bid, special, (count_words(doubles, "double"), *facts)
         bidder = view.bidder
         partner_bid = (
             bidder is not None and bidder != view.seat and layout.same_side(bidder, view.seat)
         )
         if partner_bid and not (value.sure and high < total):
-            return Pass()
+            return Pass(), "partner", ()
         if value.sure:
             mark_bids = [b for b in bids if b.is_mark_bid]
             two = [b for b in mark_bids if b.marks >= 2]
             if mark_bids:
-                return min(two, key=value_of) if two else max(mark_bids, key=value_of)
+                chosen = min(two, key=value_of) if two else max(mark_bids, key=value_of)
+                return chosen, "sure", facts
         affordable = [b for b in bids if value_of(b) <= worth]
-        return min(affordable, key=value_of) if affordable else Pass()
+        if affordable:
+            return min(affordable, key=value_of), "worth", facts
+        return Pass(), "short", facts
 
     def _nello_safe(self, view: View, marks: int) -> bool:
         return view.rules.nello and any(
@@ -269,7 +294,7 @@ class RulesBot:
 
     # -- the widow ----------------------------------------------------------------------
 
-    def _discard(self, view: View) -> Action:
+    def _discard(self, view: View) -> Ruled:
         """Lay down the tile the hand misses least: never a trump of the best contract while
         another tile will do; of the rest, the one whose loss leaves the hand worth most, then
         the lowest."""
@@ -285,13 +310,16 @@ class RulesBot:
             rank = tables.power[tables.led[t]][t]
             return (not left.sure, -left.points, COUNT_VALUE[t], rank, t)
 
-        return Discard(min(plain, key=cost))
+        keep = estimate(view.hand, tables, layout)
+        facts = (worth_words(keep.points, contract_words(contract), None, keep.losers),)
+        return Discard(min(plain, key=cost)), "discard", facts
 
     # -- the declaration -----------------------------------------------------------------
 
-    def _declare(self, view: View) -> Action:
+    def _declare(self, view: View) -> Ruled:
         rules = view.rules
         contract, value = best_contract(view.hand, rules)
+        facts = (worth_words(value.points, contract_words(contract), None, value.losers),)
         if not value.sure and view.bid_marks:
             nello = [
                 (risk, a)
@@ -301,10 +329,10 @@ class RulesBot:
             if nello:
                 risk, declare = min(nello, key=lambda pair: (pair[0], pair[1].id))
                 if risk == 0:
-                    return declare
+                    return declare, "nello", ()
             if Declare("sevens") in view.legal and sevens_sure(view.hand, view.layout):
-                return Declare("sevens")
-        return Declare(contract)
+                return Declare("sevens"), "sevens", ()
+        return Declare(contract), "best_trump", facts
 
 
 def _bid_value(bid: Action | None, total: int) -> int:
@@ -344,17 +372,15 @@ class _Trick:
         self.seat = view.seat
         self.layout = view.layout
         self.legal = [a.tile for a in view.legal if isinstance(a, Play)]
-        played = (view.dealt | view.widow) & ~view.hand
-        for trick in view.tricks:
-            if trick.tiles is not None:
-                played |= sum(1 << t for t in trick.tiles)
-        played |= sum(1 << t for _, t in view.trick)
-        self.unseen = self.layout.tiles & ~view.hand & ~played
+        self.unseen = unseen(view)
         assert view.contract is not None
         self.contract = view.contract
         self.tables = self._tables()
         self.ours = view.bidder is not None and self.layout.same_side(view.bidder, self.seat)
         self.later = self._later_seats()
+        self.rule = "cheap"
+        """The rule of thumb that chose the tile (set as it is chosen)."""
+        self.facts: tuple[str, ...] = ()
 
     def _tables(self) -> PlayTables:
         """The contract's tables; before the first lead of a by-lead hand, those of the suit this
@@ -443,8 +469,9 @@ class _Trick:
         trump = 40 if self.is_trump(t) else 0
         return trump + (20 if self.best_left(t) else 0) + self.power_led(t)
 
-    def cheapest(self, tiles: list[int]) -> int:
+    def cheapest(self, tiles: list[int], rule: str = "cheap") -> int:
         """The tile to throw away: no count if possible, then the least worth keeping."""
+        self.rule = rule
         return min(tiles, key=lambda t: (COUNT_VALUE[t], self.keep(t), t))
 
     # -- choosing ------------------------------------------------------------------------
@@ -453,6 +480,7 @@ class _Trick:
         view = self.view
         if self.contract.kind == "by-lead" and not view.tricks and not view.trick:
             tile = self.naming_lead()
+            self.rule = "naming_lead"
         elif self.contract.kind == "nello":
             tile = self.nello_play()
         elif self.view.trick:
@@ -482,21 +510,26 @@ class _Trick:
         def best_winner(tiles: list[int]) -> int:
             return max(tiles, key=lambda t: (COUNT_VALUE[t], self.power_led(t), t))
 
+        self.facts = (trumps_out_words(out.bit_count()),) if self.tables.trump_mask else ()
         if self.ours:
             if trumps and trump_out:
                 top = max(trumps, key=rank.__getitem__)
                 if all(rank[top] > rank[x] for x in iter_tiles(out)):
+                    self.rule = "pull_top"
                     return top
                 if len(trumps) >= 2:
-                    return self.cheapest(trumps)
+                    return self.cheapest(trumps, "force_trump")
             if winners:
+                self.rule = "cash"
                 return best_winner(winners)
             if trumps:
+                self.rule = "trump_last"
                 return max(trumps, key=rank.__getitem__)
-            return self.cheapest(legal)
+            return self.cheapest(legal, "lead_low")
         if trump_out:
             winners = [t for t in winners if not COUNT_VALUE[t]]
-        return best_winner(winners) if winners else self.cheapest(legal)
+        self.rule = "defend_cash"
+        return best_winner(winners) if winners else self.cheapest(legal, "lead_low")
 
     def follow(self) -> int:
         view = self.view
@@ -512,18 +545,22 @@ class _Trick:
             if not self.opponents_can_beat(suit, holding):
                 counters = [t for t in legal if COUNT_VALUE[t] and self.keeps_trick(t, suit)]
                 if counters:
+                    self.rule = "count_partner"
                     return max(counters, key=lambda t: (COUNT_VALUE[t], -self.keep(t), -t))
-                return self.cheapest(legal)
+                return self.cheapest(legal, "partner_cheap")
             safe = [t for t in self.winners(legal, len(tiles)) if self.keeps_trick(t, suit)]
             if safe and big:
+                self.rule = "cover_partner"
                 return min(safe, key=lambda t: (self.keep(t), t))
             return self.cheapest(legal)
         winners = self.winners(legal, len(tiles))
         safe = [t for t in winners if self.keeps_trick(t, suit)]
         if safe:
+            self.rule = "win_safe"
             return max(safe, key=lambda t: (COUNT_VALUE[t], -self.power(t, suit), -t))
         risky = [t for t in winners if not COUNT_VALUE[t]]
         if risky and (big or self.need_every_trick()):
+            self.rule = "win_risky"
             return min(risky, key=lambda t: (self.power(t, suit), t))
         return self.cheapest(legal)
 
@@ -545,8 +582,10 @@ class _Trick:
         view = self.view
         bidder = view.bidder
         assert bidder is not None
+        self.rule = "nello_low"
         if not view.trick:
             if self.seat == bidder:
+                self.rule = "nello_lead"
                 return min(self.legal, key=lambda t: (-self.beaters(t), self.power_led(t), t))
             return min(self.legal, key=lambda t: (self.power_led(t), t))
         tiles = [t for _, t in view.trick]
@@ -555,7 +594,9 @@ class _Trick:
         if self.seat == bidder:
             under = [t for t in self.legal if self.winner_if(t) != index]
             if under:
+                self.rule = "nello_duck"
                 return max(under, key=lambda t: (self.power(t, suit), -self.beaters(t), t))
+            self.rule = "nello_forced"
             return min(self.legal, key=lambda t: (self.power(t, suit), t))
         played = [s for s, _ in view.trick]
         if bidder in played:
@@ -563,6 +604,7 @@ class _Trick:
             if bidder_winning:
                 under = [t for t in self.legal if self.winner_if(t) != index]
                 if under:
+                    self.rule = "nello_let"
                     return max(under, key=lambda t: (self.power(t, suit), t))
         return min(self.legal, key=lambda t: (self.power(t, suit), -self.keep(t), t))
 

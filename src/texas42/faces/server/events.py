@@ -68,13 +68,24 @@ class RematchEvent(_Event):
     seed: int
 
 
+class StoredReason(_Event):
+    """A bot's reason for an action (`texas42.core.reasons.Reason`), both its forms: ``text``,
+    what the deciding seat knew, and ``public``, what every seat saw."""
+
+    text: str
+    public: str
+
+
 class ActionEvent(_Event):
-    """The seat to act in game ``game`` took ``action``, spelled as in the ``act`` message."""
+    """The seat to act in game ``game`` took ``action``, spelled as in the ``act`` message;
+    ``reason`` is why, when a bot took it (None: a person's action, and every action of a log
+    written before bots gave reasons), kept so a restart shows the same "why?"."""
 
     kind: Literal["action"] = "action"
     game: Annotated[int, Field(ge=1)]
     seat: EventSeat
     action: str
+    reason: StoredReason | None = None
 
 
 class ClaimEvent(_Event):
@@ -200,8 +211,12 @@ class BadEvent(Texas42Error):
 
 
 def event_row(event: Event) -> tuple[str, str]:
-    """The ``kind`` and ``data`` columns an event is stored as."""
-    return event.kind, json.dumps(event.model_dump(exclude={"kind"}))
+    """The ``kind`` and ``data`` columns an event is stored as; a person's action is stored
+    without a ``reason``, as every action was before bots gave reasons."""
+    left_out = {"kind"}
+    if isinstance(event, ActionEvent) and event.reason is None:
+        left_out.add("reason")
+    return event.kind, json.dumps(event.model_dump(exclude=left_out))
 
 
 def read_event(table_id: str, seq: int, kind: str, data: str) -> Event:

@@ -143,6 +143,19 @@ class Call:
 
 
 @sent
+class Why:
+    """Why a bot took an action of the hand, in the words the recipient may read
+    (`texas42.faces.server.payload.reason_words`)."""
+
+    kind: Literal["call", "contract", "play"]
+    index: int
+    """The call's place in ``calls``, or the tile's among the hand's plays (0: the first lead);
+    0 for the contract."""
+    seat: SeatNumber
+    text: str
+
+
+@sent
 class Legal:
     """A legal action: ``action`` as the ``act`` message spells it, ``label`` for its button."""
 
@@ -204,6 +217,8 @@ class Hand:
     result_lines: list[str]
     face_up: list[FaceUp]
     can_claim: bool
+    reasons: list[Why] = dataclass_field(default_factory=list)
+    """Why the bots took the hand's calls, contract and plays, for a "why?" beside each."""
 
 
 @sent

@@ -18,8 +18,9 @@ from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import Phase
+from texas42.core.reasons import Reason
 from texas42.core.rules import Rules
-from texas42.core.tiles import TILE_NAMES, tiles_of
+from texas42.core.tiles import TILE_NAMES, mask_of, tiles_of
 from texas42.core.view import View, turned_up
 from texas42.core.words import (
     action_said,
@@ -40,6 +41,7 @@ from texas42.core.words import (
     trick_taken,
 )
 from texas42.faces.server import outbound as out
+from texas42.faces.server.reasons import Kept
 
 PHASES: tuple[out.PhaseWord, ...] = ("auction", "declare", "play", "done", "discard")
 """The words for `Phase` values, by number."""
@@ -129,13 +131,15 @@ def hand_payload(
     names: Sequence[str] | None = None,
     mine: Sequence[int] | None = None,
     can_claim: bool = False,
+    reasons: list[out.Why] | None = None,
 ) -> out.Hand:
     """The hand as ``view`` shows it; ``public`` drops everything about the view's own seat
     (its tiles, its widow and discards, its legal actions, its tiles in face-down tricks) for a
     spectator or for another seat's hand. ``illegal`` gives why the seat's tiles it may not play
     are refused (`illegal_reasons`). Its sentences name the seats ``names`` (`seat_labels`) and
     call partners the partners of ``mine`` (the view's seat unless given; nobody's if public).
-    ``can_claim``: the view's seat may lay its hand down now (`Game.can_claim`)."""
+    ``can_claim``: the view's seat may lay its hand down now (`Game.can_claim`). ``reasons``:
+    the bots' reasons for the hand's actions, as the recipient may read them (`hand_reasons`)."""
     own_turn = not public and view.turn == view.seat
     names = list(view.layout.seat_names) if names is None else names
     tricks = []
@@ -204,7 +208,56 @@ def hand_payload(
             if shown
         ],
         can_claim=can_claim and own_turn,
+        reasons=reasons or [],
     )
+
+
+def reads_whole(seat: int, hand: Hand, reader: Sequence[int]) -> bool:
+    """Whether the player of the seats ``reader`` (none: a spectator) may read the whole
+    reasons of the actions ``seat`` took in ``hand``, the one rule of who reads what. A whole
+    reason names what the deciding seat knew, its own tiles included, so it is read only where
+    every one of those is known: by the player of that seat (a bot played for them while they
+    were away, or before they took the seat), and by everyone once the hand is over with every
+    tile the seat held in it shown face up (played, or laid down by a claim). Anyone else reads
+    the public form: a partner, the opponents and spectators while the hand is on, and for good
+    after a hand that ended with some of the seat's tiles unshown (set early, all passed, a
+    face-down discard)."""
+    return seat in reader or _all_shown(hand, seat)
+
+
+def reason_words(reason: Reason, seat: int, hand: Hand, reader: Sequence[int]) -> str:
+    """The words of a bot's reason for an action ``seat`` took in ``hand`` that the player of
+    ``reader`` may read (`reads_whole`)."""
+    return reason.for_reader(hidden=not reads_whole(seat, hand, reader))
+
+
+def _all_shown(hand: Hand, seat: int) -> bool:
+    """The hand is over and every tile ``seat`` held in it (with the widow, if it took it) was
+    shown to every seat."""
+    if hand.result is None:
+        return False
+    held = hand.deal[seat] | (hand.widow if hand.declarer == seat else 0)
+    shown = mask_of(hand.plays)
+    for _, claim in hand.claims:
+        shown |= claim.tiles
+    return held & ~shown == 0
+
+
+def hand_reasons(game: Game, index: int, kept: Kept, reader: Sequence[int]) -> list[out.Why]:
+    """The bots' reasons for the calls, contract and plays of the game's hand ``index``, in the
+    words the player of ``reader`` may read (`reads_whole`, asked once a seat)."""
+    hand = game.hands[index]
+    whole: dict[int, bool] = {}
+    found = []
+    for (kind, number), entry in kept.get(index, {}).items():
+        if kind == "discard":
+            continue
+        seat = entry.seat
+        if seat not in whole:
+            whole[seat] = reads_whole(seat, hand, reader)
+        text = entry.reason.for_reader(hidden=not whole[seat])
+        found.append(out.Why(kind=kind, index=number, seat=seat, text=text))
+    return found
 
 
 def illegal_reasons(hand: Hand, seat: int) -> dict[str, str]:
@@ -238,11 +291,15 @@ def acting_seat(game: Game, seats: Sequence[int]) -> int | None:
 
 
 def game_payload(
-    game: Game, seats: Sequence[int] = (), names: Sequence[str] | None = None
+    game: Game,
+    seats: Sequence[int] = (),
+    names: Sequence[str] | None = None,
+    reasons: Kept | None = None,
 ) -> out.Game:
     """The game as the player of ``seats`` sees it (in two-hand a person plays a seat and its
     partner's), or as a spectator does (no seats). ``hand`` is shown from the seat to act among
-    them; ``held`` gives the tiles of each of them. Sentences name the seats ``names``."""
+    them; ``held`` gives the tiles of each of them. Sentences name the seats ``names``.
+    ``reasons``: the bots' reasons the table keeps, shown with the hand in play and the last."""
     seat = acting_seat(game, seats)
     labels = list(game.layout.seat_names) if names is None else names
     public = seat is None
@@ -261,6 +318,7 @@ def game_payload(
         names=labels,
         mine=seats,
         can_claim=seat is not None and game.can_claim(seat),
+        reasons=hand_reasons(game, index, reasons, seats) if reasons else None,
     )
     held = [
         out.Held(seat=s, tiles=[TILE_NAMES[t] for t in game.view(s).tiles_in_order()])
@@ -277,6 +335,7 @@ def game_payload(
             result=last.result,
             names=labels,
             mine=seats,
+            reasons=hand_reasons(game, finished - 1, reasons, seats) if reasons else None,
         )
         following = ""
         if hand.result is None:  # the next hand is under way beneath this one's summary

@@ -32,6 +32,7 @@ from texas42.core.actions import Action, Discard, action_words, parse_action_wor
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.layout import Layout, layout_of
+from texas42.core.reasons import Reason
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.view import Claim
@@ -90,9 +91,11 @@ from texas42.faces.server.messages import (
     Start,
 )
 from texas42.faces.server.payload import game_payload, layout_payload, seat_labels
+from texas42.faces.server.reasons import Kept, file_reason, reason_key, stored
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
 from texas42.faces.server.work import Busy, Work, hint_job, review_job
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
+from texas42.players.reasons import decide
 from texas42.services.protocol import close_bot, make_bot
 
 log = logging.getLogger("texas42.faces.server")
@@ -287,6 +290,8 @@ class _BotMove:
     action: Action
     forced: bool = False
     """The turn clock ran out: the stand-in plays a person's seat this once."""
+    reason: Reason | None = None
+    """Why the bot chose it (`texas42.players.reasons.decide`)."""
 
 
 @dataclass
@@ -377,6 +382,8 @@ class Room:
     """A `Presence` is being gathered (`_presence_changed`)."""
     steps: list[ActionEvent | ClaimEvent] = field(default_factory=list)
     """The game's steps since its deal, as its snapshot keeps them (`take_snapshot`)."""
+    reasons: Kept = field(default_factory=dict)
+    """The bots' reasons for the game's actions, from their events (`texas42.faces.server.reasons`)."""
     snapshot_seq: int = 0
     """The ``next_event`` of the table's latest stored snapshot (0: none)."""
     work: Work | None = None
@@ -487,7 +494,7 @@ class Room:
         if taken.status == "lobby":
             return
         game = self.deal(taken.seed)
-        snapshot.replay(taken, game, self.rules, self.id)
+        self.reasons = snapshot.replay(taken, game, self.rules, self.id)
         self.game = game
         if taken.status == "playing":
             self.bots = {
@@ -849,9 +856,9 @@ class Room:
             return  # its person came back, or took the seat, while the bot thought
         if game.why_illegal(move.action) is not None:
             log.error("table %s: the bot at seat %d chose an illegal action", self.id, move.seat)
-            move.action = _stand_in(RulesBot(), game.view(move.seat))
+            move.action, move.reason = _stand_in(RulesBot(), game.view(move.seat))
         try:
-            await self._play(move.seat, move.action)
+            await self._play(move.seat, move.action, move.reason)
         except Exception:
             # nothing changed; the bot tries again shortly rather than leaving the table stuck
             self._spawn(self._retry_bot())
@@ -861,14 +868,19 @@ class Room:
         await asyncio.sleep(BOT_RETRY_SECONDS)
         self._schedule_bot()
 
-    async def _play(self, seat: int, action: Action) -> None:
-        """Apply an action in memory, commit it (with the finished game, if it ends one), and
-        only then tell everyone; a failed commit takes the action back."""
+    async def _play(self, seat: int, action: Action, reason: Reason | None = None) -> None:
+        """Apply an action in memory, commit it (with the finished game, if it ends one, and
+        the bot's ``reason`` for it), and only then tell everyone; a failed commit takes the
+        action back."""
         game = self._playing()
         waiting = self._waiting()
+        key = reason_key(game, action)
         game.apply(action)
-        event = ActionEvent(game=self.game_number, seat=seat, action=action_words(action))
+        event = ActionEvent(
+            game=self.game_number, seat=seat, action=action_words(action), reason=stored(reason)
+        )
         await self._commit_step(game, event)
+        file_reason(self.reasons, key, seat, event.reason)
         await self._stepped(game, self._last(seat, action), waiting)
 
     async def _claim(self, connection: Connection, message: LayDown) -> None:
@@ -1005,6 +1017,7 @@ class Room:
                 self.seq = 0
                 self.last = None
                 self.steps = []
+                self.reasons = {}
                 self._close_bots()
                 self.bots = {
                     seat: self._make_bot(state.level, self.seed + seat, state.name)
@@ -1018,7 +1031,9 @@ class Room:
                 if seat != game.seat_to_act():
                     raise Texas42Error(f"seat {seat} acted out of turn")
                 action = self._parse_action(game, spelled)
+                key = reason_key(game, action)
                 game.apply(action)
+                file_reason(self.reasons, key, seat, event.reason)
                 self.steps.append(event)
                 self.seq += 1
                 self.last = self._last(seat, action)
@@ -1363,11 +1378,13 @@ class Room:
         if self.settings.bot_delay > 0 and not forced:
             await asyncio.sleep(self.settings.bot_delay)
         level = self.seats[seat].level if seat in self.bots else self.bot_level
+        reason: Reason | None
         try:
             if level in FAST_BOTS:
-                action = bot.choose(view)
+                decision = decide(bot, view)
             else:
-                action = await asyncio.to_thread(bot.choose, view)
+                decision = await asyncio.to_thread(decide, bot, view)
+            action, reason = decision.action, decision.reason
         except Exception as exc:
             # an outside engine that times out, crashes or answers nonsense gives its seat to
             # a medium bot for the rest of the game, and the table is told why; only the kind
@@ -1387,8 +1404,8 @@ class Room:
                         message=f"{bot.name} failed ({why}); a medium bot plays its seat now"
                     )
                 )
-            action = _stand_in(fallback, view)
-        await self.queue.put(_BotMove(seat, seq, action, forced))
+            action, reason = _stand_in(fallback, view)
+        await self.queue.put(_BotMove(seat, seq, action, forced, reason))
 
     def _spawn(self, coroutine: Any) -> None:
         task: asyncio.Task[None] = asyncio.create_task(coroutine)
@@ -1602,7 +1619,7 @@ class Room:
             table=table or self.table_payload(),
             you=out.You(seat=seat, seats=list(self.controls(seat))),
             last=self.last,
-            game=game_payload(self.game, self.controls(seat), self.labels())
+            game=game_payload(self.game, self.controls(seat), self.labels(), self.reasons)
             if self.game is not None
             else None,
         )
@@ -1695,12 +1712,13 @@ class Room:
         await self._commit(event)
 
 
-def _stand_in(bot: Bot, view: Any) -> Action:
-    """A stand-in bot's action; should it fail too, the first legal action, so a table never
-    sticks."""
+def _stand_in(bot: Bot, view: Any) -> tuple[Action, Reason | None]:
+    """A stand-in bot's action and its reason; should it fail too, the first legal action
+    (with no reason: nothing chose it), so a table never sticks."""
     try:
-        return bot.choose(view)
+        decision = decide(bot, view)
     except Exception:
         log.exception("a stand-in bot failed; the seat takes its first legal action")
         action: Action = view.legal[0]
-        return action
+        return action, None
+    return decision.action, decision.reason

@@ -25,6 +25,7 @@ from texas42.core.game import Game
 from texas42.core.rules import Rules
 from texas42.faces.server import outbound as out
 from texas42.faces.server.events import ActionEvent, ClaimEvent, EventSeat
+from texas42.faces.server.reasons import Kept, file_reason, reason_key
 
 VERSION: Literal[1] = 1
 """The snapshot's format; one of another version is not read (the log is)."""
@@ -99,9 +100,11 @@ def read(data: str, seq: int, table_id: str, seats: int) -> RoomSnapshot:
     return snapshot
 
 
-def replay(snapshot: RoomSnapshot, game: Game, rules: Rules, table_id: str) -> None:
-    """Take the snapshot's steps in ``game``, freshly dealt from its seed; a `BadSnapshot` if
-    one is not legal there or the game's end and the table's status disagree."""
+def replay(snapshot: RoomSnapshot, game: Game, rules: Rules, table_id: str) -> Kept:
+    """Take the snapshot's steps in ``game``, freshly dealt from its seed, and give back the
+    bots' reasons its actions keep, filed as the room files them (`reasons.reason_key`); a
+    `BadSnapshot` if one is not legal there or the game's end and the table's status disagree."""
+    reasons: Kept = {}
     try:
         for step in snapshot.steps:
             if step.game != snapshot.game_number:
@@ -109,7 +112,10 @@ def replay(snapshot: RoomSnapshot, game: Game, rules: Rules, table_id: str) -> N
             if step.seat != game.seat_to_act():
                 raise Texas42Error(f"seat {step.seat} acted out of turn")
             if isinstance(step, ActionEvent):
-                game.apply(parse_action_words(step.action, rules))
+                action = parse_action_words(step.action, rules)
+                key = reason_key(game, action)
+                game.apply(action)
+                file_reason(reasons, key, step.seat, step.reason)
             else:
                 why = game.why_claim_illegal(step.seat)
                 if why is not None:
@@ -121,6 +127,7 @@ def replay(snapshot: RoomSnapshot, game: Game, rules: Rules, table_id: str) -> N
         ) from None
     if game.is_over() != (snapshot.status == "over"):
         raise BadSnapshot(f"table {table_id}: the snapshot's game and status disagree")
+    return reasons
 
 
 __all__ = ["VERSION", "BadSnapshot", "RoomSnapshot", "SeatSnapshot", "read", "replay"]

@@ -37,11 +37,14 @@ from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import Phase
+from texas42.core.reason_log import ReasonLog
+from texas42.core.reasons import Reason
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
 from texas42.core.view import TrickView, View
 from texas42.core.words import (
+    NO_BOT_REASONS,
     action_said,
     bid_review_line,
     bot_replaced,
@@ -65,6 +68,8 @@ from texas42.core.words import (
     side_labels,
     trick_of_play,
     trick_taken,
+    why_heading,
+    why_line,
     widow_taken,
     winner_words,
 )
@@ -77,6 +82,7 @@ from texas42.faces.terminal.line_game import (
     write_record,
 )
 from texas42.players import Bot
+from texas42.players.reasons import Decision, decide
 from texas42.services.protocol import close_bot, make_bot
 
 if TYPE_CHECKING:
@@ -102,6 +108,7 @@ KEYS = (
     ("l", "show the last trick"),
     ("c", "lay your hand down and claim the rest, when you lead a trick (c again to confirm)"),
     ("r", "review the last hand (double dummy)"),
+    ("w", "why the bots chose: this hand as every seat saw it, the last hand in full"),
     ("?", "show these keys"),
     ("Esc", "close a panel or the hints"),
     ("q", "leave the game (twice, to be sure)"),
@@ -131,6 +138,7 @@ _TABLE_ACTIONS = frozenset(
         "last_trick",
         "claim",
         "review",
+        "why",
         "help",
         "close_hints",
         "focus_previous",
@@ -675,6 +683,7 @@ class TableApp(App[int]):
         Binding("l", "last_trick", "last trick"),
         Binding("c", "claim", "lay down"),
         Binding("r", "review", "review"),
+        Binding("w", "why", "why"),
         Binding("question_mark", "help", "keys"),
         Binding("q", "leave", "quit"),
         Binding("escape", "close_hints", show=False),
@@ -746,6 +755,8 @@ class TableApp(App[int]):
         self._hints_shown: tuple[object, int] | None = None
         self._reviews: dict[int, Text] = {}
         self._reviewing: set[int] = set()
+        self._reasons = ReasonLog()
+        """Why each action was taken: the bots' reasons, None for the person's."""
         self._calls_key: tuple[int, ...] | None = None
         self._quit_armed = False
         self._claim_armed: tuple[int, int, int] | None = None
@@ -1024,20 +1035,20 @@ class TableApp(App[int]):
         assert seat is not None
         view = self.game.view(seat)
         self._run(
-            partial(self.bots[seat].choose, view),
+            partial(decide, self.bots[seat], view),
             "bot",
             partial(self._bot_done, token, seat),
             partial(self._bot_failed, token, seat),
         )
 
-    def _bot_done(self, token: tuple[int, int, int], seat: int, action: Action) -> None:
+    def _bot_done(self, token: tuple[int, int, int], seat: int, decision: Decision) -> None:
         if token != self._token():
             return
-        if not self.game.is_legal(action):
+        if not self.game.is_legal(decision.action):
             self._bot_failed(token, seat, None)
             return
         self._thinking = False
-        self._act(seat, action)
+        self._act(seat, decision.action, decision.reason)
 
     def _bot_failed(
         self, token: tuple[int, int, int], seat: int, error: BaseException | None
@@ -1052,13 +1063,14 @@ class TableApp(App[int]):
         self._thinking = False
         self._advance()
 
-    def _act(self, seat: int, action: Action) -> None:
+    def _act(self, seat: int, action: Action, reason: Reason | None = None) -> None:
         """Apply an action and tell the table what happened."""
         game = self.game
         hand = game.hand
         number = game.hand_number
         tricks = len(hand.tricks)
         first_play = not hand.plays
+        self._reasons.add(game, seat, reason)
         game.apply(action)
         self._quit_armed = False
         self.query_one("#message", Static).update("")
@@ -1247,6 +1259,28 @@ class TableApp(App[int]):
         self._hints_token = None
         self._show_hints(self.player_view())
 
+    def action_why(self) -> None:
+        """The bots' reasons: in the hand being played what every seat saw (`Reason.public`),
+        and in the last finished hand the whole words, every tile of it being known."""
+        game = self.game
+        parts: list[str] = []
+        index = len(game.hands) - 1
+        finished = len(game.results) == len(game.hands)
+        current = [] if finished else self._reasons.said(index)
+        if current:
+            parts.append(why_heading(game.hand_number, finished=False))
+            parts += [f"  {why_line(self.seating.who(s), r.public)}" for s, r in current]
+        last = len(game.results) - 1
+        if self._reasons.said(last):
+            if parts:
+                parts.append("")
+            parts.append(why_heading(game.first_hand + last))
+            parts += [
+                f"  {why_line(self.seating.who(s), r.text)}" for s, r in self._reasons.said(last)
+            ]
+        body = Text("\n".join(parts) if parts else NO_BOT_REASONS)
+        self.push_screen(Panel("Why the bots chose", body, close_key="w"), self._panel_closed)
+
     def action_last_trick(self) -> None:
         view = self.player_view()
         if view.tricks:
@@ -1360,7 +1394,8 @@ class TableApp(App[int]):
         if problem is not None:
             return f"Not saved: {problem}."
         try:
-            write_record(path, record_from_game(self.game, self.players).to_json())
+            record = record_from_game(self.game, self.players, self._reasons.by_hand())
+            write_record(path, record.to_json())
         except OSError as exc:
             return f"Not saved: {exc.strerror or exc}."
         return f"Game saved to {path}."

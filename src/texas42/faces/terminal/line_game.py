@@ -21,17 +21,21 @@ from rich.console import Console
 from rich.rule import Rule
 from rich.text import Text
 
-from texas42.core.actions import Action, Bid, Declare
+from texas42.core.actions import Action, Bid, Declare, Play
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import layout_of
 from texas42.core.progress import Phase
+from texas42.core.reason_log import ReasonLog
+from texas42.core.reasons import Reason
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import hand_name, tile_name
 from texas42.core.view import View
 from texas42.core.words import (
+    NO_REASONS_YET,
+    WHY_HINT,
     action_said,
     auction_line,
     bot_replaced,
@@ -45,9 +49,12 @@ from texas42.core.words import (
     rules_text,
     score_line,
     trick_taken,
+    why_heading,
+    why_line,
     widow_taken,
 )
 from texas42.players import Bot
+from texas42.players.reasons import decide
 from texas42.services.protocol import EngineError, close_bot, make_bot
 
 BOT_NAMES = ("Ann", "Bob", "Cat", "Dan", "Eve", "Fay")
@@ -59,6 +66,7 @@ LONGEST_INPUT = 40
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?")
 SHOW_WORDS = ("show", "table")
+WHY_WORDS = ("why",)
 CLAIM_WORDS = ("claim", "lay down", "laydown")
 """Lay the hand down and claim the rest (`Game.claim`), when the human leads a trick."""
 CLAIMED = "claimed"
@@ -237,6 +245,8 @@ class _Session:
         }
         self.news: list[str] = []
         """What happened since the human last acted, as it would be seen at the table."""
+        self.reasons = ReasonLog()
+        """Why each action was taken: the bots' reasons, None for the human's."""
         self.shown_hand = 0
 
     # -- words -----------------------------------------------------------------------------
@@ -278,10 +288,11 @@ class _Session:
                     return self.finish()
                 if not isinstance(asked, Action):  # CLAIMED: the claim moved the game on
                     continue
-                action = asked
+                action, reason = asked, None
             else:
-                action = self.bot_action(seat)
-            self.apply(seat, action)
+                action, reason = self.bot_action(seat)
+            self.reasons.add(game, seat, reason)
+            self.apply(seat, action, reason)
         outcome = game.outcome()
         assert outcome is not None
         result = "You win!" if outcome.winner == self.layout.side_of[self.seat] else "You lose."
@@ -313,26 +324,28 @@ class _Session:
             tiles = ", ".join(f"{self.who(s)} {tile_name(t)}" for s, t in drawn)
             self.say(f"Drawing{again} for the first shake (highest pips shakes): {tiles}.")
 
-    def bot_action(self, seat: int) -> Action:
-        """The bot's choice, made from its own view only. A bot that breaks down (an outside
-        engine that dies or answers an illegal action) hands its seat to the rules bot, as at the
-        full-screen table, so that the game goes on and its record is still saved."""
+    def bot_action(self, seat: int) -> tuple[Action, Reason]:
+        """The bot's choice and its reason, made from its own view only. A bot that breaks down
+        (an outside engine that dies or answers an illegal action) hands its seat to the rules
+        bot, as at the full-screen table, so that the game goes on and its record is still
+        saved."""
         view = self.game.view(seat)
         failure: Texas42Error | None
         try:
-            action = self.bots[seat].choose(view)
+            decision = decide(self.bots[seat], view)
         except Texas42Error as exc:
             failure = exc
         else:
-            if self.game.is_legal(action):
-                return action
+            if self.game.is_legal(decision.action):
+                return decision.action, decision.reason
             failure = None
         self.say(bot_replaced(self.subject(seat), bot_failure(failure)), style="bold")
         close_bot(self.bots[seat])
         self.bots[seat] = make_bot("rules", 0, self.players[seat])
-        return self.bots[seat].choose(view)
+        decision = decide(self.bots[seat], view)
+        return decision.action, decision.reason
 
-    def apply(self, seat: int, action: Action) -> None:
+    def apply(self, seat: int, action: Action, reason: Reason | None = None) -> None:
         game = self.game
         hand = game.hand
         tricks = len(hand.tricks)
@@ -340,6 +353,9 @@ class _Session:
         game.apply(action)
         if seat not in self.mine:
             self.news.append(self.describe(seat, action))
+            if reason is not None and isinstance(action, Play):
+                # what the tile did, as every seat saw it (the auction line tells the calls)
+                self.news.append(f"  {why_line('why', reason.public)}")
         declarer = hand.declarer
         if hand.phase == Phase.DISCARD and not hand.discards and declarer not in self.mine:
             assert declarer is not None  # the bid winner discards
@@ -439,6 +455,8 @@ class _Session:
         for line in hand_result_lines(view, result, sides):
             self.say(line)
         self.say(f"Score: {score_line(self.rules, self.game.score)}")
+        if self.reasons.said(len(game.results) - 1) and not game.is_over():
+            self.say(WHY_HINT, style="dim")
 
     # -- asking the human ----------------------------------------------------------------
 
@@ -480,6 +498,9 @@ class _Session:
             if word in SHOW_WORDS:
                 self.show(view)
                 continue
+            if word in WHY_WORDS:
+                self.why()
+                continue
             if " ".join(word.split()) in CLAIM_WORDS:
                 reason = game.why_claim_illegal(seat)
                 if reason is not None:
@@ -497,6 +518,17 @@ class _Session:
                 self.say(f"{action.notation} is not allowed: {reason}.")
                 continue
             return action
+
+    def why(self) -> None:
+        """The bots' whole reasons in the last finished hand (every tile of it is known now)."""
+        index = len(self.game.results) - 1
+        said = self.reasons.said(index)
+        if not said:
+            self.say(NO_REASONS_YET)
+            return
+        self.say(why_heading(self.game.first_hand + index), style="bold")
+        for seat, reason in said:
+            self.say(f"  {why_line(self.subject(seat), reason.text)}")
 
     def lay_down(self, seat: int) -> None:
         """The human lays the hand down and claims the rest: the tiles shown, the verdict, and,
@@ -531,7 +563,10 @@ class _Session:
         else:
             self.say("You may: " + ", ".join(a.notation for a in view.legal))
         save = f", saving the game to {self.save}" if self.save else ""
-        self.say(f"Commands: help; show (the table again); quit (leave the game{save}).")
+        self.say(
+            "Commands: help; show (the table again); why (the bots' reasons); "
+            f"quit (leave the game{save})."
+        )
         if self.rules.claims:
             self.say(
                 "When you lead a trick: claim (or lay down) shows your hand and claims the rest, "
@@ -548,7 +583,7 @@ class _Session:
         """Save the record if asked to; a failed write prints the record rather than lose it."""
         if self.save is None:
             return 0
-        text = record_from_game(self.game, self.players).to_json()
+        text = record_from_game(self.game, self.players, self.reasons.by_hand()).to_json()
         try:
             write_record(self.save, text)
         except OSError as exc:

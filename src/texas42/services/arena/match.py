@@ -37,9 +37,11 @@ from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.game import Game
 from texas42.core.hand import Hand
 from texas42.core.layout import Layout, layout_of
+from texas42.core.reason_log import ReasonLog
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules
 from texas42.players import Bot
+from texas42.players.reasons import decide
 from texas42.services.protocol import close_bot, make_bot
 from texas42.services.protocol.host import EngineError
 
@@ -188,6 +190,7 @@ def _play(spec: MatchSpec, a_team: int) -> GameResult:
 def _play_game(spec: MatchSpec, layout: Layout, a_team: int, bots: list[Bot]) -> GameResult:
     game = _new_game(spec, layout)
     forfeit: tuple[int, str] | None = None
+    reasons = ReasonLog()
     while not game.is_over() and not (spec.hands and game.results):
         if len(game.hands) > MAX_HANDS:
             raise Texas42Error(
@@ -198,11 +201,13 @@ def _play_game(spec: MatchSpec, layout: Layout, a_team: int, bots: list[Bot]) ->
         assert seat is not None
         bot = bots[seat]
         try:
-            action = bot.choose(game.view(seat))
+            decision = decide(bot, game.view(seat))
+            action = decision.action
         except EngineError as exc:
             parity = layout.side_of[seat] % 2
             forfeit = (parity, f"{'A' if parity == a_team else 'B'} forfeits at seat {seat}: {exc}")
             break
+        reasons.add(game, seat, decision.reason)
         try:
             game.apply(action)
         except IllegalActionError as exc:
@@ -230,7 +235,7 @@ def _play_game(spec: MatchSpec, layout: Layout, a_team: int, bots: list[Bot]) ->
     record = None
     if spec.records:
         seats = [bot.name for bot in bots]
-        full = record_from_game(game, seats)
+        full = record_from_game(game, seats, reasons.by_hand())
         if forfeit is None:  # a forfeited game keeps the hand it stopped in
             full = dataclasses.replace(full, hands=full.hands[: len(results)])
         record = full.to_json()

@@ -17,9 +17,9 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from texas42.core.errors import Texas42Error
 from texas42.core.rules import Rules
@@ -97,6 +97,8 @@ def _why_ray_cannot_join(exc: BaseException) -> str:
 
 
 Results = Generator[MatchResult, None, None]
+S = TypeVar("S")
+R = TypeVar("R")
 
 
 def map_matches(
@@ -107,25 +109,33 @@ def map_matches(
 
     Closing the iterator early cancels the matches not yet started.
     """
+    return map_specs(run_match, specs, workers, ray_address)
+
+
+def map_specs(
+    run: Callable[[S], R], specs: Sequence[S], workers: int = 1, ray_address: str | None = None
+) -> Generator[R, None, None]:
+    """Any picklable pure function ``run`` over picklable specs, results in spec order, by the
+    executors of `map_matches` (which is this with `run_match`)."""
     if ray_address is not None:
-        return _ray_map(specs, ray_address)
+        return _ray_map(run, specs, ray_address)
     if workers > 1:
-        return _pool_map(specs, workers)
-    return (run_match(spec) for spec in specs)
+        return _pool_map(run, specs, workers)
+    return (run(spec) for spec in specs)
 
 
-def _pool_map(specs: Sequence[MatchSpec], workers: int) -> Results:
+def _pool_map(run: Callable[[S], R], specs: Sequence[S], workers: int) -> Generator[R, None, None]:
     from concurrent.futures import Future, ProcessPoolExecutor
 
     todo = iter(specs)
     pool = ProcessPoolExecutor(workers, initializer=_ignore_ctrl_c)
     try:
-        pending: deque[Future[MatchResult]] = deque(
-            pool.submit(run_match, spec) for spec in itertools.islice(todo, workers * AHEAD)
+        pending: deque[Future[R]] = deque(
+            pool.submit(run, spec) for spec in itertools.islice(todo, workers * AHEAD)
         )
         while pending:
             result = pending.popleft().result()
-            pending.extend(pool.submit(run_match, spec) for spec in itertools.islice(todo, 1))
+            pending.extend(pool.submit(run, spec) for spec in itertools.islice(todo, 1))
             yield result
     except KeyboardInterrupt:
         # the matches under way are dropped: end the workers now rather than after their pair
@@ -161,19 +171,19 @@ def _ignore_ctrl_c() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _ray_map(specs: Sequence[MatchSpec], address: str) -> Results:
+def _ray_map(run: Callable[[S], R], specs: Sequence[S], address: str) -> Generator[R, None, None]:
     ray = import_ray()
     try:
         ray.init(address=None if address == "local" else address, ignore_reinit_error=True)
     except Exception as exc:  # Ray raises several kinds when no cluster answers
         raise Texas42Error(f"--ray {address}: {_why_ray_cannot_join(exc)}") from None
-    remote = ray.remote(run_match)
+    remote = ray.remote(run)
     window = max(1, int(ray.cluster_resources().get("CPU", 1))) * AHEAD
     todo = iter(specs)
     pending: deque[Any] = deque(remote.remote(spec) for spec in itertools.islice(todo, window))
     try:
         while pending:
-            result: MatchResult = ray.get(pending.popleft())
+            result: R = ray.get(pending.popleft())
             pending.extend(remote.remote(spec) for spec in itertools.islice(todo, 1))
             yield result
     finally:
@@ -341,9 +351,14 @@ def play_match(
     ray_address: str | None = None,
     sprt: Sprt | None = None,
     progress: Progress | None = None,
+    known: Mapping[int, MatchResult] | None = None,
 ) -> tuple[MatchSummary, list[MatchResult]]:
     """Play a duplicate match of ``pairs`` pairs (fewer if the SPRT decides first, checked after
     every pair); the summary and every pair's result, in order.
+
+    ``known`` holds pairs already played, by index (a resumed run's, read back by
+    `texas42.services.arena.ledger.open_ledger`): they are counted in their place and not played
+    again, nor passed to ``progress``, so the summary is the one a run that never stopped gives.
 
     Ctrl-C (KeyboardInterrupt) stops the match after the pairs already played, which are summed
     up as usual (``planned_pairs`` says how many were meant); with none played it propagates.
@@ -354,17 +369,21 @@ def play_match(
         raise Texas42Error(f"a match needs at least one pair of games, not {pairs}")
     start_engines([("bot A", bot_a), ("bot B", bot_b)])
     specs = match_specs(bot_a, bot_b, rules, pairs, seed, hands=hands, records=records)
+    known = known or {}
+    todo = [spec for spec in specs if spec.index not in known]
     start = time.perf_counter()
     results: list[MatchResult] = []
     wins = decided = 0
     try:
-        with contextlib.closing(map_matches(specs, workers, ray_address)) as played:
-            for result in played:
+        with contextlib.closing(map_matches(todo, workers, ray_address)) as played:
+            for index in range(pairs):
+                old = known.get(index)
+                result = old if old is not None else next(played)
                 with _ctrl_c_deferred():  # a pair is counted and shown (saved) whole, or not
                     results.append(result)
                     wins += result.a_wins
                     decided += result.decided
-                    if progress is not None:
+                    if progress is not None and old is None:
                         progress(result)
                 if sprt is not None and sprt.decide(wins, decided - wins) is not None:
                     break

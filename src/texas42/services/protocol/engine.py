@@ -29,6 +29,7 @@ from texas42.core.numerals import is_digits
 from texas42.core.rules import Rules
 from texas42.core.view import View
 from texas42.players import BOT_NAMES, LEVELS, Bot, make_bot, parse_spec
+from texas42.players.reasons import Decision, decide
 from texas42.players.rules_bot import RulesBot
 from texas42.services.protocol.host import PROTOCOL_VERSION, parse_engine_spec, read_action
 
@@ -280,12 +281,12 @@ class _Search:
         try:
             if watch is not None:
                 watch.begin()
-            action = bot.choose(self.view)
-            infos = watch.evaluation(self.view, action) if watch is not None else []
+            decision = decide(bot, self.view)
+            infos = watch.evaluation(self.view, decision.action) if watch is not None else []
         except Exception as exc:  # a bot's bug must not take the engine down with it
             self.overtake(f"the bot failed ({type(exc).__name__}: {exc})")
             return
-        self.answer(action, infos)
+        self.answer(decision.action, [*infos, _reason(decision)])
 
     def overtake(self, why: str) -> None:
         """Answer now with RulesBot's instant choice. The search thread cannot be stopped, so
@@ -326,18 +327,20 @@ class _Watch:
         self.nodes = 0
         self.estimates: dict[int, PlayEstimate] | None = None
         self.chances: dict[Contract, Chances] | None = None
-        play_estimates, contract_chances = bot.estimates, bot.contract_chances
+        play_estimates, contract_chances = bot._estimates, bot.contract_chances
 
-        def estimates(view: View, rng: random.Random) -> tuple[dict[int, PlayEstimate], Weighted]:
-            found, worlds = play_estimates(view, rng)
+        def estimates(
+            view: View, rng: random.Random
+        ) -> tuple[dict[int, PlayEstimate], Weighted, bool]:
+            found, worlds, every = play_estimates(view, rng)
             self.estimates = found
-            return found, worlds
+            return found, worlds, every
 
         def chances(view: View) -> dict[Contract, Chances]:
             self.chances = contract_chances(view)
             return self.chances
 
-        setattr(bot, "estimates", estimates)  # noqa: B010 (an instance attribute on purpose)
+        setattr(bot, "_estimates", estimates)  # noqa: B010 (an instance attribute on purpose)
         setattr(bot, "contract_chances", chances)  # noqa: B010
 
     def begin(self) -> None:
@@ -357,18 +360,12 @@ class _Watch:
             tokens.append(f"chance {chance:.3f}")
             if view.contract.kind != "nello":
                 tokens.append(f"points {estimate.total:.1f}")
-            goal = "set" if defending else "make"
-            tokens.append(f"reason the best chance to {goal} the bid over the deals that fit")
         elif isinstance(action, Bid) and chances is not None:
             chance, marks = bot.call_value(chances, action, view)
-            tokens += [
-                f"chance {chance:.3f}",
-                f"marks {_fixed(marks)}",
-                f"reason {chance:.0%} to make {action.notation}, the most marks to expect",
-            ]
+            tokens += [f"chance {chance:.3f}", f"marks {_fixed(marks)}"]
         elif isinstance(action, Pass) and chances is not None:
             marks = bot.pass_value(view)
-            tokens += [f"marks {_fixed(marks)}", "reason no bid is worth more than a pass"]
+            tokens.append(f"marks {_fixed(marks)}")
         elif isinstance(action, Declare) and chances is not None and chances.get(action.contract):
             from texas42.search.solver import points_needed
 
@@ -378,8 +375,13 @@ class _Watch:
             tokens.append(f"chance {share:.3f}")
             if action.contract.kind != "nello":
                 tokens.append(f"points {min(mean, float(view.layout.total)):.1f}")
-            tokens.append(f"reason the contract most likely to make {view.bid}")
         return tokens
+
+
+def _reason(decision: Decision) -> str:
+    """The ``reason`` token: the bot's whole words (the engine speaks for its own seat), last on
+    the line since it takes the rest of it."""
+    return f"reason {' '.join(decision.reason.text.split())}"
 
 
 def _fixed(x: float) -> str:

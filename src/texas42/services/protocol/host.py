@@ -42,8 +42,11 @@ from texas42.core.actions import (
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.notation import view_position
 from texas42.core.numerals import whole_number
+from texas42.core.reasons import Reason
 from texas42.core.rules import Rules
 from texas42.core.view import View
+from texas42.core.words import engine_reason
+from texas42.players.reasons import Decision
 
 PROTOCOL_VERSION = 1
 """The version of the protocol this host speaks (``protocolversion 1``)."""
@@ -926,11 +929,19 @@ class EngineBot:
             await engine.set_option(key, value)
 
     def choose(self, view: View) -> Action:
+        return self.explain(view).action
+
+    def explain(self, view: View) -> Decision:
+        """The engine's action and its ``info ... reason`` words, made printable, as the
+        reason's text (the engine saw only its seat, but nobody checked that its words name no
+        tile another seat cannot see, so the public form is a neutral sentence)."""
         self.start()
         engine = self.engine
         wait = engine.move_time + engine.grace + 3 * engine.timeout + 5
         with self._lock:
-            return self._run(engine.go(view, nodes=self.nodes), wait).action
+            answer = self._run(engine.go(view, nodes=self.nodes), wait)
+        text, public = engine_reason(self.name, answer.evaluation.reason)
+        return Decision(answer.action, Reason(text, public))
 
     def close(self) -> None:
         """Quit the engine (killing it if it does not go); safe to call twice."""

@@ -109,14 +109,16 @@ export function lastCallOf(hand, seat) {
   return null;
 }
 
-/** The auction as a list: seat name and call, in order. */
-export function callsList(hand, seats, testid = "calls") {
+/** The auction as a list: seat name and call, in order. `why(call, i)`, if given, adds a control
+    after the i-th call (the live table's "why?" of a bot's call). */
+export function callsList(hand, seats, testid = "calls", why = null) {
   const calls = hand && Array.isArray(hand.calls) ? hand.calls : [];
   if (!calls.length) return h("p", { class: "calls-empty muted", "data-testid": testid }, "No calls yet.");
   return h("ol", { class: "calls", "data-testid": testid },
-    calls.map((c) => h("li", { class: String(c.call) === "pass" ? "call pass" : "call bid" },
+    calls.map((c, i) => h("li", { class: String(c.call) === "pass" ? "call pass" : "call bid" },
       h("span", { class: "call-seat" }, seatLabel(seats, c.seat)),
-      h("strong", {}, String(c.call)))));
+      h("strong", {}, String(c.call)),
+      why ? why(c, i) : null)));
 }
 
 /** A played tile's label for screen readers, "Ann: 6-4" or "Ann: face down": a seat and a
@@ -144,11 +146,12 @@ export function backsRow(count, cls = "") {
 
 /**
  * The trick in the middle of the felt: each tile in front of the seat that played it, the
- * leader's tile marked. `won` (a seat) marks a completed trick's winner.
+ * leader's tile marked. `won` (a seat) marks a completed trick's winner; `why(play, i)`, if
+ * given, adds a control beside the i-th tile (the live table's "why?" of a bot's play).
  */
-export function trickArea(plays, bottom, seats, { won = null, note = "" } = {}) {
+export function trickArea(plays, bottom, seats, { won = null, note = "", why = null } = {}) {
   const list = Array.isArray(plays) ? plays : [];
-  if (seatCount(seats) !== 4) return ovalTrick(list, bottom, seats, won, note);
+  if (seatCount(seats) !== 4) return ovalTrick(list, bottom, seats, won, note, why);
   const slots = {};
   list.forEach((p, i) => {
     if (!p || !isSeat(p.seat)) return;
@@ -157,7 +160,7 @@ export function trickArea(plays, bottom, seats, { won = null, note = "" } = {}) 
     slots[place] = h("div", {
       class: `trick-slot slot-${place}${i === 0 ? " led" : ""}${won === p.seat ? " winner" : ""}`,
       "data-seat": p.seat, "data-testid": `trick-${p.seat}`,
-    }, tilePicture(p.tile, { vertical, label: playLabel(seats, p) }));
+    }, tilePicture(p.tile, { vertical, label: playLabel(seats, p) }), why ? why(p, i) : null);
   });
   const trick = h("div", { class: `trick${won !== null ? " done" : ""}`, "data-testid": "trick", role: "group",
     "aria-label": won !== null ? "the last trick" : list.length ? "the trick" : "no tile played yet" },
@@ -166,7 +169,7 @@ export function trickArea(plays, bottom, seats, { won = null, note = "" } = {}) 
 }
 
 /** The trick at a table of 3, 5, 6 or 7 seats: each tile towards its seat round the oval. */
-function ovalTrick(list, bottom, seats, won, note) {
+function ovalTrick(list, bottom, seats, won, note, why) {
   const n = seatCount(seats);
   const slots = list.filter((p) => p && isSeat(p.seat)).map((p, i) => {
     const spot = ovalSpot(p.seat, bottom, n, 36, 34);
@@ -174,20 +177,22 @@ function ovalTrick(list, bottom, seats, won, note) {
       class: `trick-slot oval-slot${i === 0 ? " led" : ""}${won === p.seat ? " winner" : ""}`,
       style: `left: ${spot.x.toFixed(1)}%; top: ${spot.y.toFixed(1)}%`,
       "data-seat": p.seat, "data-testid": `trick-${p.seat}`,
-    }, tilePicture(p.tile, { vertical: true, label: playLabel(seats, p) }));
+    }, tilePicture(p.tile, { vertical: true, label: playLabel(seats, p) }), why ? why(p, i) : null);
   });
   const trick = h("div", { class: `trick oval${won !== null ? " done" : ""}`, "data-testid": "trick", role: "group",
     "aria-label": won !== null ? "the last trick" : list.length ? "the trick" : "no tile played yet" }, slots);
   return h("div", { class: "trick-box" }, trick, h("div", { class: "trick-note", "data-testid": "trick-note" }, note));
 }
 
-/** A trick as a small row of tiles, in play order, for piles and the last-trick view. */
-export function trickRow(trick, seats, { withSeats = false } = {}) {
+/** A trick as a small row of tiles, in play order, for piles and the last-trick view;
+    `why(play, i)`, if given, adds a control under the i-th tile. */
+export function trickRow(trick, seats, { withSeats = false, why = null } = {}) {
   const plays = Array.isArray(trick.plays) ? trick.plays : [];
   return h("div", { class: "trick-row", "data-winner": trick.winner },
-    plays.map((p) => h("span", { class: `trick-row-play${p.seat === trick.winner ? " winner" : ""}` },
+    plays.map((p, i) => h("span", { class: `trick-row-play${p.seat === trick.winner ? " winner" : ""}` },
       tilePicture(p.tile, { vertical: true, cls: "small", label: playLabel(seats, p) }),
-      withSeats ? h("span", { class: "trick-row-seat" }, seatLabel(seats, p.seat)) : null)));
+      withSeats ? h("span", { class: "trick-row-seat" }, seatLabel(seats, p.seat)) : null,
+      why ? why(p, i) : null)));
 }
 
 /** Each side's trick pile in the order won; face-down tricks show backs. */

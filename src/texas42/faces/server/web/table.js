@@ -17,6 +17,7 @@ import { ClaimBox, faceUpRow } from "./claim.js";
 import { choiceBox, nextHandNote } from "./choices.js";
 import { ChatPanel } from "./chat.js";
 import { hostControls, openSeatControls, seatBadges, seatsBar, turnClock } from "./seats.js";
+import { playsBefore, reasonFor, whyButton } from "./why.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -37,10 +38,13 @@ export function playedTile(action) {
 }
 
 /** A play review's lines, as the server wrote them: the plays that cost something, in play order,
-    what it says when none did, and how the bids stood up. */
-export function reviewWords(review) {
+    what it says when none did, and how the bids stood up. With `actions`, each line also has
+    the `index` of the play or call it is about (from 1) and `what` was played or bid. */
+export function reviewWords(review, actions = false) {
   const plays = Array.isArray(review.plays) ? review.plays : [];
-  const said = (x) => ({ seat: x.seat, text: String(x.text || "") });
+  const said = (x) => (actions
+    ? { seat: x.seat, text: String(x.text || ""), index: x.index, what: String(x.tile || x.bid || "") }
+    : { seat: x.seat, text: String(x.text || "") });
   const mistakes = plays.filter((p) => Number(p.cost) > 0).map(said);
   const bids = (Array.isArray(review.bids) ? review.bids : []).map(said);
   return { mistakes, noCostly: String(review.no_costly_line || ""), bids };
@@ -68,6 +72,7 @@ class TablePage {
     this.summary = null;
     this.lastTrickOpen = false;
     this.shortcutsOpen = false;
+    this.why = null;
     this.overDismissed = null;
     this.illegal = "";
     this.pending = false;
@@ -363,6 +368,10 @@ class TablePage {
     if (typingInField(event) || !this.state || event.repeat) return;
     const key = event.key;
     if (key === "Escape") {
+      if (this.why) {
+        this.closeWhy();
+        return;
+      }
       if (this.shortcutsOpen || this.lastTrickOpen || this.summary) {
         this.shortcutsOpen = false;
         this.lastTrickOpen = false;
@@ -574,9 +583,11 @@ class TablePage {
     if (trick.length || phase === "play" || phase === "done") {
       if (!trick.length && tricks.length) {
         const last = tricks[tricks.length - 1];
-        return trickArea(last.plays, bottom, table.seats, { won: last.winner, note: last.taken || "" });
+        return trickArea(last.plays, bottom, table.seats, { won: last.winner, note: last.taken || "",
+          why: this.playWhy(hand, game.hand_number, playsBefore(hand, tricks.length - 1)) });
       }
-      return trickArea(trick, bottom, table.seats);
+      return trickArea(trick, bottom, table.seats,
+        { why: this.playWhy(hand, game.hand_number, playsBefore(hand, tricks.length)) });
     }
     // the bidding: show the draw for the first shake before the first call
     const draw = Array.isArray(game.draw) ? game.draw : [];
@@ -627,6 +638,7 @@ class TablePage {
   overlay() {
     const { table, game } = this.state;
     if (this.shortcutsOpen) return this.shortcutsPanel();
+    if (this.why) return this.whyPanel();
     if (table.status === "over" && game && this.overDismissed !== table.game_number) return this.gameOverPanel();
     if (this.lastTrickOpen) return this.lastTrickPanel();
     if (this.summary) return this.summaryPanel();
@@ -648,25 +660,91 @@ class TablePage {
       h("dl", { class: "shortcuts" }, SHORTCUTS.map(([k, v]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, v)])));
   }
 
+  /** The last trick taken, with its hand, the hand's number and the plays before the trick. */
   lastTrick() {
     const { game } = this.state;
     const hand = game && game.hand;
     const tricks = hand && Array.isArray(hand.tricks) ? hand.tricks : [];
-    if (tricks.length) return tricks[tricks.length - 1];
+    if (tricks.length) {
+      return { trick: tricks[tricks.length - 1], hand, number: game.hand_number, base: playsBefore(hand, tricks.length - 1) };
+    }
     const prev = game && game.last_hand;
     const old = prev && Array.isArray(prev.tricks) ? prev.tricks : [];
-    return old.length ? old[old.length - 1] : null;
+    if (!old.length) return null;
+    return { trick: old[old.length - 1], hand: prev, number: prev.number, base: playsBefore(prev, old.length - 1) };
   }
 
   lastTrickPanel() {
-    const trick = this.lastTrick();
+    const last = this.lastTrick();
     const seats = this.state.table.seats;
     return h("div", { class: "panel", role: "dialog", "aria-label": "last trick", "data-testid": "last-trick" },
       this.panelHead("Last trick", () => { this.lastTrickOpen = false; this.render(); }),
-      trick
-        ? [trickRow(trick, seats, { withSeats: true }),
-          h("p", { "data-testid": "last-trick-taken" }, trick.taken || "")]
+      last
+        ? [trickRow(last.trick, seats, { withSeats: true, why: this.playWhy(last.hand, last.number, last.base) }),
+          h("p", { "data-testid": "last-trick-taken" }, last.trick.taken || "")]
         : h("p", {}, "No trick has been played yet."));
+  }
+
+  // ---- why? ----------------------------------------------------------------------------------
+
+  /** The hand numbered `number` that the page shows: the one in play, the last, or the summary's. */
+  handNumbered(number) {
+    const game = this.state && this.state.game;
+    if (game && game.hand && game.hand_number === number) return game.hand;
+    if (game && game.last_hand && game.last_hand.number === number) return game.last_hand;
+    if (this.summary && this.summary.number === number) return this.summary.hand;
+    return null;
+  }
+
+  /** The "why?" of the action of `kind` number `index` in hand `number`, if a bot took it. */
+  whyOf(hand, number, kind, index, subject) {
+    return whyButton(reasonFor(hand, kind, index), subject, `${number}-${kind}-${index}`,
+      (reason, what, key) => this.openWhy({ number, kind, index, subject: what, key, text: reason.text }));
+  }
+
+  /** The "why?" for the i-th tile of a trick whose first tile is the hand's play `base`. */
+  playWhy(hand, number, base) {
+    const seats = this.state.table.seats;
+    return (play, i) => this.whyOf(hand, number, "play", base + i, `${seatLabel(seats, play.seat)}: ${play.tile || "face down"}`);
+  }
+
+  /** The "why?" for the i-th call of a hand. */
+  callWhy(hand, number) {
+    const seats = this.state.table.seats;
+    return (call, i) => this.whyOf(hand, number, "call", i, `${seatLabel(seats, call.seat)}: ${call.call}`);
+  }
+
+  /** The contract's line, with its "why?" when a bot named it; null when no bot did. */
+  contractWhy(hand, number) {
+    const reason = reasonFor(hand, "contract", 0);
+    if (!reason) return null;
+    const subject = `${seatLabel(this.state.table.seats, reason.seat)}: ${hand.trump || hand.contract || "contract"}`;
+    return h("p", { class: "contract-why" }, hand.contract_line || "", " ", this.whyOf(hand, number, "contract", 0, subject));
+  }
+
+  openWhy(why) {
+    this.why = why;
+    this.render();
+    const close = this.root.querySelector("[data-testid=why-panel] .close");
+    if (close) close.focus();
+  }
+
+  closeWhy() {
+    const key = this.why && this.why.key;
+    this.why = null;
+    this.render();
+    const back = key && this.root.querySelector(`[data-focus="${CSS.escape(`why-${key}`)}"]`);
+    if (back) back.focus();
+  }
+
+  /** The reason opened, in the words the server sent; taken afresh from the newest state (its
+      words grow once a hand is over and the seat's tiles have all been shown). */
+  whyPanel() {
+    const { number, kind, index, subject } = this.why;
+    const fresh = reasonFor(this.handNumbered(number), kind, index);
+    return h("div", { class: "panel why-panel", role: "dialog", "aria-label": `why? ${subject}`, "data-testid": "why-panel" },
+      this.panelHead(`Why? ${subject}`, () => this.closeWhy()),
+      h("p", { class: "why-text", "data-testid": "why-text" }, fresh ? fresh.text : this.why.text));
   }
 
   reviewBlock(number) {
@@ -675,23 +753,39 @@ class TablePage {
       return h("button", { type: "button", "data-testid": "review-button", "data-focus": "review",
         onclick: () => this.askReview(number) }, "Review this hand");
     }
-    const words = reviewWords(this.review);
+    const words = reviewWords(this.review, true);
+    // a reviewed action a bot took has its "why?" (the review's numbers count from 1)
+    const hand = this.handNumbered(number);
+    const seats = this.state.table.seats;
+    const why = (x, kind) => Number.isInteger(x.index)
+      ? this.whyOf(hand, number, kind, x.index - 1, `${seatLabel(seats, x.seat)}: ${x.what}`) : null;
     return h("div", { class: "review", "data-testid": "review" },
       h("h3", {}, "Review (double dummy)"),
       words.mistakes.length
-        ? h("ul", {}, words.mistakes.map((m) => h("li", { class: m.seat === this.you ? "mine" : "" }, m.text)))
+        ? h("ul", {}, words.mistakes.map((m) => h("li", { class: m.seat === this.you ? "mine" : "" }, m.text, " ", why(m, "play"))))
         : h("p", {}, words.noCostly),
-      words.bids.length ? h("ul", { class: "bids" }, words.bids.map((b) => h("li", {}, b.text))) : null);
+      words.bids.length ? h("ul", { class: "bids" }, words.bids.map((b) => h("li", {}, b.text, " ", why(b, "call")))) : null);
   }
 
   /** The hand's last trick, which the next hand's deal takes off the table at once. */
-  finalTrick(hand) {
+  finalTrick(hand, number) {
     const tricks = hand && Array.isArray(hand.tricks) ? hand.tricks : [];
     if (!tricks.length) return null;
     const last = tricks[tricks.length - 1];
     return h("div", { class: "final-trick" },
       h("span", { class: "muted" }, `Last trick: ${last.taken || ""}`),
-      trickRow(last, this.state.table.seats, { withSeats: true }));
+      trickRow(last, this.state.table.seats,
+        { withSeats: true, why: this.playWhy(hand, number, playsBefore(hand, tricks.length - 1)) }));
+  }
+
+  /** A finished hand's auction, each bot's call with its "why?", and its contract's. */
+  handCalls(hand, number) {
+    const calls = hand && Array.isArray(hand.calls) ? hand.calls : [];
+    if (!calls.length) return null;
+    return h("div", { class: "hand-calls", "data-testid": "summary-calls" },
+      h("h3", {}, "Bidding"),
+      callsList(hand, this.state.table.seats, "summary-calls-list", this.callWhy(hand, number)),
+      this.contractWhy(hand, number));
   }
 
   summaryPanel() {
@@ -701,7 +795,8 @@ class TablePage {
       this.panelHead(`Hand ${number}: ${words.headline}`, () => { this.summary = null; this.render(); }, "Continue",
         words.made === false ? "set" : words.made ? "made" : ""),
       words.lines.map((line) => h("p", { class: "result-line" }, line)),
-      this.finalTrick(hand),
+      this.finalTrick(hand, number),
+      this.handCalls(hand, number),
       this.reviewBlock(number),
       nextHandNote(this.state.game, number, () => { this.summary = null; this.render(); }));
   }
@@ -841,7 +936,9 @@ class TablePage {
       parts.push(h("section", { class: "card side-card" }, h("h2", {}, "Tricks"), piles(hand, table.seats, labels)));
     }
     if (hand) {
-      parts.push(h("section", { class: "card side-card" }, h("h2", {}, "Bidding"), callsList(hand, table.seats)));
+      parts.push(h("section", { class: "card side-card" }, h("h2", {}, "Bidding"),
+        callsList(hand, table.seats, "calls", this.callWhy(hand, game.hand_number)),
+        this.contractWhy(hand, game.hand_number)));
     }
     const rulesLines = Array.isArray(table.rules_text) ? table.rules_text : [];
     parts.push(h("details", { class: "card side-card rules", open: table.status === "lobby" ? true : null },

@@ -1,0 +1,200 @@
+"""How well a bidder knows its own chances: predicted make chance against what happened.
+
+    .venv/bin/python benchmarks/bench_calibration.py [--bot SPEC] [--games N] [--seed S]
+        [--workers K] [--rules RULES] [--plot FILE.png]
+
+Plays ``--games`` fresh whole games (default 20) with ``--bot`` (default ``expert``) in every
+seat, on seeds from ``--seed`` on (default 10,000,000, far from any seed the bidder's constants
+were fitted on), and for every hand with a winning bidder records the chance the bidder gave its
+winning call at the moment it made it (the bot's own `make_chance`, as `PimcBot.make_chance`
+answers it) and whether the bid was made. Bots without ``make_chance`` are refused.
+
+Prints a table per decile of predicted chance: its range, the hands in it, their mean predicted
+chance, the observed make rate with its 95% Wilson interval (`texas42.services.arena.stats.wilson`)
+and the gap (observed minus predicted, in percentage points); then the Brier score of all the
+predictions, next to that of always predicting the observed overall rate. ``--plot`` draws the
+reliability chart (matplotlib, the ``plot`` extra). ``--workers`` plays games in a process pool;
+the numbers are the same for any number of workers.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from multiprocessing import Pool
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from bench_engine import machine
+from texas42 import Game, Rules
+from texas42.core.actions import Bid
+from texas42.core.progress import Phase
+from texas42.players import make_bot
+from texas42.services.arena.stats import Proportion, wilson
+
+BINS = 10
+Outcome = tuple[float, bool]
+"""One hand: the winning bidder's predicted chance of making its bid, and whether it did."""
+
+
+def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
+    """Every hand of one game of ``bot`` in all seats: the winning call's chance and the make."""
+    players = [make_bot(bot, seed * rules.seats + seat) for seat in range(rules.seats)]
+    game = Game(rules, seed)
+    outcomes: list[Outcome] = []
+    called: dict[int, float | None] = {}
+    while not game.is_over():
+        seat = game.seat_to_act()
+        assert seat is not None
+        view = game.view(seat)
+        player = players[seat]
+        action = player.choose(view)
+        if view.phase == Phase.AUCTION and isinstance(action, Bid):
+            called[seat] = player.make_chance(view, action)  # type: ignore[attr-defined]
+        hands = len(game.results)
+        game.apply(action)
+        if len(game.results) > hands:  # the hand just ended
+            result = game.results[-1]
+            chance = called.get(result.bidder) if result.bidder is not None else None
+            if chance is not None and result.made is not None:
+                outcomes.append((chance, result.made))
+            called = {}
+    return outcomes
+
+
+def _play(job: tuple[str, str, int]) -> list[Outcome]:
+    bot, rules, seed = job
+    return play_game(bot, Rules.parse(rules), seed)
+
+
+def deciles(outcomes: Sequence[Outcome]) -> list[tuple[int, list[Outcome]]]:
+    """The outcomes by decile of predicted chance (the last decile takes 1.0), empty ones left
+    out."""
+    bins: list[list[Outcome]] = [[] for _ in range(BINS)]
+    for chance, made in outcomes:
+        bins[min(BINS - 1, int(chance * BINS))].append((chance, made))
+    return [(i, b) for i, b in enumerate(bins) if b]
+
+
+def brier(outcomes: Sequence[Outcome]) -> float:
+    return sum((chance - made) ** 2 for chance, made in outcomes) / len(outcomes)
+
+
+def rate(outcomes: Sequence[Outcome]) -> Proportion:
+    return wilson(sum(made for _, made in outcomes), len(outcomes))
+
+
+def table(outcomes: Sequence[Outcome]) -> list[str]:
+    lines = [
+        "| predicted | hands | mean predicted | made | 95% interval | gap (points) |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for i, group in deciles(outcomes):
+        mean = sum(chance for chance, _ in group) / len(group)
+        made = rate(group)
+        lines.append(
+            f"| {i / BINS:.1f}-{(i + 1) / BINS:.1f} | {len(group)} | {mean:.1%} "
+            f"| {made.share:.1%} | {made.low:.1%} to {made.high:.1%} "
+            f"| {100 * (made.share - mean):+.1f} |"
+        )
+    overall = rate(outcomes)
+    mean = sum(chance for chance, _ in outcomes) / len(outcomes)
+    lines.append(
+        f"| all | {len(outcomes)} | {mean:.1%} | {overall.share:.1%} "
+        f"| {overall.low:.1%} to {overall.high:.1%} | {100 * (overall.share - mean):+.1f} |"
+    )
+    return lines
+
+
+def plot(outcomes: Sequence[Outcome], title: str, path: Path) -> None:
+    """The reliability chart: observed make rate against mean predicted chance per decile, with
+    the Wilson intervals and the diagonal a calibrated bidder would follow."""
+    from texas42.services.arena.plot import import_pyplot
+
+    plt = import_pyplot()
+    xs, ys, low, high, sizes = [], [], [], [], []
+    for _, group in deciles(outcomes):
+        made = rate(group)
+        xs.append(sum(chance for chance, _ in group) / len(group))
+        ys.append(made.share)
+        low.append(made.share - made.low)
+        high.append(made.high - made.share)
+        sizes.append(len(group))
+    figure, axes = plt.subplots(figsize=(6, 6))
+    axes.plot([0, 1], [0, 1], color="grey", linestyle="--", linewidth=1, label="calibrated")
+    axes.errorbar(xs, ys, yerr=[low, high], fmt="o", capsize=3, label="observed, 95% interval")
+    for x, y, n in zip(xs, ys, sizes):
+        axes.annotate(str(n), (x, y), textcoords="offset points", xytext=(6, -10), fontsize=8)
+    axes.set_xlim(0, 1)
+    axes.set_ylim(0, 1)
+    axes.set_xlabel("predicted chance of making the bid (decile mean)")
+    axes.set_ylabel("bids made")
+    axes.set_title(title, fontsize=10)
+    axes.legend(loc="upper left")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--bot", default="expert", help="the bidder measured (default expert)")
+    parser.add_argument("--games", type=int, default=20, help="whole games to play (default 20)")
+    parser.add_argument(
+        "--seed", type=int, default=10_000_000, help="seed of the first game (default 10000000)"
+    )
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--rules", default="standard", help="rules (default standard)")
+    parser.add_argument("--plot", type=Path, help="draw the reliability chart to this PNG")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.workers < 1:
+        parser.error("--games and --workers must be positive")
+    rules = Rules.parse(args.rules)
+    if not callable(getattr(make_bot(args.bot), "make_chance", None)):
+        parser.error(f"{args.bot} does not say how likely its bids are (it has no make_chance)")
+    print("texas42 bidding calibration")
+    for line in machine():
+        print(f"  {line}")
+    print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
+    print()
+    jobs = [(args.bot, str(rules), args.seed + g) for g in range(args.games)]
+    outcomes: list[Outcome] = []
+    start = time.perf_counter()
+    with Pool(args.workers) as pool:
+        for g, found in enumerate(pool.imap(_play, jobs), 1):
+            outcomes.extend(found)
+            took = time.perf_counter() - start
+            print(
+                f"\rgame {g}/{args.games}, {len(outcomes)} hands bid, {took:.0f} s",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(file=sys.stderr)
+    took = time.perf_counter() - start
+    if not outcomes:
+        print("no hand had a winning bidder")
+        return
+    print(
+        f"{args.bot} in every seat, {rules}: {args.games} games from seed {args.seed}, "
+        f"{len(outcomes)} hands with a winning bid, {took:.0f} s"
+    )
+    print()
+    print("\n".join(table(outcomes)))
+    overall = rate(outcomes).share
+    base = brier([(overall, made) for _, made in outcomes])
+    print()
+    print(
+        f"Brier score {brier(outcomes):.4f} (always predicting the overall make rate "
+        f"{overall:.1%}: {base:.4f}; lower is better)"
+    )
+    if args.plot is not None:
+        plot(outcomes, f"{args.bot}, {rules}: {len(outcomes)} winning bids", args.plot)
+        print(f"chart: {args.plot}")
+
+
+if __name__ == "__main__":
+    main()

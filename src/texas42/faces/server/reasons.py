@@ -1,0 +1,86 @@
+"""The reasons a table keeps for its bots' actions, by where each action stands in the game.
+
+A bot at the web table acts through `texas42.players.reasons.decide`, and its reason goes into
+the action's event (`ActionEvent.reason`), so the log and a snapshot keep it and a restart shows
+the same "why?". As an event is applied the room files its reason under a `ReasonKey`: the hand's
+index in the game, the kind of action (``call``, ``discard``, ``contract``, ``play``) and its
+number among the hand's actions of that kind (the third call is 2, the first lead 0), the very
+places the state payload shows those actions at (`Hand.calls`, the tiles of ``tricks`` and
+``trick`` in play order). Who may read which form of a reason is decided in one place,
+`texas42.faces.server.payload.reason_words`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from texas42.core.actions import Action, Bid, Declare, Discard, Pass
+from texas42.core.game import Game
+from texas42.core.reasons import Reason
+from texas42.faces.server.events import StoredReason
+
+ReasonKind = Literal["call", "discard", "contract", "play"]
+ReasonKey = tuple[int, ReasonKind, int]
+"""The hand's index in the game, the kind of action and its number among that kind."""
+
+
+@dataclass(frozen=True, slots=True)
+class KeptReason:
+    """A bot's reason for the action ``seat`` took."""
+
+    seat: int
+    reason: Reason
+
+
+Kept = dict[int, dict[tuple[ReasonKind, int], KeptReason]]
+"""The reasons of a game: by hand index, each action's (`ReasonKey` without the hand)."""
+
+REASON_CHARS = 500
+"""The most of each form of a reason a table keeps and sends (an outside engine's words are
+its own and may run on): the rest is cut, marked with an ellipsis."""
+
+
+def reason_key(game: Game, action: Action) -> ReasonKey:
+    """Where ``action``, about to be taken in the game's hand in play, stands (`ReasonKey`)."""
+    hand = game.hand
+    index = len(game.hands) - 1
+    if isinstance(action, Pass | Bid):
+        return (index, "call", len(hand.calls))
+    if isinstance(action, Discard):
+        return (index, "discard", len(hand.discards))
+    if isinstance(action, Declare):
+        return (index, "contract", 0)
+    return (index, "play", len(hand.plays))
+
+
+def stored(reason: Reason | None) -> StoredReason | None:
+    """A reason as an event keeps it, each form cut to `REASON_CHARS`."""
+    if reason is None:
+        return None
+    return StoredReason(text=_cut(reason.text), public=_cut(reason.public))
+
+
+def _cut(words: str) -> str:
+    return words if len(words) <= REASON_CHARS else words[: REASON_CHARS - 1] + "…"
+
+
+def file_reason(kept: Kept, key: ReasonKey, seat: int, reason: StoredReason | None) -> None:
+    """File the reason an action's event keeps (None: a person's action, nothing to file)."""
+    if reason is not None:
+        index, kind, number = key
+        kept.setdefault(index, {})[kind, number] = KeptReason(
+            seat, Reason(reason.text, reason.public)
+        )
+
+
+__all__ = [
+    "REASON_CHARS",
+    "Kept",
+    "KeptReason",
+    "ReasonKey",
+    "ReasonKind",
+    "file_reason",
+    "reason_key",
+    "stored",
+]

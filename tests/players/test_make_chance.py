@@ -1,0 +1,111 @@
+"""`PimcBot.make_chance`: the chance a bot gives a call of being made, from the numbers it bids on.
+
+The calibration benchmark (benchmarks/bench_calibration.py) asks bots only this method.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import EX14_DEAL
+from texas42 import Hand, Rules
+from texas42.core.actions import Bid, Pass
+from texas42.players import make_bot
+from texas42.players.hints import hints
+from texas42.players.pimc import PimcBot, PimcSettings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _hint_bot(samples: int, seed: int = 0) -> PimcBot:
+    """The bot `hints` judges with."""
+    options = {"samples": str(samples), "bid_samples": str(samples), "value_samples": str(samples)}
+    return PimcBot(PimcSettings.expert().with_options(options), seed)
+
+
+def test_make_chance_is_the_chance_hints_show_for_each_bid() -> None:
+    view = Hand(Rules(), 3, EX14_DEAL).view(0)
+    bot = _hint_bot(8)
+    shown = {h.action: h.chance for h in hints(view, samples=8)}
+    bids = [a for a in view.legal if isinstance(a, Bid)]
+    assert len(bids) > 5
+    for bid in bids:
+        assert bot.make_chance(view, bid) == shown[bid]
+    assert bot.make_chance(view, Pass()) is None
+    assert shown[Pass()] is None
+
+
+def test_make_chance_falls_as_the_bid_rises_and_a_special_has_one() -> None:
+    view = Hand(Rules.parse("house"), 3, EX14_DEAL).view(0)
+    bot = _hint_bot(8)
+    by_name = {a.notation: a for a in view.legal}
+    chances = [bot.make_chance(view, by_name[str(points)]) for points in range(30, 42)]
+    assert all(c is not None and 0.0 <= c <= 1.0 for c in chances)
+    assert chances == sorted(chances, reverse=True)  # type: ignore[type-var]
+    assert chances[0] > chances[-1]
+    splash = bot.make_chance(view, by_name["splash"])
+    assert splash is not None and 0.0 <= splash <= 1.0
+    assert splash == bot.special_chance(view, by_name["splash"])  # type: ignore[arg-type]
+
+
+def test_make_chance_is_what_the_bot_chose_its_call_on() -> None:
+    """The call the bot makes is the one `call_value` rated best, and `make_chance` reports the
+    chance behind that rating; the answer is the same asked twice (deterministic)."""
+    view = Hand(Rules(), 3, EX14_DEAL).view(0)
+    bot = make_bot("pimc:samples=8,bid_samples=8", seed=5)
+    assert isinstance(bot, PimcBot)
+    call = bot.choose(view)
+    assert isinstance(call, Bid)
+    chance = bot.make_chance(view, call)
+    expected = bot.call_value(bot.contract_chances(view), call, view)[0]
+    assert chance == expected
+    assert make_bot("pimc:samples=8,bid_samples=8", seed=5).make_chance(view, call) == chance
+
+
+def test_a_bid_in_a_declaration_view_is_not_a_call() -> None:
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    for word in ("34", "pass", "pass", "pass"):
+        hand.apply(hand.parse_action(word))
+    view = hand.view(0)
+    bot = _hint_bot(8)
+    assert all(bot.make_chance(view, action) is None for action in view.legal)
+
+
+@pytest.mark.parametrize("bot", ["pimc:samples=4,bid_samples=4"])
+def test_the_calibration_benchmark_runs_on_one_game(bot: str, tmp_path: Path) -> None:
+    pytest.importorskip("matplotlib")
+    chart = tmp_path / "calibration.png"
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "bench_calibration.py"),
+            f"--bot={bot}",
+            "--games=1",
+            f"--plot={chart}",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+    )
+    assert (
+        "| predicted | hands | mean predicted | made | 95% interval | gap (points) |" in run.stdout
+    )
+    assert "| all |" in run.stdout and "Brier score" in run.stdout
+    assert chart.stat().st_size > 0
+
+
+def test_the_calibration_benchmark_refuses_a_bot_without_make_chance() -> None:
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "bench_calibration.py"), "--bot=rules"],
+        capture_output=True,
+        check=False,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+    )
+    assert run.returncode == 2
+    assert "no make_chance" in run.stderr
