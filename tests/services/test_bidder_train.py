@@ -70,16 +70,16 @@ def test_two_runs_train_one_model(run: Path, tmp_path: Path) -> None:
     assert [r["folder"] for r in meta["runs"]] == ["r0", "r1"]
 
 
-def test_bad_data_is_refused_with_one_line(tmp_path: Path) -> None:
+def test_bad_data_is_refused_with_one_line(run: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["bidder", "train", str(tmp_path / "none"), "--out", "x.npz"])
-    assert result.exit_code == 2 and "is not a self-play run" in result.output
+    assert result.exit_code == 2 and "holds no self-play run" in result.output
     (tmp_path / "empty").mkdir()
-    (tmp_path / "empty" / "run.json").write_text(json.dumps({"format": "texas42-selfplay/1"}))
+    (tmp_path / "empty" / "run.json").write_text((run / "run.json").read_text())
     with pytest.raises(Texas42Error, match="has no parts"):
         read_run(tmp_path / "empty")
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "run.json").write_text("{}")
-    with pytest.raises(Texas42Error, match="not of format"):
+    with pytest.raises(Texas42Error, match="is not a texas42-selfplay/1 run"):
         train([tmp_path / "other"], tmp_path / "m.npz")
     with pytest.raises(Texas42Error, match="held-out share"):
         train([tmp_path / "other"], tmp_path / "m.npz", holdout=1.5)
@@ -114,3 +114,48 @@ def test_the_fits_recover_what_made_the_data() -> None:
     # softmax weights are known up to a common shift: compare differences from the last class
     assert np.allclose(weights[0] - weights[2], true_w, atol=0.2)
     assert np.allclose(weights[1] - weights[2], -true_w, atol=0.2)
+
+
+def test_rebuild_plays_its_own_games_and_keeps_the_better_model(run: Path, tmp_path: Path) -> None:
+    """Two tiny rounds (two-mark games, RulesBot's play-outs): each round's self-play bot is
+    the learned bidder of the model before, and the kept model is written."""
+    start = tmp_path / "start.npz"
+    train([run], start, seed=0)
+    out = tmp_path / "rebuild"
+    args = [
+        "bidder",
+        "rebuild",
+        "--out",
+        str(out),
+        "--rounds",
+        "2",
+        "--games",
+        "2",
+        "--bot",
+        "pimc:samples=2,value_samples=1,bid_samples=2",
+        "--playout",
+        "rules",
+        "--rules",
+        "standard,target=2",
+        "--bid-samples",
+        "2",
+        "--chunk",
+        "1",
+        "--start",
+        str(start),
+        "--json",
+    ]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    first = report["rounds"][0]
+    assert first["played_with"] == str(start) and first["round"] == 1
+    spec = json.loads((out / "round-1" / "run.json").read_text())["bot"]
+    assert "bidding=learned" in spec and f"bidder_model={start.resolve()}" in spec
+    assert (out / "bidder.npz").read_bytes() == Path(report["kept"]).read_bytes()
+    kept_round = 0 if report["kept"] == str(start) else int(Path(report["kept"]).stem.split("-")[1])
+    assert all(r["improved"] for r in report["rounds"][:kept_round])
+    if len(report["rounds"]) < 2:
+        assert not report["rounds"][-1]["improved"]
+    again = runner.invoke(app, args)  # the rounds' runs are resumed, not replayed
+    assert again.exit_code == 0 and json.loads(again.output)["kept"] == report["kept"]

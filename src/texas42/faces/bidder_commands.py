@@ -100,3 +100,63 @@ def info(
         )
     for line in _summary(meta):
         typer.echo(line)
+
+
+@bidder_app.command()
+def rebuild(
+    out: Annotated[str, typer.Option(help="The rebuild's folder (rounds, models, bidder.npz).")],
+    rounds: Annotated[int, typer.Option(help="Rounds at most: self-play, then retrain.")] = 3,
+    games: Annotated[int, typer.Option(help="Self-play games in each round.")] = 100,
+    bot: Annotated[str, typer.Option(help="The bot whose calls the model makes.")] = "expert",
+    playout: Annotated[
+        str | None, typer.Option(help="The play-outs' bot (default: as texas42 selfplay).")
+    ] = None,
+    rules: Annotated[
+        list[str] | None, typer.Option(help="Rules of the games, repeatable (as selfplay).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the rounds' deals and of the split.")] = 0,
+    chunk: Annotated[int, typer.Option(help="Games in each part file.")] = 10,
+    bid_samples: Annotated[int, typer.Option(help="Deals of the double-dummy figures.")] = 16,
+    workers: Annotated[int, typer.Option(help="Processes to play in.")] = 1,
+    start: Annotated[
+        str | None, typer.Option(help="The model of the first round (default: the shipped one).")
+    ] = None,
+    data: Annotated[
+        list[str] | None,
+        typer.Option(help="Self-play folders to train the first round's model on, repeatable."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the rounds as JSON.")] = False,
+) -> None:
+    """Retrain the learned bidder on its own games, round by round, until a round's model is
+    no better on that round's held-out games; the model kept is OUT/bidder.npz."""
+    from texas42.services.bidder.rebuild import rebuild as run_rounds
+
+    try:
+        report = run_rounds(
+            out,
+            rounds,
+            games,
+            bot=bot,
+            playout=playout,
+            rules=tuple(rules or ["standard"]),
+            seed=seed,
+            chunk=chunk,
+            bid_samples=bid_samples,
+            workers=workers,
+            start=start,
+            data=tuple(data or ()),
+        )
+    except Texas42Error as exc:
+        raise _fail(str(exc)) from None
+    except KeyboardInterrupt:
+        raise _fail("stopped: the same command resumes the rounds") from None
+    if as_json:
+        typer.echo(json.dumps(report, sort_keys=True))
+        return
+    for entry in report["rounds"]:
+        verdict = "better" if entry["improved"] else "no better: stopped"
+        typer.echo(
+            f"round {entry['round']}: held-out log loss {entry['log_loss_before']} -> "
+            f"{entry['log_loss_after']} on {entry['held_out_rows']} rows, {verdict}"
+        )
+    typer.echo(f"kept {report['kept']} as {out}/bidder.npz")

@@ -60,8 +60,6 @@ from texas42.services.bidder.fit import (
 HOLDOUT = 0.2
 """The share of each run's games kept out of the fit and scored."""
 
-SELFPLAY_FORMAT = "texas42-selfplay/1"
-
 
 @dataclass
 class Run:
@@ -75,28 +73,18 @@ class Run:
 
 
 def read_run(folder: str | Path) -> Run:
-    """A self-play folder's run.json and every part's arrays, concatenated in part order."""
+    """A self-play folder's run.json and every part's arrays, read and checked by
+    `texas42.services.selfplay.load`."""
+    from texas42.services.selfplay.store import load, parts_in, read_config
+
     path = Path(folder)
-    try:
-        meta = json.loads((path / "run.json").read_text())
-    except (OSError, ValueError) as exc:
-        raise Texas42Error(f"{path} is not a self-play run: {exc}") from None
-    if not isinstance(meta, dict) or meta.get("format") != SELFPLAY_FORMAT:
-        raise Texas42Error(f"{path}/run.json is not of format {SELFPLAY_FORMAT}")
-    parts = sorted(path.glob("part-*.npz"))
+    config = read_config(path)
+    parts = len(parts_in(path))
     if not parts:
         raise Texas42Error(f"{path} has no parts yet (part-*.npz)")
-    chunks: dict[str, list[np.ndarray]] = {}
-    for part in parts:
-        try:
-            with np.load(part, allow_pickle=False) as data:
-                for key in data.files:
-                    chunks.setdefault(key, []).append(data[key])
-        except (OSError, ValueError) as exc:
-            raise Texas42Error(f"cannot read {part}: {exc}") from None
-    arrays = {k: np.concatenate(v) for k, v in chunks.items()}
-    rules = [Rules.parse(text) for text in meta["rules"]]
-    return Run(str(path), meta, rules, arrays, len(parts))
+    arrays = load(path)
+    rules = [Rules.parse(text) for text in config.rules]
+    return Run(str(path), config.to_dict(), rules, arrays, parts)
 
 
 @dataclass
@@ -239,7 +227,7 @@ def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
 
 
 def fit_parts(
-    rows: dict[str, Rows], l2: float = 1.0, l2_classes: float = 5.0
+    rows: dict[str, Rows], l2: float = 1.0, l2_classes: float = 20.0
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
     """Fit every part with rows on the rows not held out; the arrays for the model file, the
     row counts and the held-out scores. ``l2`` is the penalty on the trump part's weights
