@@ -203,3 +203,32 @@ def test_a_spec_names_the_model_file_and_a_bad_one_is_refused(
     assert bot.learned.model is not None and bot.learned.model.meta["seed"] == 5
     with pytest.raises(Texas42Error, match="cannot read the bidder model"):
         make_bot(f"pimc:call_model=on,bidder_model={tmp_path / 'none.npz'}")
+
+
+def test_a_learned_decision_gives_its_reason_from_its_numbers(bidder: LearnedBidder) -> None:
+    bot = PimcBot(PimcSettings(bidding="learned", declaring="learned", samples=2, bid_samples=2))
+    bot.learned = bidder
+    seen_bid = seen_declare = False
+    rng = random.Random(8)
+    for k in range(8):
+        hand = Hand.random(Rules(), k % 4, rng)
+        while hand.phase in (Phase.AUCTION, Phase.DECLARE):
+            seat = hand.seat_to_act()
+            assert seat is not None
+            view = hand.view(seat)
+            decision = bot.explain(view)
+            assert decision.action is bot.choose(view)
+            text, public = decision.reason.text, decision.reason.public
+            assert text.startswith(public)
+            if isinstance(decision.action, Bid) and len(view.legal) > 1:
+                seen_bid = True
+                chance = bidder.make_chance(view, decision.action)
+                assert chance is not None and f"{round(100 * chance)}% of the time" in text
+                assert bot.make_chance(view, decision.action) == chance
+                assert "to win the game after it" in text
+            if isinstance(decision.action, Declare):
+                seen_declare = True
+                assert "of the time with such tiles in self-play" in text
+                assert "self-play" not in public  # the others see only the news
+            hand.apply(decision.action)
+    assert seen_bid and seen_declare

@@ -1529,3 +1529,45 @@ def engine_reason(name: str, words: str | None) -> tuple[str, str]:
     if not words or not words.strip():
         return f"{printable(name)} gave no reason", public
     return f"{printable(name)}: {printable(words.strip())}", public
+
+
+def learned_chance_words(bid: str, chance: float, contract: str | None) -> str:
+    """A bid's chance as the learned bidder gives it (``contract``: the one it would be played
+    in): learned from self-play hands played out, not from deals drawn now.
+
+    >>> learned_chance_words("34", 0.71, "sixes")
+    '34 makes 71% of the time with such tiles in self-play (in sixes)'
+    """
+    line = f"{bid} makes {percent(chance)} of the time with such tiles in self-play"
+    return line if contract is None else f"{line} (in {contract})"
+
+
+def equity_words(equity: float, pass_equity: float | None) -> str:
+    """The chance of winning the game after a call, against after a pass (None: no pass was
+    allowed).
+
+    >>> equity_words(0.546, 0.49)
+    '54.6% to win the game after it, against 49.0% after a pass'
+    >>> equity_words(0.41, None)
+    '41.0% to win the game after it'
+    """
+    if pass_equity is None:
+        return f"{100 * equity:.1f}% to win the game after it"
+    return (
+        f"{100 * equity:.1f}% to win the game after it, against {100 * pass_equity:.1f}% "
+        "after a pass"
+    )
+
+
+def learned_contract_words(
+    contract: str, chance: float, next_best: tuple[str, float] | None, need: str
+) -> str:
+    """A contract's learned chance of making the bid (``need``) against the next best's.
+
+    >>> learned_contract_words("sixes", 0.8, ("fives", 0.55), "34")
+    'makes 34 80% of the time with such tiles in self-play (55% in fives)'
+    """
+    line = f"makes {need} {percent(chance)} of the time with such tiles in self-play"
+    if next_best is not None:
+        line += f" ({percent(next_best[1])} in {next_best[0]})"
+    return line

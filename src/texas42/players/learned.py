@@ -58,10 +58,19 @@ from texas42.core.auction import call_value, legal_calls, special_bid_marks
 from texas42.core.contracts import TRUMP, Contract, tables_for
 from texas42.core.errors import Texas42Error
 from texas42.core.progress import Phase
+from texas42.core.reasons import Reason
 from texas42.core.rules import Rules
 from texas42.core.tiles import COUNT_TILES, DOUBLE_SIX, DOUBLES, HI, LO, PIPS, count_points
 from texas42.core.view import View
+from texas42.core.words import (
+    contract_words,
+    equity_words,
+    learned_chance_words,
+    learned_contract_words,
+    reason_line,
+)
 from texas42.players.equity import DEFAULT_SHARES, MatchEquity
+from texas42.players.explain import holding, public_reason
 from texas42.players.pimc import _candidates, _estimate_in
 from texas42.players.rules_bot import (
     Estimate,
@@ -528,38 +537,73 @@ class LearnedBidder:
         return values
 
     def call(self, view: View) -> Action:
-        """The call worth the most equity (ties to the pass, then the lower bid)."""
+        """The call worth the most equity (ties to the first legal one: the pass, then the
+        lower bid)."""
+        return self.decide_call(view)[0]
+
+    def decide_call(self, view: View) -> tuple[Action, Reason]:
+        """`call`'s action with its reason, told from the numbers it was chosen on: the bid's
+        chance and contract, its equity against a pass's (for a pass, the best bid's)."""
         values = self.call_values(view)
         best = values[0]
         for value in values[1:]:
             if value.equity > best.equity + 1e-12:
                 best = value
-        return best.action
+        passing = next((v for v in values if isinstance(v.action, Pass)), None)
+        bids = [v for v in values if v.chance is not None]
+        shown = best if best.chance is not None else max(bids, key=lambda v: v.equity, default=None)
+        public = public_reason(view, best.action)
+        if shown is None or shown.chance is None:
+            return best.action, Reason(public, public)
+        head = "" if shown is best else "the best bid: "
+        contract = None if shown.contract is None else contract_words(shown.contract)
+        facts = [
+            head + learned_chance_words(shown.action.notation, shown.chance, contract),
+            equity_words(shown.equity, None if passing is None else passing.equity),
+            "" if shown.contract is None else holding(view, shown.contract),
+        ]
+        return best.action, Reason(reason_line(public, facts), public)
 
     def declare(self, view: View) -> Action | None:
         """The contract likeliest to make the standing bid, then the one with the most points
         expected; None when none of the seat's contracts may be named."""
+        found = self.decide_declare(view)
+        return None if found is None else found[0]
+
+    def decide_declare(self, view: View) -> tuple[Action, Reason] | None:
+        """`declare`'s action with its reason: its chance of making the bid against the next
+        best contract's, and what in the hand makes it."""
         named = {a.contract: a for a in view.legal if isinstance(a, Declare)}
         level, marks = _standing(view)
         if view.bid is not None and view.bid.id in (PLUNGE_ID, SPLASH_ID):
             level, marks = 42, 0
         model = self.model
         assert model is not None
-        best: tuple[float, float, int] | None = None
-        choice: Action | None = None
+        judged: list[tuple[tuple[float, float, int], Contract, Action]] = []
         for contract in _candidates(view.rules, view.hand):
-            action = named.get(contract)
-            if action is None:
+            named_as = named.get(contract)
+            if named_as is None:
                 continue
             chance = self.contract_chance(view, contract, level, marks)
             if chance is None:
                 continue
             chances = self.chances(view.hand, view.rules).get(contract)
             spread = float(np.sum(chances)) if isinstance(chances, np.ndarray) else 0.0
-            key = (chance, spread, -action.id)
-            if best is None or key > best:
-                best, choice = key, action
-        return choice
+            judged.append(((chance, spread, -named_as.id), contract, named_as))
+        if not judged:
+            return None
+        judged.sort(key=lambda item: item[0], reverse=True)
+        (chance, _, _), contract, action = judged[0]
+        public = public_reason(view, action)
+        next_best = (contract_words(judged[1][1]), judged[1][0][0]) if len(judged) > 1 else None
+        need = "every trick" if level >= view.layout.total else str(level)
+        if contract.kind == "nello":
+            need = "no trick"
+        facts = [
+            learned_contract_words(contract_words(contract), chance, next_best, need),
+            holding(view, contract),
+        ]
+        return action, Reason(reason_line(public, facts), public)
 
 
 def _standing(view: View) -> tuple[int, int]:

@@ -278,16 +278,15 @@ class PimcBot:
             if self.settings.bidding == "rules":
                 return _decided(self._rules_bot.explain(view))
             if self.settings.bidding == "learned" and self._learned().applies(view):
-                call = self._learned().call(view)
-                return call, _plain(view, call)
+                return self._learned().decide_call(view)
             return self._call(view, rng)
         if self.settings.declaring == "rules":
             return _decided(self._rules_bot.explain(view))
         if self.settings.declaring == "learned" and view.phase == Phase.DECLARE:
             learned = self._learned()
-            choice = learned.declare(view) if learned.applies(view) else None
-            if choice is not None:
-                return choice, _plain(view, choice)
+            found = learned.decide_declare(view) if learned.applies(view) else None
+            if found is not None:
+                return found
         if view.phase == Phase.DISCARD:
             return self._discard(view)
         return self._declare(view, rng)
