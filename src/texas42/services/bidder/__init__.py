@@ -95,8 +95,14 @@ class Rows:
     x: list[tuple[float, ...]] = field(default_factory=list)
     y: list[int] = field(default_factory=list)
     held: list[bool] = field(default_factory=list)
+    fold: list[int] = field(default_factory=list)
     allowed: list[int] = field(default_factory=list)
     baseline: list[tuple[float, ...]] = field(default_factory=list)
+
+    def place(self, where: tuple[bool, int]) -> None:
+        """Record the last row's side of the split and its fold."""
+        self.held.append(where[0])
+        self.fold.append(where[1])
 
     def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         return np.array(self.x, dtype=float), np.array(self.y), np.array(self.held, dtype=bool)
@@ -106,15 +112,24 @@ def _four_seat_marks(rules: Rules) -> bool:
     return rules.layout.seats == 4 and rules.layout.total == 42 and rules.game == "marks"
 
 
-def held_out(seed: int, run: Run, game: int, holdout: float = HOLDOUT) -> bool:
-    """Whether a game of a run is held out: a hash of the training seed, the run's own seed and
-    the game below ``holdout``, so a game stays on its side of the split whatever other runs
-    are trained with it and however many games its run has when it is read."""
+FOLDS = 3
+"""The folds of the games trained on, in which the penalty of a part is chosen."""
+
+L2_GRID = (1.0, 10.0, 100.0, 1000.0, 10000.0)
+"""The penalties tried on the trump and made-or-set parts (by cross-validation over `FOLDS`)."""
+
+
+def held_out(seed: int, run: Run, game: int, holdout: float = HOLDOUT) -> tuple[bool, int]:
+    """Whether a game of a run is held out, and its fold among the others: a hash of the
+    training seed, the run's own seed and bot and the game (below ``holdout``: held out), so a
+    game stays on its side of the split whatever other runs are trained with it and however
+    many games its run has when it is read."""
     digest = hashlib.blake2b(
         f"texas42-bidder:{seed}:{run.meta.get('seed')}:{run.meta.get('bot')}:{game}".encode(),
         digest_size=8,
     ).digest()
-    return int.from_bytes(digest, "big") / 2**64 < holdout
+    value = int.from_bytes(digest, "big")
+    return value / 2**64 < holdout, value % FOLDS
 
 
 def collect(
@@ -126,9 +141,11 @@ def collect(
     gained: list[int] = []
     for run in runs:
         a = run.arrays
-        cache: dict[int, bool] = {}
+        cache: dict[int, tuple[bool, int]] = {}
 
-        def held(game: int, run: Run = run, cache: dict[int, bool] = cache) -> bool:
+        def held(
+            game: int, run: Run = run, cache: dict[int, tuple[bool, int]] = cache
+        ) -> tuple[bool, int]:
             if game not in cache:
                 cache[game] = held_out(seed, run, game, holdout)
             return cache[game]
@@ -146,7 +163,7 @@ def collect(
                 part = rows[kind]
                 part.x.append(special_features(dealt, rules, kind))
                 part.y.append(made)
-                part.held.append(game)
+                part.place(game)
                 continue
             action = ACTIONS[int(a["contracts_declare"][i])]
             if not isinstance(action, Declare):
@@ -156,14 +173,14 @@ def collect(
                 part = rows[contract.kind]
                 part.x.append(special_features(dealt, rules, contract.kind))
                 part.y.append(made)
-                part.held.append(game)
+                part.place(game)
                 continue
             if contract.kind not in TRUMP_KINDS:
                 continue
             part = rows["trump"]
             part.x.append(contract_features(dealt, rules, contract))
             part.y.append(int(a["contracts_points"][i]))
-            part.held.append(game)
+            part.place(game)
             dd = [int(v) for v in a["contracts_dd"][i] if v >= 0]
             value = estimate(dealt, tables_for(contract, rules), rules.layout)
             mean = sum(dd) / len(dd) if dd else float("nan")
@@ -185,17 +202,18 @@ def collect(
             calls = rows["call"]
             calls.x.append(x)
             calls.y.append(k)
-            calls.held.append(game)
+            calls.place(game)
             calls.allowed.append(legal_classes(rules, before, dealt) | 1 << k)
             if aid == PASS_ID:
                 passes = rows["pass"]
                 passes.x.append(x)
                 marks = int(a["calls_marks"][i])
                 passes.y.append(min(max(marks, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
-                passes.held.append(game)
+                passes.place(game)
         for i in range(len(a["hands_game"])):
-            if _four_seat_marks(run.rules[int(a["hands_rules"][i])]) and not held(
-                int(a["hands_game"][i])
+            if (
+                _four_seat_marks(run.rules[int(a["hands_rules"][i])])
+                and not held(int(a["hands_game"][i]))[0]
             ):
                 gained.extend(int(v) for v in a["hands_marks"][i])
     return rows, gained
@@ -226,16 +244,44 @@ def _scores(p: np.ndarray, y: np.ndarray) -> dict[str, float]:
     return {"log_loss": round(log_loss(p, y), 4), "brier": round(brier(p, y), 4)}
 
 
+def _choose_l2(z: np.ndarray, y: np.ndarray, folds: np.ndarray, levels: bool) -> float:
+    """The penalty of `L2_GRID` with the least log loss over the folds (each fold predicted by
+    a fit on the others): the trump part's levels, or a made-or-set part."""
+    best: tuple[float, float] | None = None
+    for l2 in L2_GRID:
+        loss, n = 0.0, 0
+        for k in range(FOLDS):
+            test = folds == k
+            fit = ~test
+            if not test.any() or len(np.unique(y[fit])) < 2:
+                continue
+            if levels:
+                w, a = fit_cumulative(z[fit], y[fit], LEVELS, l2)
+                p = 1 / (1 + np.exp(-((z[test] @ w)[:, None] + a[None, :])))
+                t = np.stack([y[test] >= b for b in LEVELS], axis=1).astype(float)
+            else:
+                w, a = fit_binary(z[fit], y[fit], l2)
+                p = 1 / (1 + np.exp(-(z[test] @ w + a[0])))
+                t = y[test].astype(float)
+            loss += log_loss(p, t) * int(test.sum())
+            n += int(test.sum())
+        if n and (best is None or loss / n < best[0] - 1e-12):
+            best = (loss / n, l2)
+    return best[1] if best is not None else L2_GRID[1]
+
+
 def fit_parts(
-    rows: dict[str, Rows], l2: float = 1.0, l2_classes: float = 20.0
+    rows: dict[str, Rows], l2: float | None = None, l2_classes: float = 20.0
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
     """Fit every part with rows on the rows not held out; the arrays for the model file, the
-    row counts and the held-out scores. ``l2`` is the penalty on the trump part's weights
-    (standardised features, summed log loss); the made-or-set and multinomial parts, with far
-    fewer rows per weight, take ``l2_classes``."""
+    row counts (and the penalties used) and the held-out scores. The trump and made-or-set
+    parts take ``l2`` as the penalty on their weights (standardised features, summed log
+    loss), or when it is None the one of `L2_GRID` that predicts best across `FOLDS` folds of
+    the games trained on; the multinomial parts take ``l2_classes``."""
     arrays: dict[str, np.ndarray] = {}
     counts: dict[str, Any] = {}
     scores: dict[str, Any] = {}
+    chosen: dict[str, float] = {}
     for name, part in rows.items():
         x, y, out = part.arrays()
         if len(x) == 0:
@@ -245,8 +291,11 @@ def fit_parts(
             continue  # too few rows, or one outcome only: nothing to learn
         mean, scale = standardise(x[train])
         z = (x - mean) / scale
+        folds = np.array(part.fold)[train]
         if name == "trump":
-            w, offsets = fit_cumulative(z[train], y[train], LEVELS, l2)
+            penalty = l2 if l2 is not None else _choose_l2(z[train], y[train], folds, True)
+            chosen[name] = penalty
+            w, offsets = fit_cumulative(z[train], y[train], LEVELS, penalty)
             weights = w
             if out.any():
                 targets = np.stack([y[out] >= b for b in LEVELS], axis=1).astype(float)
@@ -260,7 +309,9 @@ def fit_parts(
                     "levels": list(LEVELS),
                 }
         elif name in SPECIAL_KINDS:
-            weights, offsets = fit_binary(z[train], y[train], l2_classes)
+            penalty = l2 if l2 is not None else _choose_l2(z[train], y[train], folds, False)
+            chosen[name] = penalty
+            weights, offsets = fit_binary(z[train], y[train], penalty)
             if out.any():
                 p = 1 / (1 + np.exp(-(z[out] @ weights + offsets[0])))
                 rate = np.full(int(out.sum()), y[train].mean())
@@ -304,7 +355,11 @@ def fit_parts(
         arrays[f"{name}_scale"] = scale
         arrays[f"{name}_weights"] = np.asarray(weights)
         arrays[f"{name}_offsets"] = np.atleast_1d(np.asarray(offsets, dtype=float))
-        counts[name] = {"train": int(train.sum()), "held_out": int(out.sum())}
+        counts[name] = {
+            "train": int(train.sum()),
+            "held_out": int(out.sum()),
+            "l2": chosen.get(name, l2_classes),
+        }
     return arrays, counts, scores
 
 
