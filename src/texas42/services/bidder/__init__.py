@@ -118,6 +118,9 @@ FOLDS = 3
 L2_GRID = (1.0, 10.0, 100.0, 1000.0, 10000.0)
 """The penalties tried on the trump and made-or-set parts (by cross-validation over `FOLDS`)."""
 
+L2_CLASSES_GRID = (3.0, 10.0, 30.0, 100.0)
+"""The penalties tried on the multinomial parts (the pass and the call model)."""
+
 
 def held_out(seed: int, run: Run, game: int, holdout: float = HOLDOUT) -> tuple[bool, int]:
     """Whether a game of a run is held out, and its fold among the others: a hash of the
@@ -270,14 +273,37 @@ def _choose_l2(z: np.ndarray, y: np.ndarray, folds: np.ndarray, levels: bool) ->
     return best[1] if best is not None else L2_GRID[1]
 
 
+def _choose_l2_classes(
+    z: np.ndarray, y: np.ndarray, allowed: np.ndarray, classes: int, folds: np.ndarray
+) -> float:
+    """The penalty of `L2_CLASSES_GRID` with the least log loss over the folds, for a
+    multinomial part."""
+    best: tuple[float, float] | None = None
+    for l2 in L2_CLASSES_GRID:
+        loss, n = 0.0, 0
+        for k in range(FOLDS):
+            test = folds == k
+            if not test.any() or test.all():
+                continue
+            fit = ~test
+            w, b = fit_multinomial(z[fit], y[fit], allowed[fit], classes, l2)
+            p = softmax(z[test] @ w.T + b, allowed[test])
+            loss -= float(np.log(np.clip(p[np.arange(int(test.sum())), y[test]], 1e-6, 1)).sum())
+            n += int(test.sum())
+        if n and (best is None or loss / n < best[0] - 1e-12):
+            best = (loss / n, l2)
+    return best[1] if best is not None else L2_CLASSES_GRID[1]
+
+
 def fit_parts(
-    rows: dict[str, Rows], l2: float | None = None, l2_classes: float = 20.0
+    rows: dict[str, Rows], l2: float | None = None, l2_classes: float | None = None
 ) -> tuple[dict[str, np.ndarray], dict[str, Any], dict[str, Any]]:
     """Fit every part with rows on the rows not held out; the arrays for the model file, the
     row counts (and the penalties used) and the held-out scores. The trump and made-or-set
     parts take ``l2`` as the penalty on their weights (standardised features, summed log
     loss), or when it is None the one of `L2_GRID` that predicts best across `FOLDS` folds of
-    the games trained on; the multinomial parts take ``l2_classes``."""
+    the games trained on; the multinomial parts take ``l2_classes``, or when it is None the
+    one of `L2_CLASSES_GRID` chosen the same way."""
     arrays: dict[str, np.ndarray] = {}
     counts: dict[str, Any] = {}
     scores: dict[str, Any] = {}
@@ -327,9 +353,13 @@ def fit_parts(
                 if name == "call"
                 else np.ones((len(x), classes), dtype=bool)
             )
-            weights, offsets = fit_multinomial(
-                z[train], y[train], allowed[train], classes, l2_classes
+            penalty = (
+                l2_classes
+                if l2_classes is not None
+                else _choose_l2_classes(z[train], y[train], allowed[train], classes, folds)
             )
+            chosen[name] = penalty
+            weights, offsets = fit_multinomial(z[train], y[train], allowed[train], classes, penalty)
             if out.any():
                 p = softmax(z[out] @ weights.T + offsets, allowed[out])
                 picked = p[np.arange(int(out.sum())), y[out]]
@@ -358,7 +388,7 @@ def fit_parts(
         counts[name] = {
             "train": int(train.sum()),
             "held_out": int(out.sum()),
-            "l2": chosen.get(name, l2_classes),
+            "l2": chosen[name],
         }
     return arrays, counts, scores
 
