@@ -59,7 +59,7 @@ bench: $(STAMP)
 # command resumes a stopped run), then the fit (docs/bots.md, "Learned bidding"). Long: about
 # 10 minutes of a core per game; BIDDER_DATA, BIDDER_GAMES and BIDDER_WORKERS change the run.
 BIDDER_DATA ?= build/selfplay-r1
-BIDDER_GAMES ?= 12
+BIDDER_GAMES ?= 14
 BIDDER_WORKERS ?= 2
 BIDDER_MODEL := src/texas42/players/data/bidder.npz
 
