@@ -7,7 +7,7 @@ index in the game, the kind of action (``call``, ``discard``, ``contract``, ``pl
 number among the hand's actions of that kind (the third call is 2, the first lead 0), the very
 places the state payload shows those actions at (`Hand.calls`, the tiles of ``tricks`` and
 ``trick`` in play order). Who may read which form of a reason is decided in one place,
-`texas42.faces.server.payload.reason_words`.
+`texas42.core.reasons.reason_words`.
 """
 
 from __future__ import annotations
