@@ -373,3 +373,23 @@ def test_a_table_keeps_at_most_reason_chars_of_each_form() -> None:
 def test_a_log_written_before_reasons_loads_with_none() -> None:
     old = '{"game": 1, "seat": 2, "action": "bid 30"}'
     assert read_event("t", 4, "action", old) == ActionEvent(game=1, seat=2, action="bid 30")
+
+
+def test_a_finished_game_s_record_keeps_the_bots_reasons(client: TestClient) -> None:
+    from test_server_players import play_out, sit_with_bots
+
+    from texas42.core.record import Record, action_seats, check_record
+
+    table, me = sit_with_bots(client, None, seat=0)
+    play_out(me, 5)  # a game of one mark: its last action, a bot's, ends it
+    response = client.get(f"/api/tables/{table}/games/1/record")
+    assert response.status_code == 200
+    record = Record.from_json(response.text)
+    check_record(record)
+    assert action_seats(record.rules, record.hands[-1])[-1] != 0  # a bot's action ended it
+    for hand in record.hands:
+        assert len(hand.reasons) == hand.action_count
+        for seat, reason in zip(action_seats(record.rules, hand), hand.reasons, strict=True):
+            # the person at North gave no reason; every bot did, in its own words
+            assert (reason is None) == (seat == 0)
+            assert reason is None or reason.text
