@@ -555,7 +555,7 @@ def _arena_checks(
     ray: str | None,
 ) -> tuple[Rules, int]:
     """What arena and ladder check before playing: the rules and the number of pairs."""
-    from texas42.services.arena.run import check_bot, import_ray
+    from texas42.services.arena.run import check_bot
 
     try:
         parsed = Rules.parse(rules)
@@ -568,6 +568,17 @@ def _arena_checks(
             raise _refused(f"{label}: {exc}") from None
     if count < 1:
         raise _refused(f"{option}: at least 1, not {count}")
+    _check_executors(workers, ray)
+    pairs = (count + 1) // 2
+    if count % 2:
+        print(f"{option} {count}: playing {2 * pairs}, two on each deal", file=sys.stderr)
+    return parsed, pairs
+
+
+def _check_executors(workers: int, ray: str | None) -> None:
+    """``--workers`` and ``--ray``, checked before anything is played."""
+    from texas42.services.arena.run import import_ray
+
     if workers < 1:
         raise _refused(f"--workers: at least 1, not {workers}")
     if ray is not None:
@@ -575,10 +586,6 @@ def _arena_checks(
             import_ray()
         except Texas42Error as exc:
             raise _refused(str(exc)) from None
-    pairs = (count + 1) // 2
-    if count % 2:
-        print(f"{option} {count}: playing {2 * pairs}, two on each deal", file=sys.stderr)
-    return parsed, pairs
 
 
 def _arena_progress(
@@ -826,7 +833,6 @@ def selfplay(
     folder plays only the parts missing, and Ctrl-C stops after the last whole part. Exit
     status 2 for bad input.
     """
-    from texas42.services.arena.run import import_ray
     from texas42.services.selfplay.play import DEFAULT_PLAYOUT
     from texas42.services.selfplay.store import RunConfig, run_selfplay
 
@@ -835,13 +841,7 @@ def selfplay(
         canonical = tuple(str(Rules.parse(text)) for text in texts)
     except Texas42Error as exc:
         raise _refused(f"--rules: {exc}") from None
-    if workers < 1:
-        raise _refused(f"--workers: at least 1, not {workers}")
-    if ray is not None:
-        try:
-            import_ray()
-        except Texas42Error as exc:
-            raise _refused(str(exc)) from None
+    _check_executors(workers, ray)
     config = RunConfig(bot, playout or DEFAULT_PLAYOUT, canonical, seed, games, chunk, bid_samples)
     bar, advance = _arena_progress(games, "games", step=lambda data: 1)
     try:
