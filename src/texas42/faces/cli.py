@@ -10,6 +10,7 @@ print. Bad input never ends in a traceback: one line, exit status 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -1034,8 +1035,14 @@ def serve(
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
+    from texas42.faces.server.file_lock import one_server
     from texas42.faces.server.guard import connection_cap, http_protocol, open_files_limit
-    from texas42.faces.server.storage import check_database, database_url, default_db_path
+    from texas42.faces.server.storage import (
+        check_database,
+        database_url,
+        default_db_path,
+        upgrade_schema,
+    )
 
     engines = []
     for item in engine or ():
@@ -1062,24 +1069,92 @@ def serve(
         snapshot_events=snapshot_events,
     )
     where = printable(db if db is not None else str(default_db_path()))
+    held = contextlib.ExitStack()  # the SQLite file's lock, for as long as the server runs
     try:
         check_database(database_url(db))
+        held.enter_context(one_server(database_url(db)))
+        before, after = upgrade_schema(database_url(db))
     except Texas42Error as exc:
         raise _refused(f"--db: {exc}") from None
+    if before != after:
+        print(schema_upgraded(before, after), flush=True)
     print("\n".join(start_message(host, port, where, public)), flush=True)
     descriptors = open_files_limit()
     cap = connection_cap(max_connections, descriptors)
     if cap < max_connections:
         print(f"At most {cap} connections: {descriptors} files may be open.", flush=True)
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=1 << 16,
-        http=http_protocol(cap, header_seconds),
-        timeout_keep_alive=keep_alive_seconds,
-    )
+    with held:
+        uvicorn.run(
+            create_app(settings),
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=1 << 16,
+            http=http_protocol(cap, header_seconds),
+            timeout_keep_alive=keep_alive_seconds,
+        )
+
+
+db_app = typer.Typer(
+    help="The server's database: its schema's revision, and upgrading it (docs/deploy.md).",
+    no_args_is_help=True,
+)
+app.add_typer(db_app, name="db")
+
+DB_OPTION = typer.Option(
+    help="SQLite file or database URL (postgresql://...); "
+    "default: texas42.sqlite in your data folder."
+)
+
+
+def _db_url(db: str | None) -> str:
+    from texas42.faces.server.storage import check_database, database_url
+
+    url = database_url(db)
+    try:
+        check_database(url)
+    except Texas42Error as exc:
+        raise _refused(f"--db: {exc}") from None
+    return url
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: Annotated[str | None, DB_OPTION] = None) -> None:
+    """Apply the schema migrations the database lacks (run before starting a new version)."""
+    from texas42.faces.server.storage import upgrade_schema
+
+    try:
+        before, after = upgrade_schema(_db_url(db))
+    except Texas42Error as exc:
+        raise _refused(f"--db: {exc}") from None
+    print(schema_upgraded(before, after))
+
+
+@db_app.command("current")
+def db_current(db: Annotated[str | None, DB_OPTION] = None) -> None:
+    """The database's schema revision, and whether this texas42 needs an upgrade of it."""
+    from texas42.faces.server.storage import schema_state
+
+    found = schema_state(_db_url(db))
+    print(f"{found.current or 'none'} (this texas42: {found.head})")
+    problem = found.problem()
+    if problem is not None:
+        print(problem)
+
+
+@db_app.command("history")
+def db_history() -> None:
+    """The schema's revisions this texas42 knows, oldest first."""
+    from texas42.faces.server.migrate import history
+
+    for revision, doc in history():
+        print(f"{revision}  {' '.join(doc.split())}")
+
+
+def schema_upgraded(before: str | None, after: str) -> str:
+    if before == after:
+        return f"The database's schema is up to date ({after})."
+    return f"Upgraded the database's schema from {before or 'none'} to {after}."
 
 
 def main() -> None:

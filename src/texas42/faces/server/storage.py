@@ -182,6 +182,25 @@ def check_database(url: str) -> None:
         raise Texas42Error(f"cannot open {parsed.render_as_string()}: {reason}") from None
 
 
+def upgrade_schema(url: str) -> tuple[str | None, str]:
+    """Bring the database at ``url`` to this code's schema (`migrate.upgrade`): the revisions
+    before and after."""
+    engine = _engine(url)
+    try:
+        return migrate.upgrade(engine)
+    finally:
+        engine.dispose()
+
+
+def schema_state(url: str) -> migrate.SchemaState:
+    """Where the schema of the database at ``url`` stands, changing nothing."""
+    engine = _engine(url)
+    try:
+        return migrate.state(engine)
+    finally:
+        engine.dispose()
+
+
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
     """An event's row as stored: `texas42.faces.server.events.read_event` reads it."""
