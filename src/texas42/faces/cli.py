@@ -992,6 +992,13 @@ def serve(
         int,
         typer.Option(help="Events between two snapshots of a table, so a long log loads fast."),
     ] = 500,
+    access_log: Annotated[
+        str,
+        typer.Option(
+            help="json: one JSON line per request on standard output (time, method, path, "
+            "status, duration, client; never a token); off: none."
+        ),
+    ] = "off",
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
@@ -1032,9 +1039,12 @@ def serve(
         raise _refused(f"--lobby-expiry: seconds from 1 to a year, not {lobby_expiry}")
     if not 10 <= snapshot_events <= 1_000_000:
         raise _refused(f"--snapshot-events: 10 to 1000000, not {snapshot_events}")
+    if access_log not in ("json", "off"):
+        raise _refused(f"--access-log: json or off, not {printable(access_log)!r}")
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
+    from texas42.faces.server.access_log import to_stdout
     from texas42.faces.server.file_lock import one_server
     from texas42.faces.server.guard import connection_cap, http_protocol, open_files_limit
     from texas42.faces.server.storage import (
@@ -1067,6 +1077,7 @@ def serve(
         create_burst=create_burst,
         lobby_expiry=lobby_expiry,
         snapshot_events=snapshot_events,
+        access_log=access_log == "json",
     )
     where = printable(db if db is not None else str(default_db_path()))
     held = contextlib.ExitStack()  # the SQLite file's lock, for as long as the server runs
@@ -1083,6 +1094,8 @@ def serve(
     cap = connection_cap(max_connections, descriptors)
     if cap < max_connections:
         print(f"At most {cap} connections: {descriptors} files may be open.", flush=True)
+    if settings.access_log:
+        to_stdout()
     with held:
         uvicorn.run(
             create_app(settings),
