@@ -115,14 +115,56 @@ def upgrade(engine: Engine, scripts: Path = SCRIPTS) -> tuple[str | None, str]:
     """Bring the database to this code's schema: apply the revisions it lacks (an empty one is
     made, one made before migrations is completed and stamped). Refuse one at a revision this
     code does not know, changing nothing. The revisions before and after."""
-    with engine.begin() as conn, _locked(conn):
+    with _changing(engine) as conn:
         current = MigrationContext.configure(conn).get_current_revision()
         found = _state(current, scripts)
         if not found.known:
             raise SchemaError(newer_message(current, found.head))
         if not found.up_to_date:
             command.upgrade(config(conn, scripts), "head")
+            _check_foreign_keys(conn)
     return current, found.head
+
+
+def downgrade(engine: Engine, revision: str, scripts: Path = SCRIPTS) -> None:
+    """Take the database back to ``revision`` with the scripts that made its current one (to
+    run an older texas42 on it again); the same care as `upgrade`."""
+    with _changing(engine) as conn:
+        command.downgrade(config(conn, scripts), revision)
+        _check_foreign_keys(conn)
+
+
+@contextlib.contextmanager
+def _changing(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction to change the schema on: SQLite's foreign keys off
+    around it, PostgreSQL's `LOCK` held in it."""
+    with engine.connect() as conn, _foreign_keys_off(conn), conn.begin(), _locked(conn):
+        yield conn
+
+
+@contextlib.contextmanager
+def _foreign_keys_off(conn: Connection) -> Iterator[None]:
+    """On SQLite, no foreign key checks while the schema changes: a table rebuilt by a migration
+    (alembic's batch mode copies it and drops the old one) would fail them halfway; its keys are
+    checked whole after (`_check_foreign_keys`). The pragma works only outside a transaction."""
+    if conn.dialect.name != "sqlite":
+        yield
+        return
+    conn.exec_driver_sql("PRAGMA foreign_keys=OFF")
+    conn.commit()
+    try:
+        yield
+    finally:
+        conn.rollback()
+        conn.exec_driver_sql("PRAGMA foreign_keys=ON")
+        conn.commit()
+
+
+def _check_foreign_keys(conn: Connection) -> None:
+    if conn.dialect.name == "sqlite":
+        broken = conn.exec_driver_sql("PRAGMA foreign_key_check").all()
+        if broken:
+            raise SchemaError(f"the migration would break {len(broken)} foreign keys: not applied")
 
 
 def history(scripts: Path = SCRIPTS) -> list[tuple[str, str]]:
