@@ -1134,10 +1134,13 @@ def _db_url(db: str | None) -> str:
 @db_app.command("upgrade")
 def db_upgrade(db: Annotated[str | None, DB_OPTION] = None) -> None:
     """Apply the schema migrations the database lacks (run before starting a new version)."""
+    from texas42.faces.server.file_lock import one_server
     from texas42.faces.server.storage import upgrade_schema
 
+    url = _db_url(db)
     try:
-        before, after = upgrade_schema(_db_url(db))
+        with one_server(url):  # never under a server running on the same SQLite file
+            before, after = upgrade_schema(url)
     except Texas42Error as exc:
         raise _refused(f"--db: {exc}") from None
     print(schema_upgraded(before, after))
