@@ -17,6 +17,7 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from pg import Cluster
 from texas42.faces.cli import app as cli
 from texas42.faces.server.storage import _engine, database_url
 from webtest import TILE_WORD, Socket, free_port, make_client, new_table, serve_command
@@ -53,19 +54,19 @@ def test_healthz_answers_and_readyz_says_whether_the_schema_is_current(
         assert c.get("/readyz").status_code == 200
 
 
-def test_readyz_is_503_while_the_database_does_not_answer(pg_url: str, pg_cluster: object) -> None:
+def test_readyz_is_503_while_the_database_does_not_answer(pg_url: str, pg_cluster: Cluster) -> None:
     name = pg_url.split("/")[3].split("?", maxsplit=1)[0]
     with make_client(pg_url) as c:
         assert c.get("/readyz").status_code == 200
-        pg_cluster.sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')  # type: ignore[attr-defined]
-        pg_cluster.sql(  # type: ignore[attr-defined]
+        pg_cluster.sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        pg_cluster.sql(
             f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '{name}'"
         )
         down = c.get("/readyz")
         assert down.status_code == 503, down.text
         assert down.json()["reason"].startswith("the database does not answer")
         assert c.get("/healthz").status_code == 200
-        pg_cluster.sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')  # type: ignore[attr-defined]
+        pg_cluster.sql(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
         assert c.get("/readyz").status_code == 200
 
 
