@@ -225,6 +225,9 @@ def test_a_second_revision_is_applied_and_the_data_survives(db: str, tmp_path: P
     assert result.exit_code == 2 and "does not know" in result.output
     current = CliRunner().invoke(cli, ["db", "current", "--db", db])
     assert "0002 (this texas42: 0001)" in current.output
+    served = CliRunner().invoke(cli, ["serve", "--db", db, "--port", "4243"])
+    assert served.exit_code == 2 and "a newer texas42 made it" in served.output
+    assert revision_of(db) == "0002"
     # back down to 0001, the table's game replays to the state it was in
     engine = engine_of(db)
     try:
