@@ -1170,7 +1170,9 @@ def db_history() -> None:
 def schema_upgraded(before: str | None, after: str) -> str:
     if before == after:
         return f"The database's schema is up to date ({after})."
-    return f"Upgraded the database's schema from {before or 'none'} to {after}."
+    if before is None:  # a new database, or one made before migrations
+        return f"The database's schema is at {after} (it had no revision recorded)."
+    return f"Upgraded the database's schema from {before} to {after}."
 
 
 def main() -> None:
