@@ -87,8 +87,9 @@ def cluster() -> Iterator[Cluster]:
     except ImportError:
         raise RuntimeError(MISSING) from None
     bin_dir = pg_bin()
-    # under /tmp itself, not pytest's root-only folder, so ``nobody`` can reach it
-    folder = Path(tempfile.mkdtemp(prefix="texas42-pg-"))
+    # under /tmp itself: never pytest's root-only folder or a root-only TMPDIR, which ``nobody``
+    # cannot reach, and short enough for a unix socket's path (at most 107 bytes)
+    folder = Path(tempfile.mkdtemp(prefix="texas42-pg-", dir="/tmp"))
     data = folder / "data"
     if os.geteuid() == 0:
         os.chmod(folder, 0o755)
