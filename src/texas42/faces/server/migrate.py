@@ -7,6 +7,12 @@ before migrations existed (recognised by its ``tables`` table) to that schema wi
 what it has, so such a database is in effect stamped. `upgrade` runs at every start of the server
 (`texas42.faces.server.storage.Storage`) and by ``texas42 db upgrade``; a database at a revision
 this code does not know (made by a newer texas42) is refused, never altered.
+
+A change to the schema (`texas42.faces.server.storage.metadata`) comes with a new revision, a
+file in ``migrations/versions`` written like the first (``revision``, ``down_revision`` the one
+before, ``upgrade`` and ``downgrade`` with alembic's ``op``; ``op.batch_alter_table`` for what
+SQLite cannot alter in place); ``tests/faces/test_migrations.py`` checks that the revisions
+make exactly the tables the code uses, on SQLite and PostgreSQL.
 """
 
 from __future__ import annotations

@@ -43,6 +43,9 @@ from texas42.faces.server.outbound import GameSummary
 T = TypeVar("T")
 
 metadata = sa.MetaData()
+"""The schema this code reads and writes. The database gets it from the migrations
+(`texas42.faces.server.migrate`), never from ``create_all``: a change here needs a new revision
+in ``migrations/versions``, and ``tests/faces/test_migrations.py`` holds the two to each other."""
 
 tables_table = sa.Table(
     "tables",
