@@ -249,6 +249,9 @@ class ServerSettings:
     answers included; one more is refused with ``busy``."""
     work_cache_bytes: int = 32 << 20
     """The text of finished hands' reviews and finished games' replays kept to share."""
+    access_log: bool = False
+    """Log one JSON line per request on ``texas42.access`` (``serve --access-log json``,
+    `access_log.AccessLog`)."""
 
 
 class Connection:
