@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run play test lint docs docs-check test-slow bench clean bidder
+.PHONY: run play test lint docs docs-check test-slow bench clean postgres bidder
 
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -18,13 +18,21 @@ $(CHROMIUM):
 	$$sudo apt-get update -qq && \
 	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 
+# The storage tests start a throwaway cluster of Debian's postgresql (tests/pg.py); install it
+# when it is missing.
+postgres:
+	if ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then exit 0; fi; \
+	if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+	$$sudo apt-get update -qq && \
+	$$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null
+
 run: $(STAMP)
 	$(BIN)/texas42 serve
 
 play: $(STAMP)
 	$(BIN)/texas42 play
 
-test: lint docs-check $(CHROMIUM)
+test: lint docs-check $(CHROMIUM) postgres
 	$(BIN)/pytest
 
 # Style, types and layers: ruff (lint and format), mypy --strict, import-linter's contracts.

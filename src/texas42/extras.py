@@ -19,6 +19,7 @@ EXTRAS = {
     "uvicorn": "server",
     "sqlalchemy": "server",
     "segno": "server",
+    "alembic": "server",
     "textual": "tui",
     "matplotlib": "plot",
     "ray": "dist",

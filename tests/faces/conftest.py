@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from pg import Cluster, cluster
 from webtest import CHROMIUM, PLAYWRIGHT, TestClient, chromium, make_client, serve
 
 
@@ -31,3 +32,23 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def browser(server: str) -> Iterator[Any]:
     with chromium() as browser:
         yield browser
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[Cluster]:
+    """A throwaway PostgreSQL cluster for the whole session (`pg.cluster`); never skipped."""
+    try:
+        context = cluster()
+        running = context.__enter__()
+    except RuntimeError as exc:
+        pytest.fail(str(exc), pytrace=False)
+    try:
+        yield running
+    finally:
+        context.__exit__(None, None, None)
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Cluster) -> str:
+    """A new empty PostgreSQL database for one test: its URL."""
+    return pg_cluster.create_database()

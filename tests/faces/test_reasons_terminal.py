@@ -5,6 +5,7 @@ them."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import re
 from pathlib import Path
@@ -15,8 +16,8 @@ from typer.testing import CliRunner
 
 from texas42 import Game, Rules
 from texas42.core import words
-from texas42.core.reasons import Reason
-from texas42.core.record import Record, check_record, record_from_game
+from texas42.core.reasons import Reason, reads_whole, reason_words
+from texas42.core.record import Record, action_seats, check_record, record_from_game
 from texas42.faces.cli import app as cli_app
 from texas42.faces.terminal.full_screen import Panel
 from texas42.players import RulesBot
@@ -44,9 +45,20 @@ def test_the_line_table_shows_public_reasons_then_the_whole_ones(tmp_path: Path)
     # after it: the whole reasons of the hand just finished
     later = out.split(words.WHY_HINT, 1)[1]
     assert words.why_heading(1) in later
-    whole = later.split(words.why_heading(1), 1)[1]
-    assert "rule of thumb" in whole
+    after = later.split(words.why_heading(1), 1)[1].split("\n")[1:]
+    whole = "\n" + "\n".join(itertools.takewhile(lambda line: line.startswith("  "), after))
     assert re.search(r"\n  (Ann|Bob|Cat) \(bot\): (bids|passes|names|pulls|leads)", whole)
+    # the whole words of each bot whose tiles were all shown, else the public ones
+    record = Record.from_json(save.read_text())
+    first = record.hands[0]
+    played = check_record(record).hands[0]
+    for seat, reason in zip(action_seats(record.rules, first), first.reasons, strict=True):
+        if reason is None:
+            continue
+        shown = reason_words(reason, played, seat, (2,))  # the person sits South
+        assert shown in whole
+        if shown != reason.text:
+            assert reason.text not in whole
     # the saved record keeps them: None for the person's actions, a reason for each bot's
     record = Record.from_json(save.read_text())
     check_record(record)
@@ -80,7 +92,15 @@ def test_the_full_screen_why_key_shows_public_words_then_whole_ones() -> None:
             await pilot.press("w")
             text = " ".join(app.screen_text().split())
             assert words.why_heading(1) in text
-            assert "rule of thumb" in text
+            # the whole words of each bot whose tiles were all shown, else the public ones
+            hand = app.game.hands[0]
+            said = app._reasons.said(0)
+            assert said
+            for seat, reason in said:
+                shown = reason_words(reason, hand, seat, app.mine)
+                assert " ".join(shown.split())[:60] in text
+                if not reads_whole(hand, seat, app.mine):
+                    assert " ".join(reason.text.split())[:60] not in text
             await pilot.press("escape")
 
     asyncio.run(test())

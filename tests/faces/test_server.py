@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
 import sqlite3
@@ -645,15 +644,13 @@ def test_a_restarted_server_restores_tables_exactly(tmp_path: Path) -> None:
         assert again.state["game"] == m["game"] and again.state["seq"] == m["seq"]
 
 
-def storage_urls(tmp_path: Path) -> list[str]:
-    urls = [database_url(str(tmp_path / "s.sqlite"))]
-    if os.environ.get("TEXAS42_TEST_POSTGRES"):
-        urls.append(database_url(os.environ["TEXAS42_TEST_POSTGRES"]))
-    return urls
+def storage_urls(tmp_path: Path, pg_url: str) -> list[str]:
+    """An SQLite file and a database of the tests' throwaway PostgreSQL (tests/pg.py)."""
+    return [database_url(str(tmp_path / "s.sqlite")), database_url(pg_url)]
 
 
-def test_storage_keeps_events_in_order_and_finished_games(tmp_path: Path) -> None:
-    for url in storage_urls(tmp_path):
+def test_storage_keeps_events_in_order_and_finished_games(tmp_path: Path, pg_url: str) -> None:
+    for url in storage_urls(tmp_path, pg_url):
         storage = Storage(url)
         try:
             table = f"t{random.getrandbits(32):x}"

@@ -13,13 +13,12 @@ import pytest
 from texas42.core.actions import Action
 from texas42.core.game import Game
 from texas42.core.hand import Hand
-from texas42.core.reasons import Reason
+from texas42.core.reasons import Reason, reason_words
 from texas42.core.rules import Rules
 from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View
 from texas42.faces.server import room as room_module
 from texas42.faces.server.events import ActionEvent, read_event
-from texas42.faces.server.payload import reason_words
 from texas42.faces.server.reasons import REASON_CHARS, stored
 from texas42.faces.server.room import Room, ServerSettings
 from texas42.faces.server.storage import Storage, database_url
@@ -150,11 +149,11 @@ def test_during_the_hand_only_the_seat_s_own_player_reads_the_whole_reason() -> 
     game = played_hand(Rules(game="points"), 3, stop=lambda hand: len(hand.plays) == 5)
     hand = game.hand
     assert hand.result is None
-    assert reason_words(REASON, 1, hand, (1,)) == REASON.text
+    assert reason_words(REASON, hand, 1, (1,)) == REASON.text
     for reader in [(0,), (2,), (3,), ()]:  # an opponent, the partner, the other, a spectator
-        assert reason_words(REASON, 1, hand, reader) == REASON.public
+        assert reason_words(REASON, hand, 1, reader) == REASON.public
     # two-hand: a person plays a seat and its partner's, and reads both seats' whole reasons
-    assert reason_words(REASON, 2, hand, (0, 2)) == REASON.text
+    assert reason_words(REASON, hand, 2, (0, 2)) == REASON.text
 
 
 def test_after_a_hand_played_out_everyone_reads_the_whole_reason() -> None:
@@ -163,7 +162,7 @@ def test_after_a_hand_played_out_everyone_reads_the_whole_reason() -> None:
     assert hand.result is not None and not any(hand.hands)  # every tile was played
     for seat in range(4):
         for reader in [(0,), (1,), ()]:
-            assert reason_words(REASON, seat, hand, reader) == REASON.text
+            assert reason_words(REASON, hand, seat, reader) == REASON.text
 
 
 def test_a_seat_whose_tiles_were_not_all_shown_keeps_its_reason_public() -> None:
@@ -171,14 +170,14 @@ def test_a_seat_whose_tiles_were_not_all_shown_keeps_its_reason_public() -> None
         hand = played_hand(Rules(), seed).hands[0]
         assert hand.result is not None
         if hand.result.reshaken:  # everyone passed: no tile was shown at all
-            assert reason_words(REASON, 1, hand, (0,)) == REASON.public
+            assert reason_words(REASON, hand, 1, (0,)) == REASON.public
             continue
         for seat in range(4):
             shown = not hand.hands[seat]
             expected = REASON.text if shown else REASON.public
-            assert reason_words(REASON, seat, hand, ((seat + 1) % 4,)) == expected
-            assert reason_words(REASON, seat, hand, ()) == expected
-            assert reason_words(REASON, seat, hand, (seat,)) == REASON.text
+            assert reason_words(REASON, hand, seat, ((seat + 1) % 4,)) == expected
+            assert reason_words(REASON, hand, seat, ()) == expected
+            assert reason_words(REASON, hand, seat, (seat,)) == REASON.text
 
 
 # -- at the table -----------------------------------------------------------------------------
@@ -374,3 +373,23 @@ def test_a_table_keeps_at_most_reason_chars_of_each_form() -> None:
 def test_a_log_written_before_reasons_loads_with_none() -> None:
     old = '{"game": 1, "seat": 2, "action": "bid 30"}'
     assert read_event("t", 4, "action", old) == ActionEvent(game=1, seat=2, action="bid 30")
+
+
+def test_a_finished_game_s_record_keeps_the_bots_reasons(client: TestClient) -> None:
+    from test_server_players import play_out, sit_with_bots
+
+    from texas42.core.record import Record, action_seats, check_record
+
+    table, me = sit_with_bots(client, None, seat=0)
+    play_out(me, 5)  # a game of one mark: its last action, a bot's, ends it
+    response = client.get(f"/api/tables/{table}/games/1/record")
+    assert response.status_code == 200
+    record = Record.from_json(response.text)
+    check_record(record)
+    assert action_seats(record.rules, record.hands[-1])[-1] != 0  # a bot's action ended it
+    for hand in record.hands:
+        assert len(hand.reasons) == hand.action_count
+        for seat, reason in zip(action_seats(record.rules, hand), hand.reasons, strict=True):
+            # the person at North gave no reason; every bot did, in its own words
+            assert (reason is None) == (seat == 0)
+            assert reason is None or reason.text

@@ -10,6 +10,7 @@ print. Bad input never ends in a traceback: one line, exit status 2.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -557,7 +558,7 @@ def _arena_checks(
     ray: str | None,
 ) -> tuple[Rules, int]:
     """What arena and ladder check before playing: the rules and the number of pairs."""
-    from texas42.services.arena.run import check_bot, import_ray
+    from texas42.services.arena.run import check_bot
 
     try:
         parsed = Rules.parse(rules)
@@ -570,6 +571,17 @@ def _arena_checks(
             raise _refused(f"{label}: {exc}") from None
     if count < 1:
         raise _refused(f"{option}: at least 1, not {count}")
+    _check_executors(workers, ray)
+    pairs = (count + 1) // 2
+    if count % 2:
+        print(f"{option} {count}: playing {2 * pairs}, two on each deal", file=sys.stderr)
+    return parsed, pairs
+
+
+def _check_executors(workers: int, ray: str | None) -> None:
+    """``--workers`` and ``--ray``, checked before anything is played."""
+    from texas42.services.arena.run import import_ray
+
     if workers < 1:
         raise _refused(f"--workers: at least 1, not {workers}")
     if ray is not None:
@@ -577,10 +589,6 @@ def _arena_checks(
             import_ray()
         except Texas42Error as exc:
             raise _refused(str(exc)) from None
-    pairs = (count + 1) // 2
-    if count % 2:
-        print(f"{option} {count}: playing {2 * pairs}, two on each deal", file=sys.stderr)
-    return parsed, pairs
 
 
 def _arena_progress(
@@ -828,7 +836,6 @@ def selfplay(
     folder plays only the parts missing, and Ctrl-C stops after the last whole part. Exit
     status 2 for bad input.
     """
-    from texas42.services.arena.run import import_ray
     from texas42.services.selfplay.play import DEFAULT_PLAYOUT
     from texas42.services.selfplay.store import RunConfig, run_selfplay
 
@@ -837,13 +844,7 @@ def selfplay(
         canonical = tuple(str(Rules.parse(text)) for text in texts)
     except Texas42Error as exc:
         raise _refused(f"--rules: {exc}") from None
-    if workers < 1:
-        raise _refused(f"--workers: at least 1, not {workers}")
-    if ray is not None:
-        try:
-            import_ray()
-        except Texas42Error as exc:
-            raise _refused(str(exc)) from None
+    _check_executors(workers, ray)
     config = RunConfig(bot, playout or DEFAULT_PLAYOUT, canonical, seed, games, chunk, bid_samples)
     bar, advance = _arena_progress(games, "games", step=lambda data: 1)
     try:
@@ -1015,6 +1016,13 @@ def serve(
         int,
         typer.Option(help="Events between two snapshots of a table, so a long log loads fast."),
     ] = 500,
+    access_log: Annotated[
+        str,
+        typer.Option(
+            help="json: one JSON line per request on standard output (time, method, path, "
+            "status, duration, client; never a token); off: none."
+        ),
+    ] = "off",
 ) -> None:
     """Serve the web table: play in the browser with bots and friends (see docs/web.md)."""
     if not 0 < port < 65536:
@@ -1055,11 +1063,20 @@ def serve(
         raise _refused(f"--lobby-expiry: seconds from 1 to a year, not {lobby_expiry}")
     if not 10 <= snapshot_events <= 1_000_000:
         raise _refused(f"--snapshot-events: 10 to 1000000, not {snapshot_events}")
+    if access_log not in ("json", "off"):
+        raise _refused(f"--access-log: json or off, not {printable(access_log)!r}")
     import uvicorn
 
     from texas42.faces.server import ServerSettings, create_app
+    from texas42.faces.server.access_log import to_stdout
+    from texas42.faces.server.file_lock import one_server
     from texas42.faces.server.guard import connection_cap, http_protocol, open_files_limit
-    from texas42.faces.server.storage import check_database, database_url, default_db_path
+    from texas42.faces.server.storage import (
+        check_database,
+        database_url,
+        default_db_path,
+        upgrade_schema,
+    )
 
     engines = []
     for item in engine or ():
@@ -1084,26 +1101,102 @@ def serve(
         create_burst=create_burst,
         lobby_expiry=lobby_expiry,
         snapshot_events=snapshot_events,
+        access_log=access_log == "json",
     )
     where = printable(db if db is not None else str(default_db_path()))
+    held = contextlib.ExitStack()  # the SQLite file's lock, for as long as the server runs
     try:
         check_database(database_url(db))
+        held.enter_context(one_server(database_url(db)))
+        before, after = upgrade_schema(database_url(db))
     except Texas42Error as exc:
         raise _refused(f"--db: {exc}") from None
+    if before != after:
+        print(schema_upgraded(before, after), flush=True)
     print("\n".join(start_message(host, port, where, public)), flush=True)
     descriptors = open_files_limit()
     cap = connection_cap(max_connections, descriptors)
     if cap < max_connections:
         print(f"At most {cap} connections: {descriptors} files may be open.", flush=True)
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level="warning",
-        ws_max_size=1 << 16,
-        http=http_protocol(cap, header_seconds),
-        timeout_keep_alive=keep_alive_seconds,
-    )
+    if settings.access_log:
+        to_stdout()
+    with held:
+        uvicorn.run(
+            create_app(settings),
+            host=host,
+            port=port,
+            log_level="warning",
+            ws_max_size=1 << 16,
+            http=http_protocol(cap, header_seconds),
+            timeout_keep_alive=keep_alive_seconds,
+        )
+
+
+db_app = typer.Typer(
+    help="The server's database: its schema's revision, and upgrading it (docs/deploy.md).",
+    no_args_is_help=True,
+)
+app.add_typer(db_app, name="db")
+
+DB_OPTION = typer.Option(
+    help="SQLite file or database URL (postgresql://...); "
+    "default: texas42.sqlite in your data folder."
+)
+
+
+def _db_url(db: str | None) -> str:
+    from texas42.faces.server.storage import check_database, database_url
+
+    url = database_url(db)
+    try:
+        check_database(url)
+    except Texas42Error as exc:
+        raise _refused(f"--db: {exc}") from None
+    return url
+
+
+@db_app.command("upgrade")
+def db_upgrade(db: Annotated[str | None, DB_OPTION] = None) -> None:
+    """Apply the schema migrations the database lacks (run before starting a new version)."""
+    from texas42.faces.server.file_lock import one_server
+    from texas42.faces.server.storage import upgrade_schema
+
+    url = _db_url(db)
+    try:
+        with one_server(url):  # never under a server running on the same SQLite file
+            before, after = upgrade_schema(url)
+    except Texas42Error as exc:
+        raise _refused(f"--db: {exc}") from None
+    print(schema_upgraded(before, after))
+
+
+@db_app.command("current")
+def db_current(db: Annotated[str | None, DB_OPTION] = None) -> None:
+    """The database's schema revision, and whether this texas42 needs an upgrade of it."""
+    from texas42.faces.server.storage import schema_state
+
+    found = schema_state(_db_url(db))
+    print(f"{found.current or 'none'} (this texas42: {found.head})")
+    problem = found.problem()
+    if problem is not None:
+        print(problem)
+
+
+@db_app.command("history")
+def db_history() -> None:
+    """The schema's revisions this texas42 knows, oldest first."""
+    from texas42.faces.server.migrate import history
+
+    for revision, doc in history():
+        print(f"{revision}  {' '.join(doc.split())}")
+
+
+def schema_upgraded(before: str | None, after: str) -> str:
+    if before == after:
+        return f"The database's schema is up to date ({after})."
+    if before is None:  # a new database, or one made before migrations
+        return f"The database's schema is at {after} (it had no revision recorded)."
+    return f"Upgraded the database's schema from {before} to {after}."
 
 
 def main() -> None:

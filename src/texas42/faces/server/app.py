@@ -35,8 +35,10 @@ from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PR
 from texas42.core.words import OPTION_WORDS, option_value_words
 from texas42.faces.server import outbound as out
 from texas42.faces.server import refusals
+from texas42.faces.server.access_log import AccessLog
 from texas42.faces.server.events import BadEvent, SettingsEvent
 from texas42.faces.server.guard import BodyLimit, BodyLimits
+from texas42.faces.server.health import health
 from texas42.faces.server.house_rules import BODY_BYTES as HOUSE_RULES_BYTES
 from texas42.faces.server.house_rules import (
     HouseRulesError,
@@ -502,8 +504,10 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.state.gate = Gate.of(settings)
     app.add_middleware(GateMiddleware, gate=app.state.gate)
     app.add_middleware(BodyLimit, limits=BODY_LIMITS, seconds=settings.body_seconds)
+    if settings.access_log:  # outermost, so requests the gate or a limit refuses are logged too
+        app.add_middleware(AccessLog)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
-    for router in (pages, api, sockets):
+    for router in (pages, api, sockets, health):
         app.include_router(router)
     refusals.install(app)
     return app

@@ -145,7 +145,7 @@ class Call:
 @sent
 class Why:
     """Why a bot took an action of the hand, in the words the recipient may read
-    (`texas42.faces.server.payload.reason_words`)."""
+    (`texas42.core.reasons.reason_words`)."""
 
     kind: Literal["call", "contract", "play"]
     index: int

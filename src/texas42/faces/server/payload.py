@@ -18,9 +18,9 @@ from texas42.core.game import Game
 from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import Phase
-from texas42.core.reasons import Reason
+from texas42.core.reasons import reads_whole
 from texas42.core.rules import Rules
-from texas42.core.tiles import TILE_NAMES, mask_of, tiles_of
+from texas42.core.tiles import TILE_NAMES, tiles_of
 from texas42.core.view import View, turned_up
 from texas42.core.words import (
     action_said,
@@ -212,37 +212,6 @@ def hand_payload(
     )
 
 
-def reads_whole(seat: int, hand: Hand, reader: Sequence[int]) -> bool:
-    """Whether the player of the seats ``reader`` (none: a spectator) may read the whole
-    reasons of the actions ``seat`` took in ``hand``, the one rule of who reads what. A whole
-    reason names what the deciding seat knew, its own tiles included, so it is read only where
-    every one of those is known: by the player of that seat (a bot played for them while they
-    were away, or before they took the seat), and by everyone once the hand is over with every
-    tile the seat held in it shown face up (played, or laid down by a claim). Anyone else reads
-    the public form: a partner, the opponents and spectators while the hand is on, and for good
-    after a hand that ended with some of the seat's tiles unshown (set early, all passed, a
-    face-down discard)."""
-    return seat in reader or _all_shown(hand, seat)
-
-
-def reason_words(reason: Reason, seat: int, hand: Hand, reader: Sequence[int]) -> str:
-    """The words of a bot's reason for an action ``seat`` took in ``hand`` that the player of
-    ``reader`` may read (`reads_whole`)."""
-    return reason.for_reader(hidden=not reads_whole(seat, hand, reader))
-
-
-def _all_shown(hand: Hand, seat: int) -> bool:
-    """The hand is over and every tile ``seat`` held in it (with the widow, if it took it) was
-    shown to every seat."""
-    if hand.result is None:
-        return False
-    held = hand.deal[seat] | (hand.widow if hand.declarer == seat else 0)
-    shown = mask_of(hand.plays)
-    for _, claim in hand.claims:
-        shown |= claim.tiles
-    return held & ~shown == 0
-
-
 def hand_reasons(game: Game, index: int, kept: Kept, reader: Sequence[int]) -> list[out.Why]:
     """The bots' reasons for the calls, contract and plays of the game's hand ``index``, in the
     words the player of ``reader`` may read (`reads_whole`, asked once a seat)."""
@@ -254,7 +223,7 @@ def hand_reasons(game: Game, index: int, kept: Kept, reader: Sequence[int]) -> l
             continue
         seat = entry.seat
         if seat not in whole:
-            whole[seat] = reads_whole(seat, hand, reader)
+            whole[seat] = reads_whole(hand, seat, reader)
         text = entry.reason.for_reader(hidden=not whole[seat])
         found.append(out.Why(kind=kind, index=number, seat=seat, text=text))
     return found

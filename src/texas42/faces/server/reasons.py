@@ -7,7 +7,7 @@ index in the game, the kind of action (``call``, ``discard``, ``contract``, ``pl
 number among the hand's actions of that kind (the third call is 2, the first lead 0), the very
 places the state payload shows those actions at (`Hand.calls`, the tiles of ``tricks`` and
 ``trick`` in play order). Who may read which form of a reason is decided in one place,
-`texas42.faces.server.payload.reason_words`.
+`texas42.core.reasons.reason_words`.
 """
 
 from __future__ import annotations
@@ -74,6 +74,29 @@ def file_reason(kept: Kept, key: ReasonKey, seat: int, reason: StoredReason | No
         )
 
 
+def unfile_reason(kept: Kept, key: ReasonKey) -> None:
+    """Take back what `file_reason` filed for an action whose commit failed."""
+    index, kind, number = key
+    kept.get(index, {}).pop((kind, number), None)
+
+
+def record_reasons(game: Game, kept: Kept) -> list[list[Reason | None]]:
+    """Every hand's reasons in the order a record keeps them (the calls, the discards, the
+    declaration, the plays; None for a person's action), for
+    `texas42.core.record.record_from_game`: a finished game's record shows every tile, so it
+    keeps the whole reasons."""
+    found: list[list[Reason | None]] = []
+    for index, hand in enumerate(game.hands):
+        filed = kept.get(index, {})
+        places: list[tuple[ReasonKind, int]] = [("call", k) for k in range(len(hand.calls))]
+        places += [("discard", k) for k in range(len(hand.discards))]
+        if hand.contract is not None:
+            places.append(("contract", 0))
+        places += [("play", k) for k in range(len(hand.plays))]
+        found.append([filed[place].reason if place in filed else None for place in places])
+    return found
+
+
 __all__ = [
     "REASON_CHARS",
     "Kept",
@@ -82,5 +105,7 @@ __all__ = [
     "ReasonKind",
     "file_reason",
     "reason_key",
+    "record_reasons",
     "stored",
+    "unfile_reason",
 ]

@@ -91,7 +91,14 @@ from texas42.faces.server.messages import (
     Start,
 )
 from texas42.faces.server.payload import game_payload, layout_payload, seat_labels
-from texas42.faces.server.reasons import Kept, file_reason, reason_key, stored
+from texas42.faces.server.reasons import (
+    Kept,
+    file_reason,
+    reason_key,
+    record_reasons,
+    stored,
+    unfile_reason,
+)
 from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
 from texas42.faces.server.work import Busy, Work, hint_job, review_job
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
@@ -242,6 +249,9 @@ class ServerSettings:
     answers included; one more is refused with ``busy``."""
     work_cache_bytes: int = 32 << 20
     """The text of finished hands' reviews and finished games' replays kept to share."""
+    access_log: bool = False
+    """Log one JSON line per request on ``texas42.access`` (``serve --access-log json``,
+    `access_log.AccessLog`)."""
 
 
 class Connection:
@@ -879,8 +889,13 @@ class Room:
         event = ActionEvent(
             game=self.game_number, seat=seat, action=action_words(action), reason=stored(reason)
         )
-        await self._commit_step(game, event)
+        # filed before the commit, so that a game this action ends keeps it in its record
         file_reason(self.reasons, key, seat, event.reason)
+        try:
+            await self._commit_step(game, event)
+        except BaseException:
+            unfile_reason(self.reasons, key)
+            raise
         await self._stepped(game, self._last(seat, action), waiting)
 
     async def _claim(self, connection: Connection, message: LayDown) -> None:
@@ -1134,7 +1149,7 @@ class Room:
             outcome.score,
             outcome.winner,
             time.time(),
-            record_from_game(game, players).to_json(),
+            record_from_game(game, players, record_reasons(game, self.reasons)).to_json(),
             tuple(seat.player if seat.kind == "human" else None for seat in self.seats),
         )
 

@@ -27,6 +27,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
 from texas42.core.errors import Texas42Error
+from texas42.faces.server import migrate
 from texas42.faces.server.events import (
     BotEvent,
     Event,
@@ -42,6 +43,9 @@ from texas42.faces.server.outbound import GameSummary
 T = TypeVar("T")
 
 metadata = sa.MetaData()
+"""The schema this code reads and writes. The database gets it from the migrations
+(`texas42.faces.server.migrate`), never from ``create_all``: a change here needs a new revision
+in ``migrations/versions``, and ``tests/faces/test_migrations.py`` holds the two to each other."""
 
 tables_table = sa.Table(
     "tables",
@@ -181,6 +185,25 @@ def check_database(url: str) -> None:
         raise Texas42Error(f"cannot open {parsed.render_as_string()}: {reason}") from None
 
 
+def upgrade_schema(url: str) -> tuple[str | None, str]:
+    """Bring the database at ``url`` to this code's schema (`migrate.upgrade`): the revisions
+    before and after."""
+    engine = _engine(url)
+    try:
+        return migrate.upgrade(engine)
+    finally:
+        engine.dispose()
+
+
+def schema_state(url: str) -> migrate.SchemaState:
+    """Where the schema of the database at ``url`` stands, changing nothing."""
+    engine = _engine(url)
+    try:
+        return migrate.state(engine)
+    finally:
+        engine.dispose()
+
+
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
     """An event's row as stored: `texas42.faces.server.events.read_event` reads it."""
@@ -246,9 +269,8 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = _engine(url)
-        _add_listing_column(self.engine)
-        _add_lobby_columns(self.engine)
-        metadata.create_all(self.engine)
+        # the schema this code needs, by its migrations (`texas42.faces.server.migrate`)
+        migrate.upgrade(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
 
     async def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -537,33 +559,6 @@ def _engine(url: str) -> Engine:
 
         return engine
     return sa.create_engine(url, pool_pre_ping=True)
-
-
-def _add_listing_column(engine: Engine) -> None:
-    """A database made before tables could be listed gets the ``public`` column (every old
-    table private, as it was)."""
-    inspector = sa.inspect(engine)
-    if not inspector.has_table("tables"):
-        return
-    if any(column["name"] == "public" for column in inspector.get_columns("tables")):
-        return
-    with engine.begin() as conn:
-        conn.execute(sa.text("ALTER TABLE tables ADD COLUMN public BOOLEAN NOT NULL DEFAULT FALSE"))
-
-
-def _add_lobby_columns(engine: Engine) -> None:
-    """A database made before tables kept their lobby entry and when they were last used gets
-    both columns, empty: an old table's entry is made when it is next loaded, and its ``used``
-    is read as its ``updated``."""
-    inspector = sa.inspect(engine)
-    if not inspector.has_table("tables"):
-        return
-    have = {column["name"] for column in inspector.get_columns("tables")}
-    with engine.begin() as conn:
-        if "lobby_entry" not in have:
-            conn.execute(sa.text("ALTER TABLE tables ADD COLUMN lobby_entry TEXT"))
-        if "used" not in have:
-            conn.execute(sa.text("ALTER TABLE tables ADD COLUMN used FLOAT"))
 
 
 def _insert_game(conn: Connection, game: FinishedGame) -> None:

@@ -38,7 +38,7 @@ from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import Layout, layout_of
 from texas42.core.progress import Phase
 from texas42.core.reason_log import ReasonLog
-from texas42.core.reasons import Reason
+from texas42.core.reasons import Reason, reason_words
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import HI, LO, hand_name, tile_name, tiles_of
@@ -1261,7 +1261,8 @@ class TableApp(App[int]):
 
     def action_why(self) -> None:
         """The bots' reasons: in the hand being played what every seat saw (`Reason.public`),
-        and in the last finished hand the whole words, every tile of it being known."""
+        and in the last finished hand the whole words of each seat whose tiles were all shown
+        (`reason_words`)."""
         game = self.game
         parts: list[str] = []
         index = len(game.hands) - 1
@@ -1275,8 +1276,10 @@ class TableApp(App[int]):
             if parts:
                 parts.append("")
             parts.append(why_heading(game.first_hand + last))
+            hand = game.hands[last]
             parts += [
-                f"  {why_line(self.seating.who(s), r.text)}" for s, r in self._reasons.said(last)
+                f"  {why_line(self.seating.who(s), reason_words(r, hand, s, self.mine))}"
+                for s, r in self._reasons.said(last)
             ]
         body = Text("\n".join(parts) if parts else NO_BOT_REASONS)
         self.push_screen(Panel("Why the bots chose", body, close_key="w"), self._panel_closed)

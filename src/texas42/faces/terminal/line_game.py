@@ -28,7 +28,7 @@ from texas42.core.hand import Hand, HandResult
 from texas42.core.layout import layout_of
 from texas42.core.progress import Phase
 from texas42.core.reason_log import ReasonLog
-from texas42.core.reasons import Reason
+from texas42.core.reasons import Reason, reason_words
 from texas42.core.record import record_from_game
 from texas42.core.rules import Rules, seats_held
 from texas42.core.tiles import hand_name, tile_name
@@ -520,15 +520,20 @@ class _Session:
             return action
 
     def why(self) -> None:
-        """The bots' whole reasons in the last finished hand (every tile of it is known now)."""
+        """The bots' reasons in the last finished hand: the whole words of each seat whose
+        tiles were all shown, the public ones of a seat with tiles never shown
+        (`reason_words`)."""
         index = len(self.game.results) - 1
         said = self.reasons.said(index)
         if not said:
             self.say(NO_REASONS_YET)
             return
+        hand = self.game.hands[index]
         self.say(why_heading(self.game.first_hand + index), style="bold")
         for seat, reason in said:
-            self.say(f"  {why_line(self.subject(seat), reason.text)}")
+            self.say(
+                f"  {why_line(self.subject(seat), reason_words(reason, hand, seat, self.mine))}"
+            )
 
     def lay_down(self, seat: int) -> None:
         """The human lays the hand down and claims the rest: the tiles shown, the verdict, and,
