@@ -44,12 +44,10 @@ from texas42.players.pimc import (
     MARK_CHANCE,
     PimcBot,
     PimcSettings,
-    _candidates,
     _opening_view,
     _trial_position,
-    _worth_in,
 )
-from texas42.players.rules_bot import best_contract, estimate
+from texas42.players.rules_bot import best_contract, candidate_contracts, estimate, worth_in
 from texas42.search.sampler import DealSampler
 
 POINTS = Rules.parse("standard,game=points")
@@ -88,9 +86,9 @@ def point_deal(i: int) -> dict[str, Any]:
         "contract": str(contract),
         "mean": sum(totals) / len(totals),
         "share42": sum(v == 42 for v in totals) / len(totals),
-        "estimate": _worth_in(view.hand, POINTS, contract),
+        "estimate": worth_in(view.hand, POINTS, contract),
         "taken": taken,
-        "candidates": [str(c) for c in _candidates(POINTS, view.hand)],
+        "candidates": [str(c) for c in candidate_contracts(POINTS, view.hand)],
     }
     if row["share42"] >= 0.4:
         marks = Hand(MARKS, 3, deal)

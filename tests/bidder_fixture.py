@@ -16,8 +16,7 @@ from texas42 import Hand, Phase, Rules
 from texas42.core.actions import PLUNGE_ID, SPLASH_ID, Bid, Declare
 from texas42.core.contracts import tables_for
 from texas42.core.tiles import DOUBLES
-from texas42.players.pimc import _candidates
-from texas42.players.rules_bot import RulesBot, estimate, nello_risk
+from texas42.players.rules_bot import RulesBot, candidate_contracts, estimate, nello_risk
 
 BID_SAMPLES = 4
 
@@ -132,7 +131,7 @@ def write_run(
                 for seat in range(4):
                     side = seat % 2
                     mine = dealt[seat]
-                    named = [(Bid(30).id, c) for c in _candidates(table, mine)]
+                    named = [(Bid(30).id, c) for c in candidate_contracts(table, mine)]
                     doubles = (mine & DOUBLES).bit_count()
                     if table.plunge and doubles >= 4:
                         named.append((PLUNGE_ID, None))

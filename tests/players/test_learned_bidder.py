@@ -21,7 +21,8 @@ from texas42.players.learned import (
     contract_features,
     load_model,
 )
-from texas42.players.pimc import PimcBot, PimcSettings, _candidates
+from texas42.players.pimc import PimcBot, PimcSettings
+from texas42.players.rules_bot import candidate_contracts
 from texas42.services.bidder import train
 
 
@@ -61,7 +62,7 @@ def test_chances_are_probabilities_that_never_rise_with_the_bid(bidder: LearnedB
     for rules in (Rules(), Rules.preset("house")):
         for _ in range(40):
             hand = Hand.random(rules, 0, rng).deal[rng.randrange(4)]
-            for contract in _candidates(rules, hand):
+            for contract in candidate_contracts(rules, hand):
                 if contract.kind in ("nello", "sevens"):
                     chance = model.special_chance(contract.kind, hand, rules)
                     assert chance is not None and 0.0 <= chance <= 1.0
@@ -91,7 +92,7 @@ def test_the_model_round_trips_through_its_file(model_file: Path, tmp_path: Path
     assert again is not None
     rules = Rules()
     hand = Hand.random(rules, 0, random.Random(9)).deal[1]
-    for contract in _candidates(rules, hand):
+    for contract in candidate_contracts(rules, hand):
         if contract.kind == "suit":
             assert np.array_equal(
                 model.trump_chances(hand, rules, contract),
@@ -191,7 +192,7 @@ def test_learned_is_a_choice_of_the_pimc_options() -> None:
 def test_features_are_cheap_lookups_of_fixed_length() -> None:
     rules = Rules()
     hand = Hand.random(rules, 0, random.Random(2)).deal[0]
-    lengths = {len(contract_features(hand, rules, c)) for c in _candidates(rules, hand)}
+    lengths = {len(contract_features(hand, rules, c)) for c in candidate_contracts(rules, hand)}
     assert len(lengths) == 1
 
 

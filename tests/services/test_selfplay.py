@@ -20,7 +20,8 @@ from texas42.core.hand import Hand
 from texas42.core.rules import Rules
 from texas42.core.tiles import ALL_TILES, count_points
 from texas42.faces.cli import app
-from texas42.players.pimc import PimcBot, PimcSettings, _candidates
+from texas42.players.pimc import PimcBot, PimcSettings
+from texas42.players.rules_bot import candidate_contracts
 from texas42.services.arena.run import map_specs
 from texas42.services.protocol import make_bot
 from texas42.services.selfplay import contract_calls, play_out
@@ -147,7 +148,7 @@ def test_contracts_are_every_candidate_of_every_seat(
                 & (data["contracts_seat"] == seat)
             )
             expected = contract_calls(table, hand, seat)
-            assert len(rows) == len(expected) >= len(_candidates(table, deal[seat]))
+            assert len(rows) == len(expected) >= len(candidate_contracts(table, deal[seat]))
             for r, (call, contract) in zip(rows, expected, strict=True):
                 assert data["contracts_dealt"][r] == deal[seat]
                 assert data["contracts_bid"][r] == call

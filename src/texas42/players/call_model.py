@@ -27,8 +27,7 @@ from texas42.players.learned import (
     load_model,
     seat_features,
 )
-from texas42.players.pimc import dealt_in
-from texas42.search.sampler import World
+from texas42.search.sampler import World, dealt_in
 
 FLOOR = 0.02
 """Each call's likelihood is mixed with this much of a uniform choice over the legal calls, so

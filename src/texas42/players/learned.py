@@ -1,6 +1,6 @@
 """The learned bidder: calls and contracts chosen by match equity over chances learned from play.
 
-**What it predicts.** For each contract a seat could name (`texas42.players.pimc._candidates`:
+**What it predicts.** For each contract a seat could name (`texas42.players.pimc.candidate_contracts`:
 RulesBot's three best trumps, Nel-O and Sevens when the rules have them, and a plunge or splash
 when the rules allow it), the chance of making each bid: ``P(points >= b)`` for b = 30..42 for a
 trump, doubles or follow-me contract (42, all the tricks, is what every mark bid asks), and the
@@ -71,10 +71,11 @@ from texas42.core.words import (
 )
 from texas42.players.equity import DEFAULT_SHARES, MatchEquity
 from texas42.players.explain import holding, public_reason
-from texas42.players.pimc import _candidates, _estimate_in
 from texas42.players.rules_bot import (
     Estimate,
     _suit_contracts,
+    candidate_contracts,
+    estimate_in,
     nello_risk,
     sevens_sure,
 )
@@ -107,7 +108,7 @@ def contract_features(hand: int, rules: Rules, contract: Contract) -> tuple[floa
     which of the seven ranks), the count held and in trump, the off-suit doubles and tiles, and
     the contract's kind."""
     tables = tables_for(contract, rules)
-    value = _estimate_in(hand, rules, contract)
+    value = estimate_in(hand, rules, contract)
     rank = tables.power[TRUMP]
     trumps = sorted(
         (t for t in range(28) if tables.trump_mask >> t & 1), key=rank.__getitem__, reverse=True
@@ -177,10 +178,10 @@ def special_features(hand: int, rules: Rules, kind: str) -> tuple[float, ...]:
 
 
 def best_trump(hand: int, rules: Rules) -> tuple[Contract, Estimate]:
-    """RulesBot's `best_contract` for the hand, through the estimates `_candidates` caches."""
+    """RulesBot's `best_contract` for the hand, through the estimates `candidate_contracts` caches."""
     best: tuple[Contract, Estimate] | None = None
     for contract in _contracts(rules):
-        value = _estimate_in(hand, rules, contract)
+        value = estimate_in(hand, rules, contract)
         if best is None or (value.sure, value.points) > (best[1].sure, best[1].points):
             best = (contract, value)
     assert best is not None, "every rule set offers the seven suits"
@@ -452,7 +453,7 @@ class LearnedBidder:
     # -- chances ---------------------------------------------------------------------------
 
     def chances(self, hand: int, rules: Rules) -> dict[Contract, np.ndarray | float]:
-        """For each contract of `_candidates` the model has a part for: a trump's chances of
+        """For each contract of `candidate_contracts` the model has a part for: a trump's chances of
         every level in `LEVELS`, or a Nel-O's or Sevens' chance of being made."""
         return _chances(self.model, hand, rules)
 
@@ -580,7 +581,7 @@ class LearnedBidder:
         model = self.model
         assert model is not None
         judged: list[tuple[tuple[float, float, int], Contract, Action]] = []
-        for contract in _candidates(view.rules, view.hand):
+        for contract in candidate_contracts(view.rules, view.hand):
             named_as = named.get(contract)
             if named_as is None:
                 continue
@@ -620,7 +621,7 @@ def _chances(
 ) -> dict[Contract, np.ndarray | float]:
     assert model is not None
     found: dict[Contract, np.ndarray | float] = {}
-    for contract in _candidates(rules, hand):
+    for contract in candidate_contracts(rules, hand):
         if contract.kind in TRUMP_KINDS:
             found[contract] = model.trump_chances(hand, rules, contract)
         else:

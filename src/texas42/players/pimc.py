@@ -53,7 +53,7 @@ from texas42.core.actions import (
     Pass,
     Play,
 )
-from texas42.core.auction import plain_contracts, special_bid_marks
+from texas42.core.auction import special_bid_marks
 from texas42.core.contracts import Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.hand import Hand
@@ -77,8 +77,14 @@ from texas42.players.explain import (
     public_reason,
 )
 from texas42.players.reasons import Decision
-from texas42.players.rules_bot import Estimate, RulesBot, best_contract, estimate
-from texas42.search.sampler import DealSampler, World
+from texas42.players.rules_bot import (
+    RulesBot,
+    best_contract,
+    candidate_contracts,
+    estimate_in,
+    worth_in,
+)
+from texas42.search.sampler import DealSampler, World, dealt_in
 from texas42.search.solver import PlayPosition, Solver, points_needed
 
 if TYPE_CHECKING:
@@ -465,7 +471,7 @@ class PimcBot:
             worlds = self.worlds(view, n, rng)
         else:
             worlds = [(w, 1.0 / n) for w in DealSampler(_opening_view(view)).samples(n, rng)]
-        contracts = _candidates(view.rules, view.hand)
+        contracts = candidate_contracts(view.rules, view.hand)
         found: dict[Contract, Chances] = {c: [] for c in contracts}
         for world, weight in worlds:
             held = _with_widow(view, world, rng)
@@ -617,7 +623,7 @@ class PimcBot:
             return _share(values, lambda v: v >= need + flattery + self.settings.bid_margin)
         a, b, c, spread = CALIBRATION
         mean = sum(v * w for v, w in values) / sum(w for _, w in values)
-        expected = a + b * mean + c * _worth_in(view.hand, view.rules, contract)
+        expected = a + b * mean + c * worth_in(view.hand, view.rules, contract)
         return _normal_cdf((expected - need - self.settings.bid_margin + 0.5) / spread)
 
     def mark_chance(self, view: View, contract: Contract, values: Chances) -> float:
@@ -627,7 +633,7 @@ class PimcBot:
         share = _share(values, lambda v: v == view.layout.total)
         if contract.kind == "sevens" or not _calibrated(view):
             return share**2
-        value = _estimate_in(view.hand, view.rules, contract)
+        value = estimate_in(view.hand, view.rules, contract)
         if value.sure:
             return SURE_MARK_CHANCE
         if value.losers == 0:
@@ -678,9 +684,9 @@ class PimcBot:
     def _discard(self, view: View) -> tuple[Action, Grounds]:
         """After taking the widow: the contract simulation rates best for the whole holding
         (each trial lays down by `discard_choice`), then that contract's discard."""
-        grounds = self._contract_scores(view, _candidates(view.rules, view.hand))
+        grounds = self._contract_scores(view, candidate_contracts(view.rules, view.hand))
         if not grounds.scores:
-            contract = _candidates(view.rules, view.hand)[0]
+            contract = candidate_contracts(view.rules, view.hand)[0]
             discard = Discard(discard_choice(view.hand, tables_for(contract, view.rules)))
             return discard, _plain(view, discard)
         contract = grounds.scores[0][0]
@@ -786,17 +792,6 @@ def _score_difference(position: PlayPosition, value: int, makes: bool) -> float:
     return float(-(total - value + bid))
 
 
-def _candidates(rules: Rules, hand: int) -> list[Contract]:
-    """The trumps RulesBot rates best for ``hand`` (three of them), and Nel-O and Sevens when
-    the rules offer them at some bid."""
-    marks = rules.max_bid_marks
-    contracts = plain_contracts(rules, Bid(f"{marks}m").id, marks)
-    trumps = [c for c in contracts if c.kind in ("suit", "doubles", "follow-me")]
-    special = [c for c in contracts if c.kind in ("nello", "sevens")]
-    trumps.sort(key=lambda c: -_worth_in(hand, rules, c))
-    return trumps[:3] + special
-
-
 def _opening_view(view: View) -> View:
     """The seat's view before any call: its tiles and nothing else."""
     return build_view(
@@ -881,41 +876,9 @@ def _worth(dealt: int, rules: Rules) -> float:
     return best_contract(dealt, rules)[1].points
 
 
-@lru_cache(maxsize=65536)
-def _estimate_in(dealt: int, rules: Rules, contract: Contract) -> Estimate:
-    return estimate(dealt, tables_for(contract, rules))
-
-
-def _worth_in(dealt: int, rules: Rules, contract: Contract) -> float:
-    return _estimate_in(dealt, rules, contract).points
-
-
 PLAY_DISAGREEMENT = 0.5
 """Weight factor for each play by another seat that RulesBot, holding that deal's tiles, would
 not have made (a play it would have made keeps factor 1)."""
-
-
-def dealt_in(view: View) -> Callable[[World, int], int]:
-    """For one view, a function from a world and a seat to the tiles that world dealt the seat:
-    what it holds now, what it has played, and its tiles in the face-down tricks."""
-    played = [0] * view.layout.seats
-    for trick in view.tricks:
-        if trick.tiles is not None:
-            for s, t in zip(trick.seats, trick.tiles):
-                played[s] |= 1 << t
-    for s, t in view.trick:
-        played[s] |= 1 << t
-    hidden_seats = [trick.seats for trick in view.tricks if trick.tiles is None]
-
-    def dealt(world: World, seat: int) -> int:
-        mask = world.hands[seat] | played[seat]
-        for seats, tiles in zip(hidden_seats, world.hidden):
-            for s, t in zip(seats, tiles):
-                if s == seat:
-                    mask |= 1 << t
-        return mask
-
-    return dealt
 
 
 def _weigher(view: View, plays: bool = False, calls: bool = True) -> Callable[[World], float]:
@@ -954,7 +917,7 @@ def _weigher(view: View, plays: bool = False, calls: bool = True) -> Callable[[W
             assert contract is not None
             # a declarer names about its best contract
             hand = dealt(world, declarer)
-            log += (_worth_in(hand, rules, contract) - _worth(hand, rules)) / (3 * scale)
+            log += (worth_in(hand, rules, contract) - _worth(hand, rules)) / (3 * scale)
         if replay_plays:
             deal = tuple(dealt(world, seat) for seat in range(layout.seats))
             log += _LOG_DISAGREEMENT * _disagreements(view, deal, sequence)

@@ -13,9 +13,10 @@ so the same view always gets the same answer.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from texas42.core.actions import ACTIONS, Action, Bid, Declare, Discard, Pass, Play
-from texas42.core.auction import legal_declarations
+from texas42.core.auction import legal_declarations, plain_contracts
 from texas42.core.contracts import TRUMP, Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError
 from texas42.core.layout import Layout, layout_of
@@ -614,3 +615,25 @@ class _Trick:
         power = self.tables.power[suit]
         followers = self.unseen & self.tables.follow[suit]
         return sum(1 for x in iter_tiles(followers) if power[x] > power[t])
+
+
+@lru_cache(maxsize=65536)
+def estimate_in(dealt: int, rules: Rules, contract: Contract) -> Estimate:
+    """`estimate` of a dealt hand for a contract, kept: bidders and inference ask often."""
+    return estimate(dealt, tables_for(contract, rules))
+
+
+def worth_in(dealt: int, rules: Rules, contract: Contract) -> float:
+    """The points `estimate_in` expects."""
+    return estimate_in(dealt, rules, contract).points
+
+
+def candidate_contracts(rules: Rules, hand: int) -> list[Contract]:
+    """The contracts a bidder weighs for ``hand``: the trumps RulesBot rates best (three of
+    them), and Nel-O and Sevens when the rules offer them at some bid."""
+    marks = rules.max_bid_marks
+    contracts = plain_contracts(rules, Bid(f"{marks}m").id, marks)
+    trumps = [c for c in contracts if c.kind in ("suit", "doubles", "follow-me")]
+    special = [c for c in contracts if c.kind in ("nello", "sevens")]
+    trumps.sort(key=lambda c: -worth_in(hand, rules, c))
+    return trumps[:3] + special

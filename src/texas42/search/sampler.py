@@ -1048,3 +1048,26 @@ def _partition_ways(masks: list[int]) -> int:
                     (-1) ** k * math.factorial(k) * common.bit_count() * _partition_ways(others)
                 )
     return total
+
+
+def dealt_in(view: View) -> Callable[[World, int], int]:
+    """For one view, a function from a world and a seat to the tiles that world dealt the seat:
+    what it holds now, what it has played, and its tiles in the face-down tricks."""
+    played = [0] * view.layout.seats
+    for trick in view.tricks:
+        if trick.tiles is not None:
+            for s, t in zip(trick.seats, trick.tiles):
+                played[s] |= 1 << t
+    for s, t in view.trick:
+        played[s] |= 1 << t
+    hidden_seats = [trick.seats for trick in view.tricks if trick.tiles is None]
+
+    def dealt(world: World, seat: int) -> int:
+        mask = world.hands[seat] | played[seat]
+        for seats, tiles in zip(hidden_seats, world.hidden):
+            for s, t in zip(seats, tiles):
+                if s == seat:
+                    mask |= 1 << t
+        return mask
+
+    return dealt

@@ -31,7 +31,8 @@ from texas42.core.hand import Hand
 from texas42.core.progress import Phase
 from texas42.core.rules import Rules
 from texas42.players import Bot
-from texas42.players.pimc import PimcBot, PimcSettings, _candidates, _opening_view
+from texas42.players.pimc import PimcBot, PimcSettings, _opening_view
+from texas42.players.rules_bot import candidate_contracts
 from texas42.services.arena.match import MAX_HANDS
 from texas42.services.protocol import close_bot, make_bot
 
@@ -195,7 +196,7 @@ def _record_hand(
 
 def contract_calls(rules: Rules, hand: Hand, seat: int) -> list[tuple[int, Contract | None]]:
     """The play-outs of ``seat`` in this deal: (call, contract) for each contract of
-    `_candidates` at the lowest call that allows it, then plunge and splash (contract None: the
+    `candidate_contracts` at the lowest call that allows it, then plunge and splash (contract None: the
     partner names it) when the seat may call them with every seat before it passing."""
     before = (seat - hand.first_bidder) % rules.layout.seats
     legal = legal_calls(rules, before, None, 0, hand.deal[seat])
@@ -203,7 +204,7 @@ def contract_calls(rules: Rules, hand: Hand, seat: int) -> list[tuple[int, Contr
     plain = [aid for aid in calls if aid not in (PLUNGE_ID, SPLASH_ID)]
     plain.sort(key=lambda aid: call_value(rules, aid, 0)[1])
     out: list[tuple[int, Contract | None]] = []
-    for contract in _candidates(rules, hand.deal[seat]):
+    for contract in candidate_contracts(rules, hand.deal[seat]):
         declare = Declare(contract).id
         for aid in plain:
             marks = call_value(rules, aid, 0)[0]
