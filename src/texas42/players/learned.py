@@ -1,7 +1,7 @@
 """The learned bidder: calls and contracts chosen by match equity over chances learned from play.
 
-**What it predicts.** For each contract a seat could name (`texas42.players.pimc.candidate_contracts`:
-RulesBot's three best trumps, Nel-O and Sevens when the rules have them, and a plunge or splash
+**What it predicts.** For each contract a seat could name
+(`texas42.players.rules_bot.candidate_contracts`: RulesBot's three best trumps, Nel-O and Sevens when the rules have them, and a plunge or splash
 when the rules allow it), the chance of making each bid: ``P(points >= b)`` for b = 30..42 for a
 trump, doubles or follow-me contract (42, all the tricks, is what every mark bid asks), and the
 chance the contract is made for Nel-O, Sevens, a plunge and a splash. The models are learned
