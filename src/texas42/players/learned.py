@@ -1,12 +1,13 @@
 """The learned bidder: calls and contracts chosen by match equity over chances learned from play.
 
 **What it predicts.** For each contract a seat could name
-(`texas42.players.rules_bot.candidate_contracts`: RulesBot's three best trumps, Nel-O and
-Sevens when the rules have them, and a plunge or splash when the rules allow it), the chance of making each bid: ``P(points >= b)`` for b = 30..42 for a
-trump, doubles or follow-me contract (42, all the tricks, is what every mark bid asks), and the
-chance the contract is made for Nel-O, Sevens, a plunge and a splash. The models are learned
-from self-play (`docs/selfplay.md`): every contract the bidder could have named was played out
-to the last trick, so one row labels every level.
+(`texas42.players.rules_bot.candidate_contracts`: RulesBot's three best trumps, Nel-O and Sevens
+when the rules have them, and a plunge or splash when the rules allow it), the chance of making
+each bid: ``P(points >= b)`` for b = 30..42 for a trump, doubles or follow-me contract (42, all
+the tricks, is what every mark bid asks), and the chance the contract is made for Nel-O, Sevens,
+a plunge and a splash. The models are learned from self-play (`docs/selfplay.md`): every
+contract the bidder could have named was played out to the last trick, so one row labels every
+level.
 
 - Trumps: a cumulative logistic over `contract_features`, ``P(points >= b) = sigmoid(w . x +
   a_b)``, one weight vector for every level and the level's offsets ``a_b`` made non-increasing
