@@ -1111,9 +1111,10 @@ def serve(
         before, after = upgrade_schema(database_url(db))
     except Texas42Error as exc:
         raise _refused(f"--db: {exc}") from None
+    # the address comes first: it is the line people (and scripts) look for
+    print("\n".join(start_message(host, port, where, public)), flush=True)
     if before != after:
         print(schema_upgraded(before, after), flush=True)
-    print("\n".join(start_message(host, port, where, public)), flush=True)
     descriptors = open_files_limit()
     cap = connection_cap(max_connections, descriptors)
     if cap < max_connections:
