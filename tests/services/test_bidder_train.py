@@ -159,3 +159,25 @@ def test_rebuild_plays_its_own_games_and_keeps_the_better_model(run: Path, tmp_p
         assert not report["rounds"][-1]["improved"]
     again = runner.invoke(app, args)  # the rounds' runs are resumed, not replayed
     assert again.exit_code == 0 and json.loads(again.output)["kept"] == report["kept"]
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [("--workers", "0", "one process or more, not 0"), ("--rules", "bogus", "'bogus'")],
+)
+def test_a_rebuild_that_cannot_run_is_refused_before_any_file(
+    tmp_path: Path, option: str, value: str, said: str
+) -> None:
+    out = tmp_path / "rounds"
+    args = ["bidder", "rebuild", "--out", str(out), "--rounds", "1", "--games", "1"]
+    result = CliRunner().invoke(app, [*args, option, value])
+    assert result.exit_code == 2
+    assert said in result.output
+    assert not out.exists()
+
+
+def test_the_executors_refuse_fewer_than_one_worker() -> None:
+    from texas42.services.arena.run import map_specs
+
+    with pytest.raises(Texas42Error, match="one process or more, not 0"):
+        map_specs(abs, [1, 2], workers=0)

@@ -117,6 +117,8 @@ def map_specs(
 ) -> Generator[R, None, None]:
     """Any picklable pure function ``run`` over picklable specs, results in spec order, by the
     executors of `map_matches` (which is this with `run_match`)."""
+    if workers < 1:
+        raise Texas42Error(f"work needs one process or more, not {workers}")
     if ray_address is not None:
         return _ray_map(run, specs, ray_address)
     if workers > 1:

@@ -29,7 +29,7 @@ from texas42.players.learned import LEVELS, BidderModel
 from texas42.services.bidder import HOLDOUT, collect, read_run, shipped_path, train
 from texas42.services.bidder.fit import log_loss
 from texas42.services.selfplay.play import DEFAULT_PLAYOUT, GameData
-from texas42.services.selfplay.store import RunConfig, run_selfplay
+from texas42.services.selfplay.store import RunConfig, check_config, run_selfplay
 
 
 def held_out_loss(
@@ -78,6 +78,12 @@ def rebuild(
         raise Texas42Error(
             f"a rebuild plays one round or more of one game or more, not {rounds} x {games}"
         )
+    if workers < 1:
+        raise Texas42Error(f"a rebuild plays in one process or more, not {workers}")
+    # every round's run is this one with the learned model bidding: refused now, before any file
+    check_config(
+        RunConfig(bot, playout or DEFAULT_PLAYOUT, tuple(rules), seed, games, chunk, bid_samples)
+    )
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     folders: list[Path] = [Path(d) for d in data]

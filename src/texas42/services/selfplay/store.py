@@ -325,9 +325,8 @@ def load(folder: str | Path) -> dict[str, np.ndarray]:
 Progress = Callable[[GameData], None]
 
 
-def prepare_run(folder: Path, config: RunConfig) -> list[int]:
-    """Check the bots and rules, make the folder or check its ``run.json`` against ``config``
-    (refusing another run's folder), write ``run.json``, and return the parts left to play."""
+def check_config(config: RunConfig) -> None:
+    """Refuse a run that cannot be played (its bots, sizes and rules), before any file is made."""
     check_bot(config.bot)
     check_bot(config.playout)
     if config.games < 1:
@@ -340,6 +339,12 @@ def prepare_run(folder: Path, config: RunConfig) -> list[int]:
         raise Texas42Error("a self-play run needs rules")
     for text in config.rules:
         check_selfplay_rules(Rules.parse(text))
+
+
+def prepare_run(folder: Path, config: RunConfig) -> list[int]:
+    """Check the bots and rules, make the folder or check its ``run.json`` against ``config``
+    (refusing another run's folder), write ``run.json``, and return the parts left to play."""
+    check_config(config)
     if folder.exists() and not folder.is_dir():
         raise Texas42Error(f"{folder} is a file, not a folder")
     if folder.is_dir() and (folder / RUN_FILE).exists():
