@@ -628,22 +628,6 @@ def test_no_message_shows_a_tile_its_recipient_could_not_see(
 # -- storage ------------------------------------------------------------------------------------
 
 
-def test_a_restarted_server_restores_tables_exactly(tmp_path: Path) -> None:
-    db = tmp_path / "restart.sqlite"
-    with make_client(db) as c:
-        table, me, token = seat_with_bots(c)
-        rng = random.Random(8)
-        for _ in range(12):
-            me.act(me.next_turn(), rng)
-        m = me.next_turn()
-        position = room_of(c, table).game.position()  # type: ignore[union-attr]
-    with make_client(db) as c:
-        assert room_of(c, table).game.position() == position  # type: ignore[union-attr]
-        again = Socket(c, table)
-        again.hello(token)
-        assert again.state["game"] == m["game"] and again.state["seq"] == m["seq"]
-
-
 def storage_urls(tmp_path: Path, pg_url: str) -> list[str]:
     """An SQLite file and a database of the tests' throwaway PostgreSQL (tests/pg.py)."""
     return [database_url(str(tmp_path / "s.sqlite")), database_url(pg_url)]
