@@ -7,6 +7,9 @@ import contextlib
 import copy
 import os
 import random
+import signal
+import subprocess
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -345,3 +348,29 @@ def decision_point(rules: Rules, seed: int, steps: int) -> Hand:
     if hand.result is not None:
         hand.undo()
     return hand
+
+
+def interrupted_arena(command: list[str], folder: Path, records: int) -> tuple[int, str, str]:
+    """Run an arena command saving records in ``folder``, press Ctrl-C (SIGINT to its whole
+    process group, as a terminal does) once ``records`` of them are saved, and give its exit
+    status, stdout and stderr. A run that hangs is killed, so it cannot outlive the test."""
+    arena = subprocess.Popen(
+        [*command, "--records", str(folder)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        # a test runner may ignore SIGINT; the arena under test must not
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(list(folder.glob("*.json"))) < records:
+            time.sleep(0.05)
+        os.killpg(arena.pid, signal.SIGINT)
+        out, err = arena.communicate(timeout=30)
+    finally:
+        if arena.poll() is None:
+            os.killpg(arena.pid, signal.SIGKILL)
+            arena.wait()
+    return arena.returncode, out, err

@@ -14,13 +14,13 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
+from helpers import interrupted_arena
 from texas42 import Record, Rules, check_record
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
@@ -639,29 +639,9 @@ def test_arena_command_stopped_by_ctrl_c_keeps_its_games_and_shows_them(tmp_path
         "200000",
         "--workers",
         "2",
-        "--records",
-        str(folder),
     ]
-    arena = subprocess.Popen(
-        command,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        # a test runner may ignore SIGINT; the arena under test must not
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and len(list(folder.glob("*.json"))) < 20:
-            time.sleep(0.05)
-        os.killpg(arena.pid, signal.SIGINT)
-        out, err = arena.communicate(timeout=30)
-    finally:
-        if arena.poll() is None:  # a hung run must not outlive the test
-            os.killpg(arena.pid, signal.SIGKILL)
-            arena.wait()
-    assert arena.returncode == 130, err
+    returncode, out, err = interrupted_arena(command, folder, 20)
+    assert returncode == 130, err
     played = re.search(r"Stopped by Ctrl-C after (\d+) of 100000 pairs", out)
     assert played is not None, out
     pairs = int(played.group(1))

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from typer.testing import CliRunner
 
+from helpers import interrupted_arena
 from texas42 import Rules
 from texas42.faces.cli import app
 from texas42.services.arena import MatchSpec, play_match, run_match
@@ -293,25 +290,8 @@ def test_ctrl_c_then_resume_loses_no_finished_pair(tmp_path: Path) -> None:
     summary of a straight run of that length."""
     folder = tmp_path / "games"
     command = [TEXAS42, *MATCH[:3], "--seed", "7", "--games", "200000", "--workers", "2"]
-    arena = subprocess.Popen(
-        [*command, "--records", str(folder)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # noqa: PLW1509
-    )
-    try:
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and len(list(folder.glob("*.json"))) < 10:
-            time.sleep(0.05)
-        os.killpg(arena.pid, signal.SIGINT)
-        out, err = arena.communicate(timeout=30)
-    finally:
-        if arena.poll() is None:
-            os.killpg(arena.pid, signal.SIGKILL)
-            arena.wait()
-    assert arena.returncode == 130, err
+    returncode, out, err = interrupted_arena(command, folder, 10)
+    assert returncode == 130, err
     pairs = len(ledger_pairs(folder))
     assert f"Stopped by Ctrl-C after {pairs} of 100000 pairs" in out
     assert ledger_pairs(folder) == list(range(pairs))
