@@ -149,6 +149,15 @@ def seat_with_bots(
     return table, me, token
 
 
+def act_at_random(me: Socket, seed: int, actions: int) -> dict[str, Any]:
+    """The test takes ``actions`` random legal actions, each on its turn (the bots between);
+    the state of its next turn."""
+    rng = random.Random(seed)
+    for _ in range(actions):
+        me.act(me.next_turn(), rng)
+    return me.next_turn()
+
+
 def settle(sock: Socket, room: Room) -> dict[str, Any]:
     """The socket's state once it has caught up with the room's latest: reads only while a newer
     state is on its way, so it never waits for one that will not come."""

@@ -5,7 +5,6 @@ is refused; on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import random
 import shutil
 import sqlite3
 import threading
@@ -29,7 +28,7 @@ from texas42.faces.server.storage import (
     database_url,
     metadata,
 )
-from webtest import Socket, make_client, room_of, seat_with_bots
+from webtest import Socket, act_at_random, make_client, room_of, seat_with_bots
 
 SECOND = '''"""Tables get a note (a revision made by the test).
 
@@ -140,10 +139,7 @@ def test_the_first_revision_makes_exactly_the_schema_the_code_uses(db: str) -> N
 def test_a_database_from_before_migrations_is_stamped_and_replays_its_games(db: str) -> None:
     with make_client(db) as c:
         table, me, token = seat_with_bots(c)
-        rng = random.Random(2)
-        for _ in range(14):
-            me.act(me.next_turn(), rng)
-        m = me.next_turn()
+        m = act_at_random(me, 2, 14)
         position = room_of(c, table).game.position()  # type: ignore[union-attr]
         storage: Storage = c.app.state.storage  # type: ignore[attr-defined]
         storage.create_table("done", "Done", "standard")
@@ -200,10 +196,7 @@ def event_rows(db: str) -> list[tuple[Any, ...]]:
 def test_a_second_revision_is_applied_and_the_data_survives(db: str, tmp_path: Path) -> None:
     with make_client(db) as c:
         table, me, token = seat_with_bots(c)
-        rng = random.Random(5)
-        for _ in range(6):
-            me.act(me.next_turn(), rng)
-        m = me.next_turn()
+        m = act_at_random(me, 5, 6)
         position = room_of(c, table).game.position()  # type: ignore[union-attr]
     logged = event_rows(db)
     scripts = with_second_revision(tmp_path)

@@ -27,7 +27,7 @@ from texas42.faces.server.storage import (
     check_database,
     database_url,
 )
-from webtest import Socket, make_client, room_of, seat_with_bots
+from webtest import Socket, act_at_random, make_client, room_of, seat_with_bots
 
 BACKENDS = ["sqlite", "postgresql"]
 
@@ -62,10 +62,7 @@ def test_a_game_played_restores_exactly_after_a_restart(db: str) -> None:
     """On SQLite and PostgreSQL alike (the SQLite case was test_server.py's own)."""
     with make_client(db) as c:
         table, me, token = seat_with_bots(c)
-        rng = random.Random(8)
-        for _ in range(12):
-            me.act(me.next_turn(), rng)
-        m = me.next_turn()
+        m = act_at_random(me, 8, 12)
         position = room_of(c, table).game.position()  # type: ignore[union-attr]
     with make_client(db) as c:
         assert room_of(c, table).game.position() == position  # type: ignore[union-attr]

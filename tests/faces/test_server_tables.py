@@ -53,6 +53,7 @@ from webtest import (
     Socket,
     TestClient,
     Watch,
+    act_at_random,
     chromium,
     create_table,
     make_client,
@@ -470,10 +471,7 @@ def test_a_snapshot_that_cannot_be_read_gives_way_to_the_whole_log(
     db = tmp_path / "t.sqlite"
     with make_client(db) as c:
         table, me, token = seat_with_bots(c)
-        rng = random.Random(3)
-        for _ in range(6):
-            me.act(me.next_turn(), rng)
-        seen = me.next_turn()
+        seen = act_at_random(me, 3, 6)
     storage = Storage(database_url(str(db)))
     try:
         whole = storage.load_table(table, snapshot=False)
