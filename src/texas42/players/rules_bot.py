@@ -619,7 +619,9 @@ class _Trick:
 
 @lru_cache(maxsize=65536)
 def estimate_in(dealt: int, rules: Rules, contract: Contract) -> Estimate:
-    """`estimate` of a dealt hand for a contract, kept: bidders and inference ask often."""
+    """`estimate` of a dealt hand for a contract, kept (bidders and inference ask often), as
+    at four seats whatever the table: `best_contract` values other tables with their own
+    layout, so away from four seats the two can differ."""
     return estimate(dealt, tables_for(contract, rules))
 
 
