@@ -156,6 +156,8 @@ def test_one_player_and_three_bots_play_a_hand(server: str, browser: Any) -> Non
             assert hints.count() == legal.count()
             facts = r"\d+% to (make|set) · the bidders take [\d.]+ points on average"
             assert re.search(facts, hints.first.inner_text())
+            # and why the expert would choose its play, in words
+            assert page.locator("[data-testid=hint-why]").inner_text().startswith("Why: ")
             asked_hint = True
         illegal = page.locator("[data-testid=hand] [data-legal=false]")
         if legal.count() and illegal.count() and not clicked_illegal:

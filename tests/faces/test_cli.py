@@ -722,26 +722,29 @@ def test_hint_says_each_action_in_the_words_of_core_words() -> None:
     """South, partner of the bidder, hears the chance to make; the same hints come from the full
     position and from South's seat view."""
     from texas42.core.notation import parse_hand_position, view_position
-    from texas42.players.hints import hints
+    from texas42.players.hints import advise
 
     runner = CliRunner()
     result = runner.invoke(app, ["hint", HINT_POSITION, "--samples", "6"])
     assert result.exit_code == 0, result.stderr
     hand, score, number = parse_hand_position(HINT_POSITION)
     view = hand.view(2, score, number)
-    found = hints(view, samples=6, seed=0)
+    advice = advise(view, samples=6, seed=0)
+    found = advice.hints
     assert result.stdout.splitlines() == [
         "South to act; best first:",
         *(
             f"  {h.action.notation:<10} {words.hint_facts(view, h.chance, h.points, h.marks)}"
             for h in found
         ),
+        f"why {advice.choice.notation}: {advice.reason.text}",
     ]
     assert "% to make · the bidders take " in result.stdout and found[-1].action.notation == "1-1"
     args = ["--samples", "6", "--json"]
     as_json = json.loads(runner.invoke(app, ["hint", HINT_POSITION, *args]).stdout)
     from_view = json.loads(runner.invoke(app, ["hint", view_position(view), *args]).stdout)
     assert as_json == from_view and as_json["seat"] == 2
+    assert (as_json["choice"], as_json["reason"]) == (advice.choice.notation, advice.reason.text)
     for bad, reason in (
         ([HINT_POSITION, "--seat", "1"], "not its turn"),
         ([HINT_POSITION, "--seat", "7"], "a seat is 0..3"),

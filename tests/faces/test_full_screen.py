@@ -294,8 +294,10 @@ def test_hint_and_last_trick_keys() -> None:
             assert found is not None
             rows = [row.query_one(Static).render() for row in app.query(".hint-row")]
             assert [str(row) for row in rows] == [
-                words.hint_facts(view, h.chance, h.points, h.marks) for h in found
+                words.hint_facts(view, h.chance, h.points, h.marks) for h in found.hints
             ]
+            why = app.query_one(".hint-why", Static).render()
+            assert str(why) == f"Why: {found.reason.text}"
             await pilot.press("l")
             assert isinstance(app.screen, Panel)
             text = assert_no_hidden_tiles(app)

@@ -24,6 +24,7 @@ from texas42.core.actions import ACTIONS, action_words, parse_action_words
 from texas42.core.errors import Texas42Error
 from texas42.core.game import Game
 from texas42.core.layout import layout_of
+from texas42.core.reasons import Reason
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules, piles_face_down
 from texas42.core.tiles import TILE_NAMES, tiles_of
@@ -344,6 +345,9 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
         (r"\d+% to (make|set)", r"the bidders take [\d.]+ points on average")
         + (r"-?[\d.]+ marks expected", "no estimate")
     )
+    # the expert's choice among them, and why, whole: the asking seat's own reason
+    assert hints["choice"] in {h["action"] for h in hints["hints"]}
+    assert hints["reason"] and hints["reason"].isprintable()
     for hint in hints["hints"]:  # in words, those of core.words (its doctests pin them)
         assert all(re.fullmatch(fact, f) for f in hint["text"].split(" · ")), hint["text"]
         assert hint["chance"] is None or hint["text"].startswith(f"{round(hint['chance'] * 100)}")
@@ -387,14 +391,17 @@ def test_a_hints_words_say_the_figures_it_sends(
     27% of the figure before rounding."""
     from texas42.players import hints
 
-    def judged(view: Any, *, samples: int, seed: int) -> list[hints.Hint]:
-        return [hints.Hint(view.legal[0], 0.26504, 28.504999, 0.1234999)]
+    def judged(view: Any, *, samples: int, seed: int) -> hints.Advice:
+        hint = hints.Hint(view.legal[0], 0.26504, 28.504999, 0.1234999)
+        return hints.Advice([hint], view.legal[0], Reason("the whole reason", "the public one"))
 
-    monkeypatch.setattr(hints, "hints", judged)
+    monkeypatch.setattr(hints, "advise", judged)
     _table, me, _ = seat_with_bots(client)
     me.next_turn()
     me.send(type="hint")
-    (hint,) = me.until("hints")["hints"]
+    sent = me.until("hints")
+    (hint,) = sent["hints"]
+    assert sent["reason"] == "the whole reason"  # the asking seat's own: whole, not public
     assert (hint["chance"], hint["points"], hint["marks"]) == (0.265, 28.5, 0.123)
     assert (
         hint["text"]

@@ -185,7 +185,7 @@ def test_one_connection_waits_for_its_hints_before_it_may_ask_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, gate: threading.Event
 ) -> None:
     calls: list[Any] = []
-    monkeypatch.setattr(hints, "hints", held(gate, hints.hints, calls))
+    monkeypatch.setattr(hints, "advise", held(gate, hints.advise, calls))
     with make_client(tmp_path / "h.sqlite", work_per_client=1) as client:
         _table, me, _ = seat_with_bots(client)
         m = me.next_turn()

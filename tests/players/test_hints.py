@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -116,3 +117,42 @@ def test_hints_at_other_tables_rank_every_legal_action(preset: str) -> None:
     for hint in found:
         assert hint.chance is not None and 0.0 <= hint.chance <= 1.0
         assert hint.points is not None and 0 <= hint.points <= hand.layout.total
+
+
+def _played_positions(count: int) -> list[Any]:
+    """Views of the seat to act, from bot games part played, under standard and house rules."""
+    from texas42.players import make_bot
+
+    found = []
+    rng = random.Random(5)
+    for preset in ("standard", "house"):
+        for _ in range(count):
+            hand = Hand.random(Rules.parse(preset), rng.randrange(4), rng)
+            bot = make_bot("rules", seed=1)
+            stop = rng.randrange(4, 24)
+            while hand.phase != Phase.DONE and stop:
+                seat = hand.seat_to_act()
+                assert seat is not None
+                hand.apply(bot.choose(hand.view(seat)))
+                stop -= hand.phase == Phase.PLAY
+            seat = hand.seat_to_act()
+            if seat is not None:
+                found.append(hand.view(seat))
+    return found
+
+
+def test_advice_is_the_experts_choice_and_reason_with_the_hints_it_was_judged_on() -> None:
+    """The expert with the hints' settings chooses and explains exactly what `advise` says, and
+    a play's ranking is the one `_play_hints` makes by judging the estimates on its own."""
+    from texas42.players.hints import PimcBot, PimcSettings, _play_hints, advise
+
+    options = {"samples": "6", "bid_samples": "6", "value_samples": "6"}
+    for view in _played_positions(4):
+        advice = advise(view, samples=6, seed=3)
+        bot = PimcBot(PimcSettings.expert().with_options(options), 3)
+        decision = bot.explain(view)
+        assert (advice.choice, advice.reason) == (decision.action, decision.reason)
+        assert advice.reason.text
+        assert advice.hints == hints(view, samples=6, seed=3)
+        if view.phase == Phase.PLAY:
+            assert advice.hints == _play_hints(PimcBot(bot.settings, 3), view)

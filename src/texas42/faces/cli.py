@@ -885,7 +885,7 @@ def hint(
 ) -> None:
     """Rank a seat's legal actions, judged from what that seat can see: the chance to make (or,
     defending, to set) and the bidders' expected points, or for a call its expected marks."""
-    from texas42.players.hints import hints
+    from texas42.players.hints import advise
 
     try:
         last = position.split()[-1:]  # empty text: read as a full position, which refuses it
@@ -900,15 +900,19 @@ def hint(
             if asking is None or not 0 <= asking <= top:
                 raise Texas42Error(f"no seat {asking} to ask for: a seat is 0..{top}")
             view = hand.view(asking, score, number)
-        found = hints(view, samples=samples, seed=seed)
+        advice = advise(view, samples=samples, seed=seed)
     except Texas42Error as exc:
         raise _refused(f"texas42 hint: {exc}") from None
+    found, why = advice.hints, advice.reason.text  # the asking seat's own reason, whole
     if as_json:
-        print(json.dumps({"seat": view.seat, "hints": [h.to_dict() for h in found]}))
+        hinted = [h.to_dict() for h in found]
+        choice = advice.choice.notation
+        print(json.dumps({"seat": view.seat, "hints": hinted, "choice": choice, "reason": why}))
         return
     print(f"{view.layout.seat_names[view.seat]} to act; best first:")
     for h in found:
         print(f"  {h.action.notation:<10} {hint_facts(view, h.chance, h.points, h.marks)}")
+    print(f"why {advice.choice.notation}: {why}")
 
 
 @app.command("rules")

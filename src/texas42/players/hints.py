@@ -21,7 +21,9 @@ from texas42.core.contracts import Contract
 from texas42.core.errors import IllegalActionError
 from texas42.core.notation import view_position
 from texas42.core.progress import Phase
+from texas42.core.reasons import Reason
 from texas42.core.view import View
+from texas42.players.explain import PlayGrounds
 from texas42.players.pimc import Chances, PimcBot, PimcSettings
 from texas42.search.solver import points_needed
 
@@ -46,8 +48,23 @@ class Hint:
         }
 
 
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """A turn's hints, best first, and what the expert would do there with its reason in
+    words: the reason is told from the numbers the hints show, judged once."""
+
+    hints: list[Hint]
+    choice: Action
+    reason: Reason
+
+
 def hints(view: View, *, samples: int = 32, seed: int = 0) -> list[Hint]:
     """The seat's legal actions, best first, judged from its view alone."""
+    return advise(view, samples=samples, seed=seed).hints
+
+
+def advise(view: View, *, samples: int = 32, seed: int = 0) -> Advice:
+    """The hints for the seat's turn and the expert's choice with its reason."""
     if not view.legal:
         raise IllegalActionError(f"seat {view.seat} has nothing to do: it is not its turn")
     bot = PimcBot(
@@ -56,12 +73,25 @@ def hints(view: View, *, samples: int = 32, seed: int = 0) -> list[Hint]:
         ),
         seed,
     )
+    choice, grounds = bot.judge(view)
+    reason = bot.reason(view, choice, grounds)
     if view.phase == Phase.PLAY:
-        return _play_hints(bot, view)
-    chances = bot.contract_chances(view)
+        if isinstance(grounds, PlayGrounds):
+            return Advice(_ranked_plays(view, grounds), choice, reason)
+        return Advice(_play_hints(bot, view), choice, reason)  # one tile to play: not judged
+    chances = bot.contract_chances(view)  # kept by the bot: judged once, if judged above
     if view.phase == Phase.DECLARE:
-        return _declare_hints(bot, view, chances)
-    return _call_hints(bot, view, chances)
+        return Advice(_declare_hints(bot, view, chances), choice, reason)
+    return Advice(_call_hints(bot, view, chances), choice, reason)
+
+
+def _ranked_plays(view: View, grounds: PlayGrounds) -> list[Hint]:
+    """The plays as the bot ranked them, each with its side's chance and the bidders' total."""
+    if view.rules.game == "points" or grounds.chances is None:
+        return [Hint(Play(tile), None, None) for tile in grounds.order]
+    return [
+        Hint(Play(tile), grounds.chances[tile], grounds.points.get(tile)) for tile in grounds.order
+    ]
 
 
 def _play_hints(bot: PimcBot, view: View) -> list[Hint]:

@@ -260,16 +260,25 @@ class PimcBot:
 
     def explain(self, view: View) -> Decision:
         """`choose`'s action with its reason, made from the numbers it was chosen on."""
-        action, grounds = self._decide(view)
+        action, grounds = self.judge(view)
+        return Decision(action, self.reason(view, action, grounds))
+
+    def judge(self, view: View) -> tuple[Action, Grounds]:
+        """`choose`'s action and the numbers it was chosen on, for a caller (the hints) that
+        shows those numbers and the `reason` told from them without judging twice."""
+        return self._decide(view)
+
+    def reason(self, view: View, action: Action, grounds: Grounds) -> Reason:
+        """The words for ``action`` from the grounds `judge` gave for it."""
         if isinstance(grounds, PlayGrounds):
             assert isinstance(action, Play)
-            return Decision(action, play_reason(view, action.tile, grounds))
+            return play_reason(view, action.tile, grounds)
         if isinstance(grounds, CallGrounds):
-            return Decision(action, call_reason(view, action, self._with_contract(view, grounds)))
+            return call_reason(view, action, self._with_contract(view, grounds))
         if isinstance(grounds, ContractGrounds):
             contract = action.contract if isinstance(action, Declare) else grounds.scores[0][0]
-            return Decision(action, contract_reason(view, action, contract, grounds))
-        return Decision(action, grounds)
+            return contract_reason(view, action, contract, grounds)
+        return grounds
 
     def _decide(self, view: View) -> tuple[Action, Grounds]:
         """The action and what it was chosen on: the one path of `choose` and `explain`."""

@@ -356,6 +356,10 @@ class Hints:
     hints: list[Hint]
     game: int
     """The game (`Table.game_number`) the hints are for: ``seq`` starts again with each game."""
+    choice: str
+    """What the expert would do here, in the words of `Hint.action`."""
+    reason: str
+    """Why, in words, told from the numbers the hints show."""
 
 
 @sent

@@ -1445,7 +1445,8 @@ class Room:
 
         async def work() -> None:
             try:
-                found = await pending
+                advice = await pending
+                found = advice.hints
                 # the words are made from the figures as sent, so the two never disagree
                 sent = [h.to_dict() for h in found]
                 ranked = [
@@ -1461,7 +1462,15 @@ class Room:
                     )
                     for h, fields in zip(found, sent)
                 ]
-                connection.post(out.Hints(seq=seq, game=number, hints=ranked))
+                connection.post(
+                    out.Hints(
+                        seq=seq,
+                        game=number,
+                        hints=ranked,
+                        choice=action_words(advice.choice),
+                        reason=advice.reason.text,  # the seat's own: its player reads it whole
+                    )
+                )
             except Exception:
                 log.exception("table %s: no hints for %s", self.id, self.rules)
                 connection.error("no hints at this table", "busy")

@@ -296,11 +296,12 @@ def review_job(hand: Hand, number: int, samples: int) -> str:
     return json.dumps(found.to_dict())
 
 
-def hint_job(view: View, samples: int, seed: int) -> list[Any]:
-    """The legal actions ranked for a turn (`texas42.players.hints.hints`)."""
+def hint_job(view: View, samples: int, seed: int) -> Any:
+    """The legal actions ranked for a turn and the expert's choice with its reason
+    (`texas42.players.hints.advise`)."""
     from texas42.players import hints
 
-    return list(hints.hints(view, samples=samples, seed=seed))
+    return hints.advise(view, samples=samples, seed=seed)
 
 
 def replay_job(text: str) -> tuple[int, str]:

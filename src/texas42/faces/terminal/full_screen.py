@@ -86,7 +86,7 @@ from texas42.players.reasons import Decision, decide
 from texas42.services.protocol import close_bot, make_bot
 
 if TYPE_CHECKING:
-    from texas42.players.hints import Hint
+    from texas42.players.hints import Advice
     from texas42.players.review import HandReview
 
 BOT_DELAY = 0.6
@@ -483,10 +483,10 @@ def review_lines(review: HandReview, view: View, mine: Sequence[int]) -> list[st
     return lines
 
 
-def _find_hints(view: View, samples: int, seed: int) -> list[Hint]:
-    from texas42.players.hints import hints
+def _find_hints(view: View, samples: int, seed: int) -> Advice:
+    from texas42.players.hints import advise
 
-    return hints(view, samples=samples, seed=seed)
+    return advise(view, samples=samples, seed=seed)
 
 
 def _review(hand: Hand, number: int, samples: int) -> HandReview:
@@ -750,7 +750,7 @@ class TableApp(App[int]):
         self.epoch += 1
         self._thinking = False
         self._trick_done = False
-        self._hints: list[Hint] | None = None
+        self._hints: Advice | None = None
         self._hints_token: tuple[int, int, int] | None = None
         self._hints_shown: tuple[object, int] | None = None
         self._reviews: dict[int, Text] = {}
@@ -976,7 +976,7 @@ class TableApp(App[int]):
             box.mount(Static(Text("Thinking…", style="dim")))
             return
         box.mount(Static(Text("Hints (best first) · Esc hides them", style="bold")))
-        for hint in self._hints:
+        for hint in self._hints.hints:
             box.mount(
                 Horizontal(
                     HintButton(hint.action),
@@ -984,6 +984,8 @@ class TableApp(App[int]):
                     classes="hint-row",
                 )
             )
+        # the asking seat's own reason: its player reads it whole
+        box.mount(Static(Text(f"Why: {self._hints.reason.text}"), classes="hint-why"))
 
     # -- the flow of play -------------------------------------------------------------------------
 
@@ -1244,7 +1246,7 @@ class TableApp(App[int]):
             partial(self._hints_failed, token),
         )
 
-    def _hints_found(self, token: tuple[int, int, int], found: list[Hint]) -> None:
+    def _hints_found(self, token: tuple[int, int, int], found: Advice) -> None:
         if token == self._token():
             self._hints = found
             self._show_hints(self.player_view())

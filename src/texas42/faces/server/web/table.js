@@ -922,6 +922,8 @@ class TablePage {
             onclick: () => legal && this.act(legal.action) }, legal ? legal.label || legal.action : hint.action),
           h("span", { class: "hint-facts" }, String(hint.text || "")));
       })),
+      this.hints.reason ? h("p", { class: "hint-why", "data-testid": "hint-why" },
+        h("strong", {}, "Why: "), String(this.hints.reason)) : null,
       this.closeButton(() => { this.hints = null; this.render(); }, "Hide")));
   }
 
