@@ -228,7 +228,14 @@ def test_four_players_on_two_processes_play_a_game_to_its_end(
     """Seats 0 and 2 on A, 1 and 3 on B: every action one process accepts reaches the players
     on the other; presence and chat cross too; both end with the same table."""
     a, b = start_node(), start_node()
-    table = post(a.base + "/api/tables", {"rules": "standard,target=1", "name": "Two"})["id"]
+    lobby = connect(f"ws://127.0.0.1:{b.port}/ws/lobby", close_timeout=1)
+    assert json.loads(lobby.recv(timeout=WAIT_SECONDS))["tables"] == []
+    body = {"rules": "standard,target=1", "name": "Two", "public": True}
+    table = post(a.base + "/api/tables", body)["id"]
+    # the lobby's live list at B shows the table made at A
+    listed = json.loads(lobby.recv(timeout=WAIT_SECONDS))["tables"]
+    assert [t["id"] for t in listed] == [table]
+    lobby.close()
     nodes = [a, b, a, b]
     clients = [Client(nodes[seat].ws(table)) for seat in range(4)]
     for seat, client in enumerate(clients):
@@ -322,12 +329,10 @@ def test_one_turn_raced_from_two_processes_gives_one_accepted_and_one_stale(
     assert isinstance(actions[seq], ActionEvent) and actions[seq].seat == 0
     assert actions[seq].action == accepted
     assert len([e for e in actions if isinstance(e, ActionEvent) and e.seat == 0]) == 1
-    # both processes end at the same table
-    settled = max(here.state["seq"], there.state["seq"])
-    for client in (here, there):
-        client.wait(lambda s: s["seq"] >= settled)
-    here.wait(lambda s: s["seq"] == there.state["seq"] or my_turn(s))
-    assert here.state["game"]["hand"]["calls"] == there.state["game"]["hand"]["calls"]
+    # both processes end at the same table: where Ann is to act again, nothing moves
+    mine = here.wait(lambda s: s["seq"] > seq and my_turn(s))
+    theirs = there.wait(lambda s: s["seq"] >= mine["seq"])
+    assert theirs["seq"] == mine["seq"] and theirs["game"] == mine["game"]
 
 
 class _quiet:

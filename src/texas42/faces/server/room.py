@@ -619,7 +619,8 @@ class Room:
                     if item.sync:
                         self.sync_due = False
                         await self._catch_up()
-                    self._presence_changed()
+                    else:
+                        self._presence_changed()
                     self._schedule_bot()
                 else:
                     self.connections.discard(item.connection)
@@ -635,7 +636,7 @@ class Room:
     async def _catch_up(self) -> None:
         """Read and apply the events other processes stored after this one's last, then tell
         this process's connections and ask the next bot (`_follow` for each event)."""
-        rows = await self.storage.run(self.storage.events_since, self.id, self.next_event)
+        rows = await self.storage.read(self.storage.events_since, self.id, self.next_event)
         rows = [row for row in rows if row.seq >= self.next_event]
         if not rows:
             return

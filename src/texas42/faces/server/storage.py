@@ -291,6 +291,8 @@ class Storage:
         # the schema this code needs, by its migrations (`texas42.faces.server.migrate`)
         migrate.upgrade(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db-read")
+        """For reads that need only what is committed (`read`), so they wait on no write."""
         self.origin: str | None = None
         """With several processes on one PostgreSQL, this one's id: every append is then told
         on `EVENTS_CHANNEL` in its own transaction (None, as on SQLite: nothing is told)."""
@@ -300,6 +302,12 @@ class Storage:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, functools.partial(call, *args, **kwargs))
 
+    async def read(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a read of committed rows on a thread of its own, not behind this process's
+        queued writes (a table reading what other processes stored, `Room._catch_up`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, functools.partial(call, *args))
+
     def submit(self, call: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Queue a storage call on the writer thread now, behind those already queued, without
         waiting for it (`run` queues it only when awaited)."""
@@ -308,6 +316,7 @@ class Storage:
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
+        self._reader.shutdown(wait=True)
         self.engine.dispose()
 
     # -- writing ---------------------------------------------------------------------------
