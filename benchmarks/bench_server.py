@@ -96,6 +96,8 @@ class Stats:
     paced: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     dropped: int = 0
+    watching: int = 0
+    """Spectators connected."""
     flood: Counter[str] = field(default_factory=Counter)
     """Flood requests by kind and answer (``review served``, ``import refused``...)."""
 
@@ -257,10 +259,22 @@ async def player(
             await move(message)
 
 
-async def spectator(url: str, table: Table, stats: Stats, compression: str | None) -> None:
-    """Watches one table: how long seat 0's actions take to reach someone who only watches."""
-    async with connect(url, compression=compression, max_size=None, open_timeout=60) as ws:
+async def spectator(
+    url: str,
+    table: Table,
+    stats: Stats,
+    compression: str | None,
+    setup: asyncio.Semaphore,
+    ready: asyncio.Event,
+) -> None:
+    """Watches one table: how long seat 0's actions take to reach someone who only watches.
+    It comes once its table is playing, as many at once as tables are set up."""
+    await ready.wait()
+    async with setup:
+        ws = await connect(url, compression=compression, max_size=None, open_timeout=60)
         await Pace(stats).send(ws, {"type": "hello"})
+        stats.watching += 1
+    async with ws:
         async for raw in ws:
             got = time.perf_counter()
             message = json.loads(raw)
@@ -414,12 +428,28 @@ async def run(
         tasks += [
             asyncio.create_task(
                 counted(
-                    spectator(f"{ws_bases[(n + 1) % count]}/ws/{t.id}", t, stats, compression),
+                    spectator(
+                        f"{ws_bases[(n + 1) % count]}/ws/{t.id}",
+                        t,
+                        stats,
+                        compression,
+                        setup,
+                        ready,
+                    ),
                     stats,
                 )
             )
-            for n, t in enumerate(tables)
+            for n, (t, ready) in enumerate(zip(tables, readies))
         ]
+        spectators = asyncio.Event()
+        readies.append(spectators)  # the window opens once every spectator watches too
+
+        async def all_watching() -> None:
+            while stats.watching < len(tables):
+                await asyncio.sleep(0.2)
+            spectators.set()
+
+        flood.append(asyncio.create_task(all_watching()))  # not a client: cancelled at the end
     waiting = asyncio.create_task(all_set(readies))
     done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
     if waiting not in done:
