@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_server.py [--tables N] [--seconds S] [--bot-delay D]
                                                 [--spectators] [--no-compression] [--flood N]
+                                                [--processes N] [--db URL | --postgres]
 
 Starts ``texas42 serve`` as a process of its own (a fresh SQLite file, a free port), then opens
 ``--tables`` tables (default 200). At each one a client of this benchmark sits at seat 0, puts
@@ -20,6 +21,14 @@ CPU is printed too, and so is what every other process used meanwhile: the laten
 the server's own when that is near 0. The clients keep to the server's rate limit (ten messages
 a second, bursts of twenty) by waiting before they send; a refused message is counted and
 printed, never hidden.
+
+With ``--processes N`` (and ``--db postgresql://...``, or ``--postgres`` for a throwaway cluster
+made as the tests make theirs, ``tests/pg.py``) N server processes share one database, and the
+clients are spread over them as a proxy without sticky sessions would: table ``i`` is created
+at process ``i mod N``, its player connects there, and its spectator (``--spectators``) at the
+next process, so the spectator's latency is an action's way from one process to another (its
+commit, the NOTIFY, the other process reading the log and broadcasting). Each process's CPU and
+memory is printed.
 
 With ``--flood N`` a game of one hand (``target=1``) is played to its end first, then, beside
 the tables, N clients ask for expensive work as fast as they are answered, none of it paced:
@@ -87,6 +96,8 @@ class Stats:
     paced: int = 0
     errors: Counter[str] = field(default_factory=Counter)
     dropped: int = 0
+    watching: int = 0
+    """Spectators connected."""
     flood: Counter[str] = field(default_factory=Counter)
     """Flood requests by kind and answer (``review served``, ``import refused``...)."""
 
@@ -128,7 +139,9 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def start_server(folder: Path, port: int, bot_delay: float) -> subprocess.Popen[bytes]:
+def start_server(
+    folder: Path, port: int, bot_delay: float, db: str | None = None, index: int = 0
+) -> subprocess.Popen[bytes]:
     command = [
         sys.executable,
         "-m",
@@ -137,13 +150,16 @@ def start_server(folder: Path, port: int, bot_delay: float) -> subprocess.Popen[
         "--port",
         str(port),
         "--db",
-        str(folder / "bench.sqlite"),
+        db or str(folder / "bench.sqlite"),
         "--bot-delay",
         str(bot_delay),
         "--create-burst",  # every table of the run comes from this one address
         "100000",
+        "--max-connections",
+        "5000",
     ]
-    with open(folder / "server.log", "wb") as log:
+    log_path = folder / (f"server-{index}.log" if index else "server.log")
+    with open(log_path, "wb") as log:
         process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
     deadline = time.monotonic() + START_SECONDS
     while True:
@@ -153,7 +169,7 @@ def start_server(folder: Path, port: int, bot_delay: float) -> subprocess.Popen[
         except OSError:
             if process.poll() is not None or time.monotonic() > deadline:
                 process.kill()
-                sys.exit("the server did not start:\n" + (folder / "server.log").read_text())
+                sys.exit("the server did not start:\n" + log_path.read_text())
             time.sleep(0.05)
 
 
@@ -243,10 +259,22 @@ async def player(
             await move(message)
 
 
-async def spectator(url: str, table: Table, stats: Stats, compression: str | None) -> None:
-    """Watches one table: how long seat 0's actions take to reach someone who only watches."""
-    async with connect(url, compression=compression, max_size=None, open_timeout=60) as ws:
+async def spectator(
+    url: str,
+    table: Table,
+    stats: Stats,
+    compression: str | None,
+    setup: asyncio.Semaphore,
+    ready: asyncio.Event,
+) -> None:
+    """Watches one table: how long seat 0's actions take to reach someone who only watches.
+    It comes once its table is playing, as many at once as tables are set up."""
+    await ready.wait()
+    async with setup:
+        ws = await connect(url, compression=compression, max_size=None, open_timeout=60)
         await Pace(stats).send(ws, {"type": "hello"})
+        stats.watching += 1
+    async with ws:
         async for raw in ws:
             got = time.perf_counter()
             message = json.loads(raw)
@@ -366,12 +394,17 @@ async def all_set(readies: list[asyncio.Event]) -> None:
         await ready.wait()
 
 
-async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace, bases: list[str], servers: list[psutil.Process]
+) -> dict[str, Any]:
     stats = Stats()
+    base = bases[0]
     ws_base = base.replace("http://", "ws://")
+    ws_bases = [b.replace("http://", "ws://") for b in bases]
+    count = len(bases)
     compression = None if args.no_compression else "deflate"
     began = time.perf_counter()
-    ids = [await asyncio.to_thread(create_table, base, n) for n in range(args.tables)]
+    ids = [await asyncio.to_thread(create_table, bases[n % count], n) for n in range(args.tables)]
     tables = [Table(table_id) for table_id in ids]
     flood: list[asyncio.Task[None]] = []
     if args.flood:
@@ -384,17 +417,39 @@ async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> di
     readies = [asyncio.Event() for _ in tables]
     tasks = [
         asyncio.create_task(
-            counted(player(f"{ws_base}/ws/{t.id}", t, stats, compression, setup, ready), stats)
+            counted(
+                player(f"{ws_bases[n % count]}/ws/{t.id}", t, stats, compression, setup, ready),
+                stats,
+            )
         )
-        for t, ready in zip(tables, readies)
+        for n, (t, ready) in enumerate(zip(tables, readies))
     ]
-    if args.spectators:
+    if args.spectators:  # at the next process: an action's way from one process to another
         tasks += [
             asyncio.create_task(
-                counted(spectator(f"{ws_base}/ws/{t.id}", t, stats, compression), stats)
+                counted(
+                    spectator(
+                        f"{ws_bases[(n + 1) % count]}/ws/{t.id}",
+                        t,
+                        stats,
+                        compression,
+                        setup,
+                        ready,
+                    ),
+                    stats,
+                )
             )
-            for t in tables
+            for n, (t, ready) in enumerate(zip(tables, readies))
         ]
+        spectators = asyncio.Event()
+        readies.append(spectators)  # the window opens once every spectator watches too
+
+        async def all_watching() -> None:
+            while stats.watching < len(tables):
+                await asyncio.sleep(0.2)
+            spectators.set()
+
+        flood.append(asyncio.create_task(all_watching()))  # not a client: cancelled at the end
     waiting = asyncio.create_task(all_set(readies))
     done, _ = await asyncio.wait([waiting, *tasks], return_when=asyncio.FIRST_COMPLETED)
     if waiting not in done:
@@ -403,22 +458,25 @@ async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> di
         raise RuntimeError(f"a table could not be set up: {why!r}")
     setup_seconds = time.perf_counter() - began
     me = psutil.Process()
-    rss_start = server.memory_info().rss
-    server_cpu = sum(server.cpu_times()[:2])
+    rss_start = [server.memory_info().rss for server in servers]
+    server_cpu = [sum(server.cpu_times()[:2]) for server in servers]
+    database = database_processes(servers)
+    database_cpu = sum(_cpu(p) for p in database)
     client_cpu = sum(me.cpu_times()[:2])
     machine_busy = busy_seconds()
-    rss_peak = rss_start
+    rss_peak = list(rss_start)
     stats.measuring = True
     start = time.perf_counter()
     while (elapsed := time.perf_counter() - start) < args.seconds:
         await asyncio.sleep(min(0.5, args.seconds - elapsed))
-        rss_peak = max(rss_peak, server.memory_info().rss)
+        rss_peak = [max(p, s.memory_info().rss) for p, s in zip(rss_peak, servers)]
     stats.measuring = False
     seconds = time.perf_counter() - start
-    server_cpu = sum(server.cpu_times()[:2]) - server_cpu
+    server_cpu = [sum(s.cpu_times()[:2]) - c for s, c in zip(servers, server_cpu)]
+    database_cpu = sum(_cpu(p) for p in database) - database_cpu
     client_cpu = sum(me.cpu_times()[:2]) - client_cpu
     machine_busy = busy_seconds() - machine_busy
-    rss_end = server.memory_info().rss
+    rss_end = [server.memory_info().rss for server in servers]
     for task in [*tasks, *flood]:
         task.cancel()
     await asyncio.gather(*tasks, *flood, return_exceptions=True)
@@ -426,11 +484,31 @@ async def run(args: argparse.Namespace, base: str, server: psutil.Process) -> di
         "stats": stats,
         "seconds": seconds,
         "setup": setup_seconds,
-        "rss": (rss_start, rss_peak, rss_end),
-        "server_cpu": server_cpu / seconds,
+        "rss": list(zip(rss_start, rss_peak, rss_end)),
+        "server_cpu": [cpu / seconds for cpu in server_cpu],
+        "database_cpu": database_cpu / seconds,
         "client_cpu": client_cpu / seconds,
-        "others_cpu": max(0.0, machine_busy - server_cpu - client_cpu) / seconds,
+        "others_cpu": max(0.0, machine_busy - sum(server_cpu) - database_cpu - client_cpu)
+        / seconds,
     }
+
+
+def database_processes(servers: list[psutil.Process]) -> list[psutil.Process]:
+    """The ``postgres`` processes on this machine (none on SQLite): the database's CPU, counted
+    apart from every other process's (with ``--postgres`` they are the throwaway cluster's)."""
+    found = []
+    for process in psutil.process_iter(["name", "cmdline"]):
+        with contextlib.suppress(psutil.Error):
+            if process.info["name"] == "postgres":
+                found.append(process)
+    return found
+
+
+def _cpu(process: psutil.Process) -> float:
+    try:
+        return float(sum(process.cpu_times()[:2]))
+    except psutil.Error:
+        return 0.0
 
 
 def busy_seconds() -> float:
@@ -475,7 +553,22 @@ def main(argv: list[str] | None = None) -> None:
         default=0,
         help="clients asking for reviews and replays beside the tables, unpaced (default 0)",
     )
+    parser.add_argument(
+        "--processes", type=int, default=1, help="server processes on one database (default 1)"
+    )
+    parser.add_argument(
+        "--db", default=None, help="the servers' database (default: a new SQLite file)"
+    )
+    parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="a throwaway PostgreSQL cluster for the run, as the tests make (tests/pg.py)",
+    )
     args = parser.parse_args(argv)
+    if args.processes < 1:
+        parser.error("--processes must be positive")
+    if args.processes > 1 and not args.postgres and not (args.db or "").startswith("postgres"):
+        parser.error("--processes over 1 needs --db postgresql://... or --postgres")
     if args.tables < 1 or args.seconds <= 0 or args.bot_delay < 0 or args.flood < 0:
         parser.error(
             "--tables and --seconds must be positive, --bot-delay and --flood not negative"
@@ -491,24 +584,37 @@ def main(argv: list[str] | None = None) -> None:
     )
     if args.flood:
         print(f"  flood: {args.flood} clients asking for reviews and replays, unpaced")
+    where = "a throwaway PostgreSQL" if args.postgres else "PostgreSQL" if args.db else "SQLite"
+    print(f"  server processes: {args.processes} on {where}")
     print()
-    with tempfile.TemporaryDirectory(prefix="texas42-bench-") as folder:
-        port = free_port()
-        process = start_server(Path(folder), port, args.bot_delay)
+    with contextlib.ExitStack() as stack:
+        folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="texas42-bench-"))
+        db = args.db
+        if args.postgres:
+            sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
+            import pg
+
+            db = stack.enter_context(pg.cluster()).create_database()
+        ports = [free_port() for _ in range(args.processes)]
+        processes: list[subprocess.Popen[bytes]] = []
         try:
-            server = psutil.Process(process.pid)
-            rss_idle = server.memory_info().rss
-            result = asyncio.run(run(args, f"http://127.0.0.1:{port}", server))
+            for index, port in enumerate(ports):
+                processes.append(start_server(Path(folder), port, args.bot_delay, db, index))
+            servers = [psutil.Process(process.pid) for process in processes]
+            rss_idle = [server.memory_info().rss for server in servers]
+            bases = [f"http://127.0.0.1:{port}" for port in ports]
+            result = asyncio.run(run(args, bases, servers))
         finally:
-            process.terminate()
-            try:
-                process.wait(10)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+            for process in processes:
+                process.terminate()
+            for process in processes:
+                try:
+                    process.wait(10)
+                except subprocess.TimeoutExpired:
+                    process.kill()
+                    process.wait()
     stats: Stats = result["stats"]
     seconds: float = result["seconds"]
-    rss_start, rss_peak, rss_end = result["rss"]
     mib = 1 << 20
     print(f"set-up of {args.tables} tables: {result['setup']:.1f} s; measured {seconds:.1f} s")
     print()
@@ -516,7 +622,8 @@ def main(argv: list[str] | None = None) -> None:
     print("|---|---:|---:|---:|---:|---:|")
     print(latency_row("player (its own state)", stats.latencies))
     if args.spectators:
-        print(latency_row("spectator (the same state)", stats.spectator_latencies))
+        far = " at another process" if args.processes > 1 else ""
+        print(latency_row(f"spectator{far} (the same state)", stats.spectator_latencies))
     print()
     print("| throughput | total | per second |")
     print("|---|---:|---:|")
@@ -525,15 +632,23 @@ def main(argv: list[str] | None = None) -> None:
     print(f"| hands finished | {stats.hands} | {stats.hands / seconds:.2f} |")
     print(f"| games finished | {stats.games} | {stats.games / seconds:.3f} |")
     print()
-    print("| server process | |")
+    for index, (idle, (rss_start, rss_peak, rss_end), cpu) in enumerate(
+        zip(rss_idle, result["rss"], result["server_cpu"])
+    ):
+        print(f"| server process {index + 1} | |" if args.processes > 1 else "| server process | |")
+        print("|---|---:|")
+        print(f"| RSS idle, before any table | {idle / mib:.1f} MiB |")
+        print(
+            f"| RSS with the tables playing: start, peak, end | {rss_start / mib:.1f}, "
+            f"{rss_peak / mib:.1f}, {rss_end / mib:.1f} MiB |"
+        )
+        print(f"| RSS per table | {(rss_end - idle) / args.tables / 1024:.0f} KiB |")
+        print(f"| CPU (1.0 = one core busy) | {cpu:.2f} |")
+        print()
+    print("| the rest of the machine | |")
     print("|---|---:|")
-    print(f"| RSS idle, before any table | {rss_idle / mib:.1f} MiB |")
-    print(
-        f"| RSS with the tables playing: start, peak, end | {rss_start / mib:.1f}, "
-        f"{rss_peak / mib:.1f}, {rss_end / mib:.1f} MiB |"
-    )
-    print(f"| RSS per table | {(rss_end - rss_idle) / args.tables / 1024:.0f} KiB |")
-    print(f"| CPU (1.0 = one core busy) | {result['server_cpu']:.2f} |")
+    if args.postgres or args.db:
+        print(f"| PostgreSQL's CPU | {result['database_cpu']:.2f} |")
     print(f"| the benchmark's own CPU | {result['client_cpu']:.2f} |")
     print(f"| every other process's CPU (should be near 0) | {result['others_cpu']:.2f} |")
     print()

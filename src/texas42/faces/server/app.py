@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import APIRouter, FastAPI, HTTPException, Request, WebSocket
 from fastapi import Path as FastApiPath
@@ -61,6 +61,9 @@ from texas42.faces.server.storage import Storage, StoredTable, database_url
 from texas42.faces.server.table_limits import CreationLimit, retry_after
 from texas42.faces.server.work import RETRY_AFTER, Busy, Work, replay_job
 from texas42.players import BOT_NAMES, LEVELS
+
+if TYPE_CHECKING:
+    from texas42.faces.server.cluster import Cluster
 
 log = logging.getLogger("texas42.faces.server")
 
@@ -158,6 +161,8 @@ class Tables:
             settings.work_rate,
         )
         """Reviews, hints and replays, bounded and shared (the tables' and the HTTP API's)."""
+        self.cluster: Cluster | None = None
+        """With several processes on one PostgreSQL, this one's part (`cluster.Cluster`)."""
 
     async def _restored(self, stored: StoredTable) -> Room | None:
         """The table its snapshot and log give, or None (logged) if the log cannot be
@@ -203,6 +208,8 @@ class Tables:
         one stored is not its own."""
         self.rooms[room.id] = room
         room.on_change = functools.partial(self._room_changed, room)
+        if self.cluster is not None:
+            self.cluster.adopt(room)
         self._entry_keys[room.id] = _entry_key(room)
         entry = _stored_entry(room)
         if entry != stored_entry:
@@ -273,6 +280,8 @@ class Tables:
         is applied only once committed), so what is stored is a state of its log."""
         used = time.time() - (time.monotonic() - room.active)
         self._entry_keys.pop(room.id, None)
+        if self.cluster is not None:
+            self.cluster.forget(room)
         await room.stop()
         await room.save_snapshot()
         self._save_entry(room.id, _stored_entry(room), used)
@@ -486,6 +495,11 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         tables = Tables(storage, settings)
         app.state.storage = storage
         app.state.tables = tables
+        if storage.engine.dialect.name == "postgresql":
+            from texas42.faces.server.cluster import Cluster  # psycopg: the postgres extra
+
+            tables.cluster = Cluster(storage.url, tables)
+            await tables.cluster.start()
         if settings.freeze_gc:
             # the long-lived objects of start-up leave the collector's view, so full collections
             # stay short and rare instead of stalling every table for tens of milliseconds
@@ -497,6 +511,8 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         finally:
             sweeper.cancel()
             await tables.stop()
+            if tables.cluster is not None:
+                await tables.cluster.stop()
             storage.close()
 
     app = FastAPI(title="texas42 table", lifespan=lifespan, docs_url=None, redoc_url=None)

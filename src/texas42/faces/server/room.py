@@ -99,7 +99,7 @@ from texas42.faces.server.reasons import (
     stored,
     unfile_reason,
 )
-from texas42.faces.server.storage import FinishedGame, Storage, StoredTable
+from texas42.faces.server.storage import FinishedGame, SeqTaken, Storage, StoredTable
 from texas42.faces.server.work import Busy, Work, hint_job, review_job
 from texas42.players import BOT_NAMES, LEVELS, Bot, RulesBot
 from texas42.players.reasons import decide
@@ -117,6 +117,9 @@ CHAT_KEPT = 50
 """The chat lines a table keeps to send whoever joins."""
 PRESENCE_SECONDS = 0.5
 """How long the comings and goings at a table are gathered before the others are told them."""
+CONFLICT_RETRIES = 8
+"""How many times a table takes a message again after another process stored an event in the
+place its event was to go (`SeqTaken`), each time after reading the newer events."""
 
 BOT_FIRST_NAMES = (
     "Rosa",
@@ -320,6 +323,14 @@ class _Part:
 
 
 @dataclass
+class _Wake:
+    """Another process changed the table (``sync``: read its new events) or who is at it
+    anywhere, or this process took over its bots and timers (`texas42.faces.server.cluster`)."""
+
+    sync: bool = True
+
+
+@dataclass
 class _Envelope:
     connection: Connection
     message: Message
@@ -352,7 +363,7 @@ class Room:
     last: out.Last | None = None
     bots: dict[int, Bot] = field(default_factory=dict)
     connections: set[Connection] = field(default_factory=set)
-    queue: asyncio.Queue[_Envelope | _BotMove | _Part | _Timer] = field(
+    queue: asyncio.Queue[_Envelope | _BotMove | _Part | _Timer | _Wake] = field(
         default_factory=asyncio.Queue
     )
     task: asyncio.Task[None] | None = None
@@ -398,6 +409,17 @@ class Room:
     """The ``next_event`` of the table's latest stored snapshot (0: none)."""
     work: Work | None = None
     """The server's pool for reviews and hints (`Tables` gives it every table it holds)."""
+    leader: bool = True
+    """This process runs the table's bots and timers: always with one process; with several
+    on one PostgreSQL, the one holding the table's lease (`texas42.faces.server.cluster`)."""
+    remote_seats: frozenset[int] = frozenset()
+    """Seats a connection of another process is open at (`cluster`): present, as local ones."""
+    remote_spectators: int = 0
+    """Spectators watching through other processes."""
+    on_presence: Callable[[], None] | None = None
+    """Called when who is here through this process may have changed (`cluster` tells it)."""
+    sync_due: bool = False
+    """A `_Wake` to read newer events is in the queue already."""
 
     def __post_init__(self) -> None:
         if not self.seats:
@@ -449,7 +471,7 @@ class Room:
         last snapshot (None: if any did); a snapshot that cannot be written is only logged,
         since the log still holds everything."""
         since = self.next_event - self.snapshot_seq
-        if since <= 0 or (every is not None and since < every):
+        if since <= 0 or (every is not None and (since < every or not self.leader)):
             return
         seq, data = self.next_event, self.take_snapshot()
         try:
@@ -557,22 +579,20 @@ class Room:
     async def part(self, connection: Connection) -> None:
         await self.queue.put(_Part(connection))
 
+    def wake(self, sync: bool = True) -> None:
+        """Another process changed the table or who is at it (`_Wake`); queued once."""
+        if sync:
+            if self.sync_due:
+                return
+            self.sync_due = True
+        self.queue.put_nowait(_Wake(sync))
+
     async def _run(self) -> None:
         while True:
             item = await self.queue.get()
             self.active = time.monotonic()
             try:
-                if isinstance(item, _Envelope):
-                    await self._handle(item.connection, item.message)
-                elif isinstance(item, _BotMove):
-                    await self._bot_move(item)
-                elif isinstance(item, _Timer):
-                    await self._timer(item)
-                else:
-                    self.connections.discard(item.connection)
-                    if item.connection.joined:
-                        self._presence_changed()
-                    self._schedule_bot()
+                await self._take(item)
             except Refused as refused:
                 if isinstance(item, _Envelope):
                     item.connection.error(str(refused), refused.code)
@@ -582,6 +602,91 @@ class Room:
                 log.exception("table %s: an event could not be handled", self.id)
                 if isinstance(item, _Envelope):
                     item.connection.error("the server could not do that", "busy")
+
+    async def _take(self, item: _Envelope | _BotMove | _Part | _Timer | _Wake) -> None:
+        """One item of the queue; taken again, after the newer events are read, when another
+        process stored an event where this one's was to go: an action that no longer applies
+        is then refused as any late one is (``stale``), so nothing is applied twice or lost."""
+        for attempt in range(CONFLICT_RETRIES):
+            try:
+                if isinstance(item, _Envelope):
+                    await self._handle(item.connection, item.message)
+                elif isinstance(item, _BotMove):
+                    await self._bot_move(item)
+                elif isinstance(item, _Timer):
+                    await self._timer(item)
+                elif isinstance(item, _Wake):
+                    if item.sync:
+                        self.sync_due = False
+                        await self._catch_up()
+                    else:
+                        self._presence_changed()
+                    self._schedule_bot()
+                else:
+                    self.connections.discard(item.connection)
+                    if item.connection.joined:
+                        self._presence_changed()
+                    self._schedule_bot()
+                return
+            except SeqTaken:
+                if attempt == CONFLICT_RETRIES - 1:
+                    raise
+                await self._catch_up()
+
+    async def _catch_up(self) -> None:
+        """Read and apply the events other processes stored after this one's last, then tell
+        this process's connections and ask the next bot (`_follow` for each event)."""
+        rows = await self.storage.read(self.storage.events_since, self.id, self.next_event)
+        rows = [row for row in rows if row.seq >= self.next_event]
+        if not rows:
+            return
+        for row in rows:
+            event = read_event(self.id, row.seq, row.kind, row.data)
+            try:
+                self._follow(event)
+            except (Texas42Error, Refused) as exc:
+                raise BadEvent(f"table {self.id}, event {row.seq} ({row.kind}): {exc}") from None
+            self.next_event = row.seq + 1
+        self.broadcast()
+        self._schedule_bot()
+
+    def _follow(self, event: Event) -> None:
+        """An event another process stored, applied here as that process applied it, with what
+        it did to its connections done to this one's (seats given up, chat, notices)."""
+        labels = self.labels()
+        waiting = self._waiting()
+        self._apply(event)
+        match event:
+            case ActionEvent() | ClaimEvent():
+                if isinstance(event, ClaimEvent) and self.last is not None:
+                    self._tell(self.last.text)
+                for taken in waiting:
+                    if self.seats[taken].pending is None:
+                        self._joined(taken)
+            case ChatEvent():
+                text = out.encode(out.Chat(lines=[self.chat[-1]], history=False))
+                for other in list(self.connections):
+                    other.post_text(text)
+            case LeaveEvent(seat=seat):
+                for other in self.connections:
+                    if other.seat == seat:
+                        other.seat = None
+            case TakeoverEvent(seat=person, why=why):
+                for other in self.connections:
+                    if other.seat == person:
+                        other.seat = None
+                        other.post(out.Welcome(seat=None))
+                bot = words.bot_label(self.seats[person].name, self.bot_level)
+                said = words.seat_left if why == "leave" else words.seat_replaced
+                self._tell(said(labels[person], bot, self._compasses(person)))
+            case BackEvent(seat=seat):
+                self._tell(words.seat_back(labels[seat]))
+            case HostEvent(seat=seat):
+                self._tell(words.host_passed(labels[seat]))
+            case OpenEvent(seat=seat):
+                self._tell(words.seat_opened(self._compasses(seat), now=False))
+            case _:
+                pass
 
     # -- messages ---------------------------------------------------------------------------
 
@@ -670,15 +775,21 @@ class Room:
         connection.post(out.Welcome(seat=connection.seat))
         connection.post(out.Chat(lines=list(self.chat), history=True))
         seat = connection.seat
-        if seat is not None and self.seats[seat].away:
-            # back between any two actions: a stand-in's move for this state is dropped
-            await self._commit(BackEvent(seat=seat))
-            self._tell(words.seat_back(self.labels()[seat]))
-        else:
-            # the newcomer gets the table; the others only who is here now, a moment later
-            self.send_state(connection)
-            self._presence_changed()
-            self._schedule_bot()
+        for _ in range(CONFLICT_RETRIES - 1):
+            if seat is None or not self.seats[seat].away:
+                break
+            try:
+                # back between any two actions: a stand-in's move for this state is dropped
+                await self._commit(BackEvent(seat=seat))
+                self._tell(words.seat_back(self.labels()[seat]))
+                return
+            except SeqTaken:  # another process stored an event first: read it, look again
+                await self._catch_up()
+                seat = connection.seat
+        # the newcomer gets the table; the others only who is here now, a moment later
+        self.send_state(connection)
+        self._presence_changed()
+        self._schedule_bot()
 
     async def _sit(self, connection: Connection, message: Sit) -> None:
         if not connection.joined:
@@ -862,6 +973,8 @@ class Room:
         game = self.game
         if game is None or move.seq != self.seq or game.seat_to_act() != move.seat:
             return
+        if not self.leader:
+            return  # another process took the table's bots over while this one thought
         if not move.forced and not self._bot_plays(move.seat):
             return  # its person came back, or took the seat, while the bot thought
         if game.why_illegal(move.action) is not None:
@@ -869,6 +982,8 @@ class Room:
             move.action, move.reason = _stand_in(RulesBot(), game.view(move.seat))
         try:
             await self._play(move.seat, move.action, move.reason)
+        except SeqTaken:
+            raise  # read the newer events and look again (`_take`), not a failure
         except Exception:
             # nothing changed; the bot tries again shortly rather than leaving the table stuck
             self._spawn(self._retry_bot())
@@ -1211,7 +1326,14 @@ class Room:
         return " and ".join(self.layout.seat_names[s] for s in self.controls(seat))
 
     def _present(self) -> set[int]:
-        return {c.seat for c in self.connections if c.seat is not None and not c.closed}
+        here = {c.seat for c in self.connections if c.seat is not None and not c.closed}
+        return here | self.remote_seats
+
+    def local_presence(self) -> tuple[frozenset[int], int]:
+        """The seats this process's connections hold and its spectators (`cluster` shares it)."""
+        live = [c for c in self.connections if c.joined and not c.closed]
+        seats = frozenset(c.seat for c in live if c.seat is not None)
+        return seats, sum(1 for c in live if c.seat is None)
 
     def _tell(self, message: str, only: Connection | None = None) -> None:
         """A notice to every connection (or to ``only``): news of the table in words."""
@@ -1307,14 +1429,14 @@ class Room:
         if self._bot_plays(seat):
             self._cancel_grace()
             self._cancel_clock()
-            if self.bot_pending == self.seq:
+            if self.bot_pending == self.seq or not self.leader:
                 return
             self.bot_pending = self.seq
             bot = self.bots.get(seat) or self._standin(seat)
             self._spawn(self._think(seat, self.seq, game.view(seat), bot))
             return
         person = self._person(seat)
-        if person in self._present():
+        if person in self._present() or not self.leader:
             self._cancel_grace()
         elif self.grace is None or self.grace[:2] != (person, self.seq):
             self._cancel_grace()
@@ -1364,7 +1486,7 @@ class Room:
         """A grace or a turn clock ran out: if the table still waits on that person at that
         state, the person is away (stored), or their bot plays this one action."""
         game = self.game
-        if game is None or self.status != "playing" or timer.seq != self.seq:
+        if game is None or self.status != "playing" or timer.seq != self.seq or not self.leader:
             return
         seat = game.seat_to_act()
         if seat is None or self._bot_plays(seat) or self.seats[seat].kind != "human":
@@ -1560,9 +1682,9 @@ class Room:
     def presence(self) -> out.Presence:
         """Who is here: the connections watching, and each seat's connected mark (a bot's
         always; a person's while a connection of theirs is open, in two-hand for both seats)."""
-        present = {c.seat for c in self.connections}
+        present = {c.seat for c in self.connections} | self.remote_seats
         return out.Presence(
-            spectators=sum(1 for c in self.connections if c.seat is None),
+            spectators=sum(1 for c in self.connections if c.seat is None) + self.remote_spectators,
             connected=[
                 state.kind == "bot" or self._person(seat) in present
                 for seat, state in enumerate(self.seats)
@@ -1592,6 +1714,8 @@ class Room:
                         connection.post_text(text)
             if self.on_change is not None:
                 self.on_change()
+            if self.on_presence is not None:
+                self.on_presence()
 
         self._spawn(tell())
 

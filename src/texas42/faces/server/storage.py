@@ -132,6 +132,25 @@ HOUSE_RULES_KEPT = 200
 _INSERT_EVENT = events_table.insert()
 """Built once: compiling the statement per event was most of a commit's cost."""
 
+EVENTS_CHANNEL = "texas42_events"
+"""The PostgreSQL channel every append is told on, at its commit, when several processes share
+the database (`texas42.faces.server.cluster`): ``table seq origin``."""
+_NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
+
+
+class SeqTaken(sa.exc.IntegrityError):
+    """The event's place in the table's log is taken: another process appended there first.
+    Nothing was written; the table reads the newer events and tries again (`Room._catch_up`)."""
+
+
+def _seq_taken(exc: sa.exc.IntegrityError) -> bool:
+    """Whether a failed insert hit the events' primary key (a unique violation)."""
+    orig = exc.orig
+    if getattr(orig, "sqlstate", None) == "23505":
+        return True
+    return "UNIQUE constraint failed: events." in str(orig)
+
+
 sa.Index("games_by_finish", games_table.c.finished)
 sa.Index("tables_by_status", tables_table.c.status)
 sa.Index("tables_by_listing", tables_table.c.public, tables_table.c.status)
@@ -272,11 +291,22 @@ class Storage:
         # the schema this code needs, by its migrations (`texas42.faces.server.migrate`)
         migrate.upgrade(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
+        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db-read")
+        """For reads that need only what is committed (`read`), so they wait on no write."""
+        self.origin: str | None = None
+        """With several processes on one PostgreSQL, this one's id: every append is then told
+        on `EVENTS_CHANNEL` in its own transaction (None, as on SQLite: nothing is told)."""
 
     async def run(self, call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run one storage call on the writer thread, in the order calls were made."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._writer, functools.partial(call, *args, **kwargs))
+
+    async def read(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a read of committed rows on a thread of its own, not behind this process's
+        queued writes (a table reading what other processes stored, `Room._catch_up`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._reader, functools.partial(call, *args))
 
     def submit(self, call: Callable[..., T], *args: Any) -> asyncio.Future[T]:
         """Queue a storage call on the writer thread now, behind those already queued, without
@@ -286,6 +316,7 @@ class Storage:
 
     def close(self) -> None:
         self._writer.shutdown(wait=True)
+        self._reader.shutdown(wait=True)
         self.engine.dispose()
 
     # -- writing ---------------------------------------------------------------------------
@@ -312,6 +343,14 @@ class Storage:
                     _INSERT_EVENT,
                     {"table_id": table_id, "seq": 0, "kind": kind, "data": data, "at": now},
                 )
+                self._notify(conn, table_id, 0)
+
+    def _notify(self, conn: Connection, table_id: str, seq: int) -> None:
+        """Tell the other processes (at this transaction's commit) that ``table_id`` has an
+        event at ``seq``; a hint only: they read the log itself."""
+        if self.origin is not None:
+            payload = f"{table_id} {seq} {self.origin}"
+            conn.execute(_NOTIFY, {"channel": EVENTS_CHANNEL, "payload": payload})
 
     def append(
         self,
@@ -322,35 +361,53 @@ class Storage:
         status: str | None = None,
         finished: FinishedGame | None = None,
     ) -> None:
-        """One event, with the table's new status and a finished game, in one transaction."""
+        """One event, with the table's new status and a finished game, in one transaction;
+        `SeqTaken` (nothing written) if the log has an event at ``seq`` already."""
         now = time.time()
         kind, data = event_row(event)
-        with self.engine.begin() as conn:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(
+                    _INSERT_EVENT,
+                    {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": now},
+                )
+                self._append_rest(conn, table_id, seq, event, now, status, finished)
+        except sa.exc.IntegrityError as exc:
+            if exc.orig is not None and _seq_taken(exc):
+                raise SeqTaken(exc.statement, exc.params, exc.orig) from None
+            raise
+
+    def _append_rest(
+        self,
+        conn: Connection,
+        table_id: str,
+        seq: int,
+        event: Event,
+        now: float,
+        status: str | None,
+        finished: FinishedGame | None,
+    ) -> None:
+        """What an append writes beside its event, in the event's transaction."""
+        if status is not None:
             conn.execute(
-                _INSERT_EVENT,
-                {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": now},
+                tables_table.update()
+                .where(tables_table.c.id == table_id)
+                .values(status=status, updated=now, lobby_entry=None)
             )
-            if status is not None:
-                conn.execute(
-                    tables_table.update()
-                    .where(tables_table.c.id == table_id)
-                    .values(status=status, updated=now, lobby_entry=None)
-                )
-            elif isinstance(event, LOBBY_EVENTS):
-                conn.execute(
-                    tables_table.update()
-                    .where(tables_table.c.id == table_id)
-                    .values(lobby_entry=None)
-                )
-            if isinstance(event, ListingEvent):
-                # the column the lobby's query reads, kept in step with the log
-                conn.execute(
-                    tables_table.update()
-                    .where(tables_table.c.id == table_id)
-                    .values(public=event.public)
-                )
-            if finished is not None:
-                _insert_game(conn, finished)
+        elif isinstance(event, LOBBY_EVENTS):
+            conn.execute(
+                tables_table.update().where(tables_table.c.id == table_id).values(lobby_entry=None)
+            )
+        if isinstance(event, ListingEvent):
+            # the column the lobby's query reads, kept in step with the log
+            conn.execute(
+                tables_table.update()
+                .where(tables_table.c.id == table_id)
+                .values(public=event.public)
+            )
+        if finished is not None:
+            _insert_game(conn, finished)
+        self._notify(conn, table_id, seq)
 
     def save_lobby_entry(self, table_id: str, entry: str, used: float | None = None) -> None:
         """A table's lobby entry as it is now (and when it was last used, if given)."""
@@ -414,6 +471,17 @@ class Storage:
                 ).first()
                 saved = StoredSnapshot(found.seq, found.data) if found is not None else None
             return _stored(conn, row, saved)
+
+    def events_since(self, table_id: str, seq: int) -> list[StoredEvent]:
+        """A table's events from ``seq`` on, in order: what another process appended since
+        this one last read (`Room._catch_up`)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                sa.select(events_table.c.seq, events_table.c.kind, events_table.c.data)
+                .where(events_table.c.table_id == table_id, events_table.c.seq >= seq)
+                .order_by(events_table.c.seq)
+            ).all()
+        return [StoredEvent(e.seq, e.kind, e.data) for e in rows]
 
     def table_status(self, table_id: str) -> str | None:
         """A table's status, or None if there is no such table."""
