@@ -764,7 +764,8 @@ async def game_coaching(
     status, text = answer
     if status != 200:
         return Response(text, status, media_type="application/json")
-    body = coaching.coaching_body(text, table_id, number, seat, finished.players, samples)
+    names = layout_of(Rules.parse(finished.rules)).seat_names
+    body = coaching.coaching_body(text, table_id, number, seat, names, samples)
     return _json(body)
 
 

@@ -206,7 +206,7 @@ def coaching_body(
     text: str, table_id: str, number: int, seat: int, names: Sequence[str], samples: int
 ) -> out.Coaching:
     """The coaching of ``seat`` out of a game's coaching for every seat (`coach_job`), whose
-    players are ``names``."""
+    seats its words call ``names``."""
     entry: dict[str, Any] = json.loads(text)[seat]
     return out.read(
         out.Coaching,
