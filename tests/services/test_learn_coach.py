@@ -186,3 +186,12 @@ def test_a_nello_bid_that_could_never_be_made_is_a_mistake(seat: int) -> None:
         assert mistake.kind == "play" and mistake.made == (False, True)
         assert "given the bidder 1 more trick" in mistake.advice
         assert coaching.summary.given_up == 0, "tricks at Nel-O are not points"
+
+
+def test_the_readme_shows_what_the_terminal_prints() -> None:
+    readme = (EXAMPLES.parent / "README.md").read_text()
+    shown = CliRunner().invoke(
+        cli, ["analyze", "--coach", "west", str(EXAMPLES / "ex14-marks.json")]
+    )
+    assert shown.exit_code == 0, shown.output
+    assert f"$ texas42 analyze --coach west examples/ex14-marks.json\n{shown.output}```" in readme
