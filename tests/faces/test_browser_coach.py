@@ -26,13 +26,21 @@ def drawn(panel: Any, body: dict[str, Any]) -> None:
         tiles = item.locator(".coach-hand [data-tile]")
         assert [tiles.nth(k).get_attribute("data-tile") for k in range(tiles.count())] == held
         if mistake["kind"] == "play":
-            assert item.locator(".coach-played").get_attribute("data-tile") == mistake["tile"]
-            best = item.locator(".coach-best")
+            assert (
+                item.locator(".coach-hand .coach-played").get_attribute("data-tile")
+                == mistake["tile"]
+            )
+            best = item.locator(".coach-hand .coach-best")
             assert {best.nth(k).get_attribute("data-tile") for k in range(best.count())} == {
                 t for t in mistake["best"] if t in held
             }
             trick = item.locator(".coach-trick [data-tile]")
             assert trick.count() == len(mistake["trick_so_far"])
+        every = item.locator("[data-testid=coach-all-hands] .coach-seat-hand")
+        assert every.count() == len(mistake["hands"])
+        for who, tiles in enumerate(mistake["hands"]):
+            drawn_tiles = every.nth(who).locator("[data-tile]")
+            assert drawn_tiles.count() == len(tiles)
 
 
 def test_the_coaching_panel_shows_a_finished_games_mistakes(server: str, browser: Any) -> None:

@@ -221,3 +221,15 @@ def test_an_old_database_upgraded_keeps_its_games_and_coaches_them_on_demand(
         page = settled_page(c, player_id(secret))
         assert page["games"][0]["coaching"] == coached(c, table, 1, 0)["summary"]
     assert sorted(coaching_rows(db)) == [(table, 1, s, COACH_VERSION) for s in range(4)]
+
+
+def test_a_flood_of_coaching_requests_is_refused_with_retry_after(tmp_path: Path) -> None:
+    with make_client(tmp_path / "f.sqlite", work_rate=1.0) as c:
+        table, me = sit_with_bots(c, secrets.token_urlsafe(32), rules="standard,target=1")
+        play_out(me, 6)
+        statuses = [c.get(f"/api/learn/coach/{table}/1/0") for _ in range(4)]
+    refused = [r for r in statuses if r.status_code == 503]
+    assert refused, [r.status_code for r in statuses]
+    assert refused[0].headers["Retry-After"] == "2"
+    assert "a second: slow down" in refused[0].json()["error"]
+    assert statuses[0].status_code == 200

@@ -73,12 +73,13 @@ def test_the_words_say_the_numbers(game: tuple[int, int]) -> None:
         for m in coaching.mistakes:
             seen += 1
             played = report.hands[m.hand - 1]
-            assert m.position.startswith(f"Hand {m.hand}, trick {m.trick}. ")
             assert " ".join(m.hands[seat]) in m.position
             if m.kind == "bid":
+                assert m.trick == 0 and m.position.startswith(f"Hand {m.hand}, the bidding. ")
                 assert m.make_share == 0 and m.samples == SAMPLES
                 assert f"bid {m.bid}" in m.advice and f"{m.cost} short" in m.advice
                 continue
+            assert m.position.startswith(f"Hand {m.hand}, trick {m.trick}. ")
             reviewed = review.hands[m.hand - 1].plays[m.index - 1]
             assert m.tile == tile_name(reviewed.tile) == tile_name(played.plays[m.index - 1])
             assert m.tile in m.hands[seat], "the tile was in the seat's hand"

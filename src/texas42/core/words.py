@@ -703,14 +703,21 @@ def coach_position_words(
     trick_so_far: Sequence[tuple[str, str]],
     who: str = "You",
 ) -> str:
-    """Where a coached play was made: the hand, the trick, the contract (as `contract_line`
-    says it), the tiles the player held and what the trick held so far.
+    """Where a coached play (or bid, at trick 0) was made: the hand, the trick, the contract (as
+    `contract_line` says it), the tiles the player held and what the trick held so far.
 
     >>> coach_position_words(2, 3, "North bid 34 · sixes", ["6-4", "5-0"], [("East", "6-6")])
     'Hand 2, trick 3. North bid 34 · sixes. You held 6-4 5-0; East led 6-6.'
     >>> coach_position_words(1, 1, "You bid 30 · fives", ["5-5"], [], who="Bob")
     'Hand 1, trick 1. You bid 30 · fives. Bob held 5-5 and was to lead.'
+
+    Trick 0 is the bidding, before any tile is played:
+
+    >>> coach_position_words(3, 0, "You bid 34 · sixes", ["6-6", "6-1"], [])
+    'Hand 3, the bidding. You bid 34 · sixes. You held 6-6 6-1.'
     """
+    if trick == 0:
+        return f"Hand {hand}, the bidding. {contract}. {who} held {' '.join(held)}."
     line = f"Hand {hand}, trick {trick}. {contract}. {who} held {' '.join(held)}"
     if not trick_so_far:
         return f"{line} and {_verb(who, 'was', 'were')} to lead."

@@ -52,6 +52,7 @@ class Mistake:
     index: int
     """The play's number in the hand (from 1), or the bid's among the auction's calls."""
     trick: int
+    """The trick played to (from 1); 0 for a bid."""
     seat: int
     tile: str | None
     best: tuple[str, ...]
@@ -256,7 +257,7 @@ def _bid_mistake(played: Hand, reviewed: HandReview, seats: set[int], who: str) 
         kind="bid",
         hand=reviewed.number,
         index=bid.index,
-        trick=1,
+        trick=0,
         seat=bid.seat,
         tile=None,
         best=(),
@@ -271,7 +272,7 @@ def _bid_mistake(played: Hand, reviewed: HandReview, seats: set[int], who: str) 
         samples=bid.samples,
         hands=hands,
         trick_so_far=(),
-        position=words.coach_position_words(reviewed.number, 1, contract, hands[bid.seat], [], who),
+        position=words.coach_position_words(reviewed.number, 0, contract, hands[bid.seat], [], who),
         advice=words.coach_bid_words(
             bid.bid,
             bid.contract,

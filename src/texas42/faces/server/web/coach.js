@@ -47,7 +47,13 @@ function mistakeItem(m, names) {
             tilePicture(tile, { vertical: true, cls: "small", label: `${names[who] || ""}: ${tile}` }),
             h("span", { class: "muted" }, names[who] || ""))))
         : null),
-    h("p", { class: "coach-advice", "data-testid": "coach-advice" }, String(m.advice || "")));
+    h("p", { class: "coach-advice", "data-testid": "coach-advice" }, String(m.advice || "")),
+    // the game is over: every hand may be shown, as the double-dummy values saw them
+    h("details", { class: "coach-all", "data-testid": "coach-all-hands" },
+      h("summary", {}, "Every hand at that moment"),
+      hands.map((tiles, who) => h("div", { class: "coach-seat-hand", "data-seat": who },
+        h("span", { class: "muted" }, `${names[who] || ""}: `),
+        tilesRow(tiles, who === seat ? { played: m.tile, best } : {})))));
 }
 
 function coachingPanel(body) {
