@@ -30,10 +30,13 @@ from texas42.faces.server.storage import (
 )
 from webtest import Socket, act_at_random, make_client, room_of, seat_with_bots
 
+HEAD = migrate.head()
+"""The revision this code's schema is at; the test's own revision comes after it."""
+NEXT = "9001"
 SECOND = '''"""Tables get a note (a revision made by the test).
 
-Revision ID: 0002
-Revises: 0001
+Revision ID: 9001
+Revises: the head
 """
 
 from __future__ import annotations
@@ -41,8 +44,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002"
-down_revision = "0001"
+revision = "9001"
+down_revision = "{head}"
 branch_labels = None
 depends_on = None
 
@@ -118,7 +121,7 @@ def with_second_revision(tmp_path: Path) -> Path:
     """Our scripts and one more revision, made here: ``tables`` gets a ``note``."""
     scripts = tmp_path / "scripts"
     shutil.copytree(migrate.SCRIPTS, scripts, ignore=shutil.ignore_patterns("__pycache__"))
-    (scripts / "versions" / "0002_note.py").write_text(SECOND)
+    (scripts / "versions" / "9001_note.py").write_text(SECOND.replace("{head}", HEAD))
     return scripts
 
 
@@ -133,7 +136,8 @@ def test_the_first_revision_makes_exactly_the_schema_the_code_uses(db: str) -> N
         assert migrate.upgrade(engine) == (migrate.head(), migrate.head())  # nothing to do
     finally:
         engine.dispose()
-    assert [revision for revision, _ in migrate.history()] == ["0001"]
+    revisions = [revision for revision, _ in migrate.history()]
+    assert revisions[0] == "0001" and revisions[-1] == HEAD
 
 
 def test_a_database_from_before_migrations_is_stamped_and_replays_its_games(db: str) -> None:
@@ -174,7 +178,7 @@ def test_a_database_made_before_columns_and_tables_existed_is_completed(tmp_path
         conn.execute("INSERT INTO tables VALUES ('old', 'Old', 'standard', 'lobby', 1.0, 1.0)")
     engine = engine_of(str(db))
     try:
-        assert migrate.upgrade(engine) == (None, "0001")
+        assert migrate.upgrade(engine) == (None, HEAD)
         with engine.connect() as conn:
             assert compare_metadata(MigrationContext.configure(conn), metadata) == []
             row = conn.execute(sa.text("SELECT name, public, used FROM tables")).one()
@@ -203,31 +207,31 @@ def test_a_second_revision_is_applied_and_the_data_survives(db: str, tmp_path: P
     engine = engine_of(db)
     try:
         assert "run texas42 db upgrade" in (migrate.state(engine, scripts).problem() or "")
-        assert migrate.upgrade(engine, scripts) == ("0001", "0002")
+        assert migrate.upgrade(engine, scripts) == (HEAD, NEXT)
         with engine.connect() as conn:
             notes = conn.execute(sa.text("SELECT id, note FROM tables")).all()
         assert [tuple(n) for n in notes] == [(table, "none")]
     finally:
         engine.dispose()
     assert event_rows(db) == logged
-    # this code knows only 0001: the database at 0002 is refused, and left as it is
-    with pytest.raises(migrate.SchemaError, match="0002, which this texas42 does not know"):
+    # this code knows only up to HEAD: the database at NEXT is refused, and left as it is
+    with pytest.raises(migrate.SchemaError, match=f"{NEXT}, which this texas42 does not know"):
         Storage(database_url(db))
-    assert revision_of(db) == "0002"
+    assert revision_of(db) == NEXT
     result = CliRunner().invoke(cli, ["db", "upgrade", "--db", db])
     assert result.exit_code == 2 and "does not know" in result.output
     current = CliRunner().invoke(cli, ["db", "current", "--db", db])
-    assert "0002 (this texas42: 0001)" in current.output
+    assert f"{NEXT} (this texas42: {HEAD})" in current.output
     served = CliRunner().invoke(cli, ["serve", "--db", db, "--port", "4243"])
     assert served.exit_code == 2 and "a newer texas42 made it" in served.output
-    assert revision_of(db) == "0002"
-    # back down to 0001, the table's game replays to the state it was in
+    assert revision_of(db) == NEXT
+    # back down to HEAD, the table's game replays to the state it was in
     engine = engine_of(db)
     try:
-        migrate.downgrade(engine, "0001", scripts)
+        migrate.downgrade(engine, HEAD, scripts)
     finally:
         engine.dispose()
-    assert revision_of(db) == "0001" and event_rows(db) == logged
+    assert revision_of(db) == HEAD and event_rows(db) == logged
     with make_client(db) as c:
         assert room_of(c, table).game.position() == position  # type: ignore[union-attr]
         again = Socket(c, table)
@@ -239,11 +243,11 @@ def test_db_upgrade_current_and_history_from_the_command_line(db: str) -> None:
     runner = CliRunner()
     first = runner.invoke(cli, ["db", "upgrade", "--db", db])
     assert first.exit_code == 0, first.output
-    assert "schema is at 0001 (it had no revision recorded)" in first.output
+    assert f"schema is at {HEAD} (it had no revision recorded)" in first.output
     again = runner.invoke(cli, ["db", "upgrade", "--db", db])
-    assert again.exit_code == 0 and "up to date (0001)" in again.output
+    assert again.exit_code == 0 and f"up to date ({HEAD})" in again.output
     current = runner.invoke(cli, ["db", "current", "--db", db])
-    assert current.exit_code == 0 and current.output.strip() == "0001 (this texas42: 0001)"
+    assert current.exit_code == 0 and current.output.strip() == f"{HEAD} (this texas42: {HEAD})"
     history = runner.invoke(cli, ["db", "history"])
     assert history.exit_code == 0 and history.output.startswith("0001  The schema as it was")
 
@@ -266,6 +270,4 @@ def test_two_processes_upgrading_at_once_upgrade_once(pg_url: str) -> None:
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(results, key=str) == sorted(
-        [(None, "0001"), ("0001", "0001"), ("0001", "0001")], key=str
-    )
+    assert sorted(results, key=str) == sorted([(None, HEAD), (HEAD, HEAD), (HEAD, HEAD)], key=str)

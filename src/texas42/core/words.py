@@ -695,6 +695,155 @@ def best_play_line(
     return f"With best play from here, {end} ({taken} taken, {total - taken} to come)."
 
 
+def coach_position_words(
+    hand: int,
+    trick: int,
+    contract: str,
+    held: Sequence[str],
+    trick_so_far: Sequence[tuple[str, str]],
+    who: str = "You",
+) -> str:
+    """Where a coached play (or bid, at trick 0) was made: the hand, the trick, the contract (as
+    `contract_line` says it), the tiles the player held and what the trick held so far.
+
+    >>> coach_position_words(2, 3, "North bid 34 · sixes", ["6-4", "5-0"], [("East", "6-6")])
+    'Hand 2, trick 3. North bid 34 · sixes. You held 6-4 5-0; East led 6-6.'
+    >>> coach_position_words(1, 1, "You bid 30 · fives", ["5-5"], [], who="Bob")
+    'Hand 1, trick 1. You bid 30 · fives. Bob held 5-5 and was to lead.'
+
+    Trick 0 is the bidding, before any tile is played:
+
+    >>> coach_position_words(3, 0, "You bid 34 · sixes", ["6-6", "6-1"], [])
+    'Hand 3, the bidding. You bid 34 · sixes. You held 6-6 6-1.'
+    """
+    if trick == 0:
+        return f"Hand {hand}, the bidding. {contract}. {who} held {' '.join(held)}."
+    line = f"Hand {hand}, trick {trick}. {contract}. {who} held {' '.join(held)}"
+    if not trick_so_far:
+        return f"{line} and {_verb(who, 'was', 'were')} to lead."
+    (leader, led), *rest = trick_so_far
+    played = "".join(f", {seat} played {tile}" for seat, tile in rest)
+    return f"{line}; {leader} led {led}{played}."
+
+
+def coach_play_words(
+    tile: str,
+    best: Sequence[str],
+    cost: int,
+    bidders: str,
+    values: tuple[int, int],
+    made: tuple[bool, bool],
+    *,
+    defending: bool,
+    unit: str = "point",
+    who: str = "You",
+) -> str:
+    """What a costly play gave up, double dummy: the better play, what it was worth to the
+    player's side (``cost`` in ``unit``), where the bidders end with best play after the best
+    play and after the one made (``values``), and whether the contract is made after each
+    (``made``).
+
+    >>> coach_play_words("5-0", ["6-4"], 12, "the bidders", (31, 43), (False, True), defending=True)
+    'You played 5-0: 6-4 would have kept 12 more points: the bidders end on 31 instead of 43, and the contract would have been set.'
+    >>> coach_play_words(
+    ...     "3-3",
+    ...     ["2-2", "1-1"],
+    ...     5,
+    ...     "North-South",
+    ...     (36, 31),
+    ...     (True, True),
+    ...     defending=False,
+    ...     who="Bob",
+    ... )
+    'Bob played 3-3: 2-2 or 1-1 would have won 5 more points: North-South end on 36 instead of 31; the contract is made either way.'
+    >>> coach_play_words(
+    ...     "4-1", ["5-0"], 1, "North", (1, 0), (False, True), defending=True, unit="trick"
+    ... )
+    'You played 4-1: 5-0 would have given the bidder 1 more trick: North end on 1 instead of 0, and the contract would have been set.'
+    """
+    more = f"{cost} more {unit if cost == 1 else unit + 's'}"
+    if unit == "trick":
+        worth = f"given the bidder {more}" if defending else f"saved {plural(cost, unit)}"
+    else:
+        worth = f"kept {more}" if defending else f"won {more}"
+    better, played = values
+    made_better, made_played = made
+    if made_better == made_played:
+        outcome = f"; the contract is {'made' if made_played else 'set'} either way"
+    else:
+        outcome = f", and the contract would have been {'made' if made_better else 'set'}"
+    return (
+        f"{who} played {tile}: {' or '.join(best)} would have {worth}: "
+        f"{bidders} end on {better} instead of {played}{outcome}."
+    )
+
+
+def coach_bid_words(
+    bid: str,
+    contract: str,
+    samples: int,
+    bidders: str,
+    total: int,
+    short: int,
+    unit: str = "point",
+    who: str = "You",
+) -> str:
+    """A winning bid that could not be made: it made in none of the ``samples`` deals its
+    bidder could have held, and on the deal itself the bidders end ``short`` of it with best
+    play throughout (``total``, in ``unit``).
+
+    >>> coach_bid_words("34", "sixes", 12, "North-South", 28, 6)
+    'Your bid 34 (sixes) made in none of the 12 deals you could have held; on this deal, with best play throughout, North-South end on 28 points, 6 short.'
+    >>> coach_bid_words("1m", "nello", 8, "Bob", 1, 1, "trick", who="Bob")
+    "Bob's bid 1m (Nel-O) made in none of the 8 deals they could have held; on this deal, with best play throughout, Bob end on 1 trick, 1 too many."
+    """
+    owner = _possessive(who)
+    held_by = "you" if who.lower() == "you" else "they"
+    miss = f"{short} too many" if unit == "trick" else f"{short} short"
+    return (
+        f"{owner[0].upper()}{owner[1:]} bid {bid} ({contract_said(contract)}) made in none of "
+        f"the {plural(samples, 'deal')} {held_by} could have held; on this deal, with best play "
+        f"throughout, {bidders} end on {plural(total, unit)}, {miss}."
+    )
+
+
+def coach_summary_words(
+    plays: int, mistakes: int, given_up: int, bids: int, made: int, who: str = "You"
+) -> str:
+    """A game's coaching in one line: the player's plays, the costly ones and the points they
+    gave up, the bids won and made.
+
+    >>> coach_summary_words(24, 2, 10, 2, 1)
+    'You made 24 plays: 2 of them costly, 10 points given up in all. Bids won: 2, made: 1.'
+    >>> coach_summary_words(7, 0, 0, 0, 0, who="Bob"), coach_summary_words(7, 1, 0, 1, 0)[:34]
+    ('Bob made 7 plays: none of them costly. Bids won: 0, made: 0.', 'You made 7 plays: 1 of them costly')
+    """
+    if not plays:
+        return f"{who} made no plays. Bids won: {bids}, made: {made}."
+    costly = f"{mistakes or 'none'} of them costly"
+    if given_up:
+        costly += f", {plural(given_up, 'point')} given up in all"
+    return f"{who} made {plural(plays, 'play')}: {costly}. Bids won: {bids}, made: {made}."
+
+
+def coach_trend_words(label: str, first: float, last: float, games: int, *, lower: bool) -> str:
+    """How one of a player's rates moved over their games, by the least-squares line through
+    them (oldest to newest): ``lower`` says whether a lower value is the better one.
+
+    >>> coach_trend_words("Mistakes per 100 plays", 12.5, 8.0, 6, lower=True)
+    'Mistakes per 100 plays: from 12.5 to 8.0 over 6 games (better).'
+    >>> coach_trend_words("Bids made", 50.0, 50.0, 1, lower=False)
+    'Bids made: 50.0 over 1 game.'
+    """
+    if games < 2 or round(first, 1) == round(last, 1):
+        return f"{label}: {last:.1f} over {plural(games, 'game')}."
+    better = (last < first) == lower
+    return (
+        f"{label}: from {first:.1f} to {last:.1f} over {plural(games, 'game')} "
+        f"({'better' if better else 'worse'})."
+    )
+
+
 def hint_facts(
     view: View, chance: float | None, points: float | None, marks: float | None = None
 ) -> str:

@@ -478,6 +478,14 @@ def analyze(
         int, typer.Option(help="Deals drawn to judge each bid (0 skips the bids).", min=0)
     ] = 64,
     seed: Annotated[int, typer.Option(help="Seed for the deals drawn for the bids.")] = 0,
+    coach: Annotated[
+        str | None,
+        typer.Option(
+            "--coach",
+            metavar="SEAT",
+            help="Coach one seat (a number or its name): its three costliest mistakes in words.",
+        ),
+    ] = None,
 ) -> None:
     """Review every hand of a record double dummy: the value after each play, the mistakes
     (biggest first) and, for each bid, how often it could be made.
@@ -488,6 +496,9 @@ def analyze(
     from texas42.players.review import review_record
 
     report = _replayed(record, as_json)
+    if coach is not None:
+        _coach(report, coach, as_json, samples, seed)
+        return
     review = review_record(report.record, bid_samples=samples, seed=seed)
     if as_json:
         print(json.dumps(review.to_dict()))
@@ -521,6 +532,29 @@ def analyze(
                 f"    {p.index:>2} {layout.seat_names[p.seat]:<5} {tile_name(p.tile)}  "
                 f"{p.value_before:>2} -> {p.value_after:>2}{note}"
             )
+
+
+def _coach(report: CheckReport, seat_text: str, as_json: bool, samples: int, seed: int) -> None:
+    """``analyze --coach SEAT``: the seat's coaching (`texas42.services.learn.coach`)."""
+    from texas42.services.learn.coach import coach_record
+
+    layout = layout_of(report.record.rules)
+    names = [name.lower() for name in layout.seat_names]
+    text = seat_text.strip().lower()
+    seat = int(text) if text.isdigit() else names.index(text) if text in names else -1
+    if not 0 <= seat < layout.seats:
+        listed = ", ".join(f"{s} {name}" for s, name in enumerate(layout.seat_names))
+        raise _refused(f"--coach: a seat is one of {listed}, not {seat_text!r}")
+    (coaching,) = coach_record(report.record, [(seat,)], bid_samples=samples, seed=seed)
+    if as_json:
+        print(json.dumps(coaching.to_dict()))
+        return
+    print(f"coaching for {_seat(layout, seat, report.record.players)}: {coaching.summary_line}")
+    if coaching.no_mistakes_line is not None:
+        print(f"  {coaching.no_mistakes_line}")
+    for number, mistake in enumerate(coaching.mistakes, 1):
+        print(f"  {number}. {mistake.position}")
+        print(f"     {mistake.advice}")
 
 
 @app.command()

@@ -33,8 +33,8 @@ from texas42.core.layout import layout_of
 from texas42.core.record import MAX_RECORD_BYTES
 from texas42.core.rules import OPTION_CHOICES, OPTION_NAMES, PLAYERS_PRESETS, PRESETS, Rules
 from texas42.core.words import OPTION_WORDS, option_value_words
+from texas42.faces.server import coaching, refusals
 from texas42.faces.server import outbound as out
-from texas42.faces.server import refusals
 from texas42.faces.server.access_log import AccessLog
 from texas42.faces.server.events import BadEvent, SettingsEvent
 from texas42.faces.server.guard import BodyLimit, BodyLimits
@@ -61,6 +61,7 @@ from texas42.faces.server.storage import Storage, StoredTable, database_url
 from texas42.faces.server.table_limits import CreationLimit, retry_after
 from texas42.faces.server.work import RETRY_AFTER, Busy, Work, replay_job
 from texas42.players import BOT_NAMES, LEVELS
+from texas42.services.learn.coach import COACH_VERSION
 
 if TYPE_CHECKING:
     from texas42.faces.server.cluster import Cluster
@@ -734,7 +735,54 @@ async def player(player_id: str, request: Request) -> Response:
         entries = await storage.run(storage.player_games, player_id, PLAYER_GAMES_LIMIT)
     if not entries:
         return _json(out.Failure(error=f"no finished games for player {player_id[:32]!r}"), 404)
-    return _json(await asyncio.to_thread(player_page, player_id, entries))
+    games = [(entry.game.table_id, entry.game.number) for entry in entries]
+    rows = await storage.run(storage.coaching, games, COACH_VERSION)
+    # the page's own background work: counted apart from the asker's reviews and replays
+    client = ("coach-fill", request.client.host if request.client else "")
+    samples = _settings(request).review_samples
+    page = await asyncio.to_thread(player_page, player_id, entries, rows)
+    missing = [e for e, g in zip(entries, page.games) if g.coaching is None]
+    coaching.fill_coaching(_tables(request).work, storage, client, missing, samples)
+    return _json(dataclasses.replace(page, coaching_pending=len(missing)))
+
+
+@api.get("/learn/coach/{table_id}/{number}/{seat}")
+async def game_coaching(
+    table_id: str,
+    number: GameNumber,
+    seat: Annotated[int, FastApiPath(ge=0, le=6)],
+    request: Request,
+) -> Response:
+    """A finished game coached for a seat (`coaching`); a game still being played is 409."""
+    client = ("http", request.client.host if request.client else "")
+    work = _tables(request).work
+    samples = _settings(request).review_samples
+    try:
+        work.allow(client)
+        finished = await _finished(request, table_id, number)
+        seats = layout_of(Rules.parse(finished.rules)).seats
+        if seat >= seats:
+            return _json(out.Failure(error=f"seat: this game has seats 0 to {seats - 1}"), 400)
+        answer = coaching.kept(work, table_id, number, samples)
+        if answer is None:
+            pending = coaching.submit(
+                work, client, table_id, number, finished.record, samples, counted=True
+            )
+            answer = await pending
+            await coaching.store(_storage(request), table_id, number, answer)
+    except Busy as exc:
+        return Response(
+            out.encode(out.Failure(error=str(exc))),
+            503,
+            media_type="application/json",
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
+    status, text = answer
+    if status != 200:
+        return Response(text, status, media_type="application/json")
+    names = layout_of(Rules.parse(finished.rules)).seat_names
+    body = coaching.coaching_body(text, table_id, number, seat, names, samples)
+    return _json(body)
 
 
 @api.get("/house-rules")

@@ -573,6 +573,7 @@ class PlayerGame:
     made: int
     replay: str
     record: str
+    coaching: CoachFigures | None = None
 
 
 @sent
@@ -586,6 +587,70 @@ class PlayerPage:
     bids: int
     made: int
     games: list[PlayerGame]
+    trend_lines: list[str] = dataclass_field(default_factory=list)
+    coaching_pending: int = 0
+
+
+@sent
+class CoachFigures:
+    """A game's coaching figures for a player's seats, and the rates drawn from them."""
+
+    plays: int
+    mistakes: int
+    given_up: int
+    hands: int
+    bids: int
+    made: int
+    mistake_rate: float
+    given_up_per_hand: float
+    make_rate: float | None
+
+
+@sent
+class CoachMistake:
+    """One of the three costliest mistakes of a coaching: a play, or a bid never makeable."""
+
+    kind: Literal["play", "bid"]
+    hand: int
+    index: int
+    trick: int
+    seat: SeatNumber
+    tile: Tile | None
+    best: list[Tile]
+    bid: str
+    contract: str
+    bidder: SeatNumber
+    cost: int
+    unit: str
+    value_best: int
+    value_played: int
+    made_best: bool
+    made_played: bool
+    make_share: float | None
+    samples: int | None
+    hands: list[list[Tile]]
+    trick_so_far: list[tuple[SeatNumber, Tile]]
+    position: str
+    advice: str
+
+
+@sent
+class Coaching:
+    """``GET /api/learn/coach/{table}/{game}/{seat}``: a finished game coached for a seat."""
+
+    table: str
+    game: int
+    seat: SeatNumber
+    seats: list[SeatNumber]
+    name: str
+    seat_names: list[str]
+    summary: CoachFigures
+    summary_line: str
+    mistakes: list[CoachMistake]
+    no_mistakes_line: str | None
+    version: int
+    samples: int
+    replay: str
 
 
 @sent
@@ -616,6 +681,7 @@ HttpBody = (
     | HouseRules
     | HouseRulesList
     | Invite
+    | Coaching
 )
 HTTP_BODIES: tuple[type, ...] = get_args(HttpBody)
 

@@ -14,12 +14,14 @@ import logging
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
 from texas42.faces.server import outbound as out
+from texas42.faces.server.coaching import figures_body, game_figures, trend_lines
 from texas42.faces.server.storage import PlayerSeats
 
 PLAYER_ID = re.compile(r"^[0-9a-f]{16}$")
@@ -62,8 +64,13 @@ def game_bids(table_id: str, number: int, record: str) -> Bids:
     return found
 
 
-def player_game(entry: PlayerSeats) -> out.PlayerGame:
-    """One game of the page, seen from the seats the player held."""
+Coached = Mapping[tuple[str, int, int], Mapping[str, int]]
+"""Games' coaching figures by (table, game, seat), as `Storage.coaching` reads them."""
+
+
+def player_game(entry: PlayerSeats, coached: Coached | None = None) -> out.PlayerGame:
+    """One game of the page, seen from the seats the player held (with their coaching figures,
+    if ``coached`` has them)."""
     game = entry.game
     layout = layout_of(Rules.parse(game.rules))
     mine = set(entry.seats)
@@ -78,6 +85,9 @@ def player_game(entry: PlayerSeats) -> out.PlayerGame:
         for bidder, made in game_bids(game.table_id, game.number, game.record)
         if bidder in mine
     ]
+    here = (game.table_id, game.number)
+    rows = {seat: row for (t, n, seat), row in (coached or {}).items() if (t, n) == here}
+    figures = game_figures(game.rules, sorted(mine), rows) if rows else None
     return out.PlayerGame(
         table=game.table_id,
         game=game.number,
@@ -94,12 +104,19 @@ def player_game(entry: PlayerSeats) -> out.PlayerGame:
         made=sum(bids),
         replay=f"/replay/{game.table_id}/{game.number}",
         record=f"/api/tables/{game.table_id}/games/{game.number}/record",
+        coaching=figures_body(figures) if figures is not None else None,
     )
 
 
-def player_page(player: str, entries: list[PlayerSeats]) -> out.PlayerPage:
-    """The page of ``player`` from their finished games, newest first."""
-    games = [player_game(entry) for entry in entries]
+def player_page(
+    player: str, entries: list[PlayerSeats], coached: Coached | None = None
+) -> out.PlayerPage:
+    """The page of ``player`` from their finished games, newest first, with the trend of their
+    coaching figures (those ``coached`` has) from the oldest game to the newest."""
+    by_game: dict[tuple[str, int], dict[tuple[str, int, int], Mapping[str, int]]] = {}
+    for found, row in (coached or {}).items():
+        by_game.setdefault(found[:2], {})[found] = row
+    games = [player_game(e, by_game.get((e.game.table_id, e.game.number), {})) for e in entries]
     names = list(dict.fromkeys(name for entry in entries for name in entry.names))
     return out.PlayerPage(
         id=player,
@@ -109,4 +126,5 @@ def player_page(player: str, entries: list[PlayerSeats]) -> out.PlayerPage:
         bids=sum(g.bids for g in games),
         made=sum(g.made for g in games),
         games=games,
+        trend_lines=trend_lines([g.coaching for g in reversed(games) if g.coaching is not None]),
     )

@@ -38,6 +38,7 @@ from texas42.core.rules import Rules, seats_held
 from texas42.core.view import Claim
 from texas42.faces.server import outbound as out
 from texas42.faces.server import snapshot
+from texas42.faces.server.coaching import coach_finished
 from texas42.faces.server.events import (
     ActionEvent,
     AwayEvent,
@@ -1072,8 +1073,13 @@ class Room:
         self.seq += 1
         self.last = last
         if game.is_over():
+            record = self._finished_game().record  # stored by the step just committed
             self.status = "over"
             await asyncio.to_thread(self._close_bots)
+            samples = self.settings.review_samples
+            self._spawn(
+                coach_finished(self.work, self.storage, self.id, self.game_number, record, samples)
+            )
         else:
             self._seat_pending()
             for taken in waiting:

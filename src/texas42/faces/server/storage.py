@@ -103,6 +103,30 @@ game_players_table = sa.Table(
 )
 """Which player sat in which seat of a finished game (seats without a player have no row)."""
 
+coaching_table = sa.Table(
+    "coaching",
+    metadata,
+    sa.Column("table_id", sa.String(32), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("seat", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("plays", sa.Integer, nullable=False),
+    sa.Column("mistakes", sa.Integer, nullable=False),
+    sa.Column("given_up", sa.Integer, nullable=False),
+    sa.Column("hands", sa.Integer, nullable=False),
+    sa.Column("bids", sa.Integer, nullable=False),
+    sa.Column("made", sa.Integer, nullable=False),
+    sa.Column("version", sa.Integer, nullable=False),
+    sa.ForeignKeyConstraint(
+        ["table_id", "number"], ["games.table_id", "games.number"], name="coaching_game"
+    ),
+)
+"""Each finished game's coaching figures for each seat (`texas42.services.learn.coach`
+`Summary`), under the coaching's ``version``; filled when the game finishes, or when a player's
+page first asks (revision 0002)."""
+
+COACHING_FIGURES = ("plays", "mistakes", "given_up", "hands", "bids", "made")
+"""The figures a ``coaching`` row keeps, as `Summary.to_dict` names them."""
+
 house_rules_table = sa.Table(
     "house_rules",
     metadata,
@@ -572,6 +596,47 @@ class Storage:
             games[key].seats.append(row.seat)
             games[key].names.append(row.player_name)
         return list(games.values())
+
+    def save_coaching(
+        self, table_id: str, number: int, seats: list[dict[str, int]], version: int
+    ) -> None:
+        """A finished game's coaching figures, one dict a seat (`COACHING_FIGURES`), replacing
+        what it had."""
+        table = coaching_table
+        rows = [
+            {"table_id": table_id, "number": number, "seat": seat, "version": version}
+            | {name: int(figures[name]) for name in COACHING_FIGURES}
+            for seat, figures in enumerate(seats)
+        ]
+        with self.engine.begin() as conn:
+            conn.execute(
+                table.delete().where(table.c.table_id == table_id, table.c.number == number)
+            )
+            if rows:
+                conn.execute(table.insert(), rows)
+
+    def coaching(
+        self, games: list[tuple[str, int]], version: int
+    ) -> dict[tuple[str, int, int], dict[str, int]]:
+        """The coaching figures stored under ``version`` for these games, by (table, game,
+        seat); a game missing has none."""
+        table = coaching_table
+        found: dict[tuple[str, int, int], dict[str, int]] = {}
+        tables = sorted({table_id for table_id, _ in games})
+        wanted = set(games)
+        with self.engine.connect() as conn:
+            for start in range(0, len(tables), 500):
+                rows = conn.execute(
+                    sa.select(table).where(
+                        table.c.table_id.in_(tables[start : start + 500]),
+                        table.c.version == version,
+                    )
+                ).all()
+                for row in rows:
+                    if (row.table_id, row.number) in wanted:
+                        key = (row.table_id, row.number, row.seat)
+                        found[key] = {name: getattr(row, name) for name in COACHING_FIGURES}
+        return found
 
     def save_house_rules(self, name: str, rules: str) -> float:
         """Keep ``rules`` under ``name`` (replacing what that name held), then drop all but the

@@ -4,6 +4,7 @@
 import { h, mount, setTitle } from "./dom.js";
 import { getJson } from "./net.js";
 import { playerId, setPlayerId } from "./store.js";
+import { gameFigures, trendChart } from "./coach.js";
 
 const isId = (id) => typeof id === "string" && /^[0-9a-f]{16}$/.test(id);
 
@@ -39,6 +40,7 @@ function gameRow(g) {
       h("span", { "data-testid": "player-game-result" }, g.won ? "Won" : "Lost"),
       ` · score ${Array.isArray(g.score) ? g.score.join("–") : ""}`,
       ` · bids won: ${g.bids}, made: ${g.made}`),
+    gameFigures(g),
     h("div", { class: "player-game-links" },
       h("a", { href: `/replay/${table}/${encodeURIComponent(g.game)}`, "data-testid": "player-replay" }, "Replay"),
       " · ",
@@ -66,6 +68,7 @@ export async function showPlayer(root, id) {
     mine ? h("p", { class: "muted" }, "These are your games on this device.") : null,
     h("p", { "data-testid": "player-figures" },
       `Games played: ${page.played} · won: ${page.won} · bids won: ${page.bids} · bids made: ${page.made}`),
+    trendChart(page.games, page.trend_lines, page.coaching_pending),
     h("ul", { class: "link-list", "data-testid": "player-games" },
       (Array.isArray(page.games) ? page.games : []).map(gameRow)),
     h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));

@@ -18,6 +18,7 @@ import { choiceBox, nextHandNote } from "./choices.js";
 import { ChatPanel } from "./chat.js";
 import { hostControls, openSeatControls, seatBadges, seatsBar, turnClock } from "./seats.js";
 import { playsBefore, reasonFor, whyButton } from "./why.js";
+import { coachBlock } from "./coach.js";
 
 const SHORTCUTS = [
   ["1 – 9", "play (or discard) the 1st … 9th tile of your hand"],
@@ -821,6 +822,7 @@ class TablePage {
       h("p", { class: "final-score", "data-testid": "final-score" }, game.over_line || ""),
       finalHand && finalHand.result ? this.resultLines(finalHand) : null,
       this.reviewBlock(handNumber),
+      this.you !== null ? coachBlock(table.id, n, this.you, () => this.render()) : null,
       h("div", { class: "panel-actions" },
         this.you !== null ? h("button", { type: "button", class: "primary", "data-testid": "rematch", "data-focus": "rematch",
           onclick: () => this.send({ type: "rematch" }) }, "Rematch") : null,
