@@ -1582,7 +1582,7 @@ def lesson_outcome(own: int, unit: str, bid: str | None, bidding: bool, made: bo
 
     >>> lesson_outcome(36, "point", "34", True, True)
     'your side ends the hand with 36 points, so your bid of 34 is made'
-    >>> lesson_outcome(10, "point", "31", False, False)
+    >>> lesson_outcome(10, "point", "31", False, True)
     'your side ends the hand with 10 points, so their bid of 31 is made'
     """
     line = f"your side ends the hand with {plural(own, unit)}"
