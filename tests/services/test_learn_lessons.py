@@ -35,12 +35,20 @@ IDS = [x.id for x in lessons()]
 
 
 def own(found: Lesson, hand: Any, bidders: int) -> int:
+    """The learner's side's score for a bidders' total: its points, or minus the tricks the
+    Nel-O bidder (the learner) takes."""
     assert hand.high_seat is not None
+    if nello(hand):
+        return -bidders
     same = hand.layout.side_of[hand.high_seat] == hand.layout.side_of[found.seat]
     return bidders if same else hand.layout.total - bidders
 
 
-def test_the_course_has_the_first_eight_lessons_in_order() -> None:
+def nello(hand: Any) -> bool:
+    return hand.contract is not None and hand.contract.kind == "nello"
+
+
+def test_the_course_has_its_eleven_lessons_in_order() -> None:
     assert IDS == [
         "01-count",
         "02-follow",
@@ -50,6 +58,9 @@ def test_the_course_has_the_first_eight_lessons_in_order() -> None:
         "06-pull-trump",
         "07-give-count",
         "08-set",
+        "09-nello",
+        "10-plunge",
+        "11-sevens",
     ]
     for found in lessons():
         check_record(found.record)  # a record in the format, legal under its rules
@@ -72,10 +83,14 @@ def test_each_lesson_plays_through_and_every_confirmation_is_the_solver_s(lesson
             values = play_values(SOLVER, hand)
             mine = {t: own(found, hand, v) for t, v in values.items()}
             assert mine[intended.tile] == max(mine.values())  # the lesson's play is best
-            assert f"ends the hand with {mine[intended.tile]} point" in verdict.text
-            goal = PlayPosition.from_hand(hand).goal
-            outcome = "is made" if values[intended.tile] >= goal else "is set"
-            assert outcome in verdict.text
+            if nello(hand):
+                tricks = values[intended.tile]
+                assert tricks == 0 and "you take no trick, so your Nel-O is made" in verdict.text
+            else:
+                assert f"ends the hand with {mine[intended.tile]} point" in verdict.text
+                goal = PlayPosition.from_hand(hand).goal
+                outcome = "is made" if values[intended.tile] >= goal else "is set"
+                assert outcome in verdict.text
             also = [
                 TILE_NAMES[t]
                 for t, v in mine.items()
@@ -89,7 +104,10 @@ def test_each_lesson_plays_through_and_every_confirmation_is_the_solver_s(lesson
         else:
             assert isinstance(intended, Bid)
             total, _ = best_take(SOLVER, hand, intended)
-            assert intended.points == min(total, 41)  # the most it can promise and make
+            if intended.special:  # a plunge is made only with every trick
+                assert total == hand.layout.total
+            else:
+                assert intended.points == min(total, 41)  # the most it can promise and make
             assert f"takes {total} points" in verdict.text
     end = found.hand_at(len(found.actions))
     assert end.phase == Phase.DONE and found.next_step(found.steps[-1] + 1) is None
@@ -125,6 +143,9 @@ def test_every_other_tile_is_stopped_with_the_engine_s_reason_and_the_better_pla
             assert gap >= 0
             if gap == 0:
                 assert f"is as good as {best}" in verdict.text
+            elif nello(hand):
+                assert f"make you take {gap} trick" in verdict.text
+                assert verdict.text.endswith(f"Play {best}.")
             else:
                 assert f"{TILE_NAMES[t]} gives up {gap} of them" in verdict.text
                 assert (
@@ -202,6 +223,45 @@ def test_the_point_of_each_lesson_comes_up_where_it_is_taught() -> None:
     values = play_values(SOLVER, hand)
     goal = PlayPosition.from_hand(hand).goal
     assert values[tile] < goal and any(v >= goal for v in values.values())
+
+
+def test_the_specials_come_up_under_their_rules() -> None:
+    found = lesson("09-nello")
+    assert found.record.rules.nello
+    step = max(found.teach)
+    hand = found.hand_at(step)
+    assert hand.contract is not None and hand.contract.kind == "nello"
+    values = play_values(SOLVER, hand)
+    move = found.actions[step]
+    assert isinstance(move, Play)
+    assert values[move.tile] == 0 and any(v > 0 for v in values.values())
+    assert found.hand_at(len(found.actions)).result.made  # type: ignore[union-attr]
+
+    found = lesson("10-plunge")
+    assert found.record.rules.plunge and found.teach.keys() == {0}
+    doubles = [
+        t
+        for t in iter_tiles(found.hand_record.deal[found.seat])
+        if TILE_NAMES[t][0] == TILE_NAMES[t][2]
+    ]
+    assert len(doubles) >= 4
+    bid = found.actions[0]
+    assert isinstance(bid, Bid) and bid.special == "plunge"
+    end = found.hand_at(len(found.actions))
+    assert end.declarer == end.layout.partner(found.seat) and end.result.made  # type: ignore[union-attr]
+
+    found = lesson("11-sevens")
+    step = max(found.teach)
+    hand = found.hand_at(step)
+    assert hand.tables is not None and hand.tables.sevens
+    held = hand.hands[found.seat]
+    assert hand.legal_mask() & held != held
+    stopped = next(t for t in iter_tiles(held & ~hand.legal_mask()))
+    verdict = check(found, step, TILE_NAMES[stopped])
+    pips = int(TILE_NAMES[stopped][0]) + int(TILE_NAMES[stopped][2])
+    assert f"{TILE_NAMES[stopped]} has {pips} pips, {abs(7 - pips)} from 7" in verdict.text
+    assert situation(found, step).startswith("Sevens: you must play a tile closest to 7 pips")
+    assert found.hand_at(len(found.actions)).result.made  # type: ignore[union-attr]
 
 
 def test_bad_input_is_refused_with_the_field_named() -> None:

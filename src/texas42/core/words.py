@@ -1672,13 +1672,15 @@ def lesson_situation(
 
     >>> lesson_situation(None, None, ["6-4", "3-3"], 2, "fives")
     'Your lead (fives are trump): any tile may be led.'
+    >>> lesson_situation(None, None, ["6-4", "3-3"], 2, None)
+    'Your lead (no trump): any tile may be led.'
     >>> lesson_situation("6-2", "sixes", ["6-4"], 3, "fives")
     '6-2 was led, so sixes were led: you must follow with 6-4.'
     >>> lesson_situation("6-2", "sixes", ["4-4", "3-1"], 2, "fives")
     '6-2 was led, so sixes were led: you hold none, so any tile may be played.'
     """
     if led is None:
-        trumps = f" ({trump} are trump)" if trump else ""
+        trumps = f" ({trump} are trump)" if trump else " (no trump)"
         return f"Your lead{trumps}: any tile may be led."
     head = f"{led} was led, so {suit} were led"
     if len(legal) == held:
@@ -1687,10 +1689,18 @@ def lesson_situation(
 
 
 def lesson_bid_words(
-    call: str, lesson_call: str, best: int, contract: str, makes: bool, right: bool
+    call: str,
+    lesson_call: str,
+    best: int,
+    contract: str,
+    makes: bool,
+    right: bool,
+    *,
+    higher_set: bool = True,
 ) -> str:
     """A learner's call against the most the side can take double dummy (``best`` points with
-    ``contract`` trump): ``makes`` says whether the call's bid would be made.
+    ``contract`` trump): ``makes`` says whether the call's bid would be made, ``higher_set``
+    whether any higher bid would be set (not when the side takes every point).
 
     >>> lesson_bid_words("34", "34", 34, "sixes", True, True)
     'Right: with sixes trump and best play your side takes 34 points, so a bid of 34 is made; a higher bid would be set.'
@@ -1699,12 +1709,14 @@ def lesson_bid_words(
     """
     take = f"with {contract} trump and best play your side takes {plural(best, 'point')}"
     if right:
-        return f"Right: {take}, so a bid of {call} is made; a higher bid would be set."
+        higher = "; a higher bid would be set" if higher_set else ""
+        return f"Right: {take}, so a bid of {call} is made{higher}."
     if call == "pass":
         return f"A pass gives up a bid your side can make: {take}, enough for {lesson_call}. Bid {lesson_call}."
     if not makes:
+        promise = f"{call} points" if call.isdigit() else "every trick"
         return (
-            f"A bid of {call} promises {call} points, but {take}: {call} would be set. "
+            f"A bid of {call} promises {promise}, but {take}: {call} would be set. "
             f"Bid {lesson_call}."
         )
     return (
@@ -1734,3 +1746,52 @@ def lesson_contract_words(
         f"{said(chosen, chosen_total)[0].upper()}{said(chosen, chosen_total)[1:]}, {verdict} "
         f"the bid of {bid}; {said(best, best_total)}. Name {best}."
     )
+
+
+def lesson_nello_outcome(tricks: int, bidding: bool) -> str:
+    """At Nel-O, the tricks the bidder takes with best play by every seat (the learner is the
+    bidder when ``bidding``), and what that does to the bid.
+
+    >>> lesson_nello_outcome(0, True)
+    'you take no trick, so your Nel-O is made'
+    >>> lesson_nello_outcome(2, False)
+    'the bidder takes 2 tricks, so their Nel-O is set'
+    """
+    taken = "no trick" if tricks == 0 else plural(tricks, "trick")
+    who, whose = ("you take", "your") if bidding else ("the bidder takes", "their")
+    return f"{who} {taken}, so {whose} Nel-O is {'made' if tricks == 0 else 'set'}"
+
+
+def lesson_worse_nello(tile: str, best: str, best_tricks: int, tricks: int, outcome: str) -> str:
+    """At Nel-O, a play that lets the other side force the bidder to take more tricks.
+
+    >>> lesson_worse_nello("6-6", "2-0", 0, 1, "you take 1 trick, so your Nel-O is set")
+    'After 6-6 the other side can make you take 1 trick more than after 2-0: with best play after 6-6 you take 1 trick, so your Nel-O is set. Play 2-0.'
+    """
+    more = plural(tricks - best_tricks, "trick")
+    return (
+        f"After {tile} the other side can make you take {more} more than after {best}: with "
+        f"best play after {tile} {outcome}. Play {best}."
+    )
+
+
+def lesson_sevens_situation(legal: Sequence[str]) -> str:
+    """The learner's turn at Sevens: only the tiles closest to 7 pips may be played.
+
+    >>> lesson_sevens_situation(["5-2"])
+    'Sevens: you must play a tile closest to 7 pips: 5-2.'
+    """
+    return f"Sevens: you must play a tile closest to 7 pips: {' or '.join(legal)}."
+
+
+def lesson_sevens_detail(tile: str, pips: int, closest: int) -> str:
+    """Why a tile may not be played at Sevens: how far its pips are from 7, against the
+    closest the hand holds.
+
+    >>> lesson_sevens_detail("6-6", 12, 0)
+    '6-6 has 12 pips, 5 from 7, and you hold a tile of 7'
+    >>> lesson_sevens_detail("3-0", 3, 1)
+    '3-0 has 3 pips, 4 from 7, and you hold one 1 from 7'
+    """
+    held = "a tile of 7" if closest == 0 else f"one {closest} from 7"
+    return f"{tile} has {pips} pips, {abs(7 - pips)} from 7, and you hold {held}"

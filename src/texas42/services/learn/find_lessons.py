@@ -1,4 +1,4 @@
-"""Find the lessons' deals with the engine: ``python -m texas42.services.learn.find_lessons DIR``.
+"""Find the lessons' deals: ``python -m texas42.services.learn.find_lessons [DIR [NAME...]]``.
 
 Each lesson wants a deal on which its point comes up at one of the learner's moves. For each
 lesson this draws deals from a fixed seed, one after another, plays each out with every seat
@@ -64,35 +64,49 @@ class Trial:
 
 def _own(hand: Hand, bidders_total: int) -> int:
     assert hand.high_seat is not None
+    if hand.contract is not None and hand.contract.kind == "nello":
+        return -bidders_total  # the learner bids Nel-O: fewer tricks are better
     mine = hand.layout.side_of[hand.high_seat] == hand.layout.side_of[LEARNER]
     return bidders_total if mine else hand.layout.total - bidders_total
 
 
-def _calls(bidder: int, bid: int) -> list[Action]:
+def _calls(bidder: int, bid: str) -> list[Action]:
     order = [(SHAKER + 1 + k) % 4 for k in range(4)]
-    return [Bid(str(bid)) if seat == bidder else Pass() for seat in order]
+    return [Bid(bid) if seat == bidder else Pass() for seat in order]
 
 
 def play_out(
-    solver: Solver, deal: tuple[int, ...], bidder: int, bid_of: Callable[[int], int | None]
+    solver: Solver,
+    deal: tuple[int, ...],
+    bidder: int,
+    bid_of: Callable[[int], int | None],
+    rules: Rules | None = None,
+    call: str | None = None,
+    named: str | None = None,
 ) -> Trial | None:
-    """The hand with ``bidder`` bidding what ``bid_of`` makes of its best total, naming its best
-    trump, and every seat playing best; None when ``bid_of`` says no bid fits."""
-    rules = Rules()
+    """The hand with ``bidder`` bidding what ``bid_of`` makes of its best total (or ``call``),
+    naming its best trump (or ``named``), and every seat playing best; None when ``bid_of``
+    says no bid fits."""
+    rules = rules or Rules()
     probe = Hand(rules, SHAKER, deal)
-    for call in _calls(bidder, 30):
-        probe.apply(call)
-    values = contract_values(solver, probe)
-    best = max(values, key=lambda name: (values[name], name))
-    bid = bid_of(values[best])
+    for action in _calls(bidder, call or "30"):
+        probe.apply(action)
+    bid: int | None = 0
+    if named is None:
+        values = contract_values(solver, probe)
+        named = max(values, key=lambda name: (values[name], name))
+        if call is None:
+            bid = bid_of(values[named])
     if bid is None:
         return None
     hand = Hand(rules, SHAKER, deal)
-    calls = _calls(bidder, bid)
-    for call in calls:
-        hand.apply(call)
-    contract = Contract.parse(best)
+    calls = _calls(bidder, call or str(bid))
+    for action in calls:
+        hand.apply(action)
+    contract = Contract.parse(named)
     hand.apply(Declare(contract))
+    if call is not None:
+        bid = PlayPosition.from_hand(hand).goal
     moves = []
     step = len(calls) + 1
     while hand.phase == Phase.PLAY:
@@ -201,6 +215,41 @@ def fits_set(trial: Trial) -> Move | None:
     return None
 
 
+def fits_nello(trial: Trial) -> Move | None:
+    result = trial.hand.result
+    if result is None or not result.made:
+        return None
+    return next((m for m in trial.moves if _unique(m) and _spread(m) >= 1), None)
+
+
+def fits_sevens(trial: Trial) -> Move | None:
+    result = trial.hand.result
+    if len(trial.moves) < 3 or result is None or not result.made:
+        return None
+    for m in trial.moves:
+        held = m.hand.hands[LEARNER]
+        if held.bit_count() >= 3 and m.hand.legal_mask() & held != held:
+            return m
+    return None
+
+
+def fits_plunge(trial: Trial) -> Move | None:
+    result = trial.hand.result
+    return trial.moves[0] if result is not None and result.made and trial.moves else None
+
+
+def four_doubles(deal: tuple[int, ...]) -> bool:
+    doubles = sum(1 << t for t in range(28) if TILE_NAMES[t][0] == TILE_NAMES[t][2])
+    return (deal[LEARNER] & doubles).bit_count() >= 4
+
+
+def sevens_held(deal: tuple[int, ...]) -> bool:
+    """The learner's side holds every tile of 7 pips (6-1, 5-2, 4-3), as a made Sevens mostly
+    needs."""
+    sevens = sum(1 << t for t in range(28) if int(TILE_NAMES[t][0]) + int(TILE_NAMES[t][2]) == 7)
+    return (deal[LEARNER] | deal[0]) & sevens == sevens
+
+
 def making(total: int) -> int | None:
     return min(total, 41) if total >= 30 else None
 
@@ -225,6 +274,16 @@ class Spec:
     intro: tuple[str, ...]
     teach: str
     teach_bid: str = ""
+    rules: str = "standard"
+    call: str | None = None
+    """The learner's call, where the lesson is about a special bid (else a point bid)."""
+    named: str | None = None
+    """The contract named, where the lesson is about one (else the bidder's best trump)."""
+    at_bid: bool = False
+    """The point comes up at the learner's call (step 0), not at a play."""
+    holds: Callable[[tuple[int, ...]], bool] | None = None
+    """A cheap test of the deal before any search (the learner's doubles for a plunge)."""
+    limit: int = LIMIT
 
 
 SPECS = (
@@ -365,16 +424,85 @@ SPECS = (
         ),
         "One tile here keeps the bid set; others let it make.",
     ),
+    Spec(
+        "09-nello",
+        2,
+        making,
+        fits_nello,
+        5,
+        "Nel-O",
+        "A bid to lose every trick: your partner sits out, and one trick taken sets it.",
+        (
+            (
+                "Nel-O is a bid to lose every trick. The bidder's partner lays their tiles down "
+                "and sits out, the bidder leads, and there is no trump; the bidder must take no "
+                "trick at all, or the bid is set."
+            ),
+        ),
+        "One tile here keeps you from taking a trick; another lets the other side make you "
+        "take one.",
+        rules="standard,nello=true",
+        call="2m",
+        named="nello",
+    ),
+    Spec(
+        "10-plunge",
+        2,
+        making,
+        fits_plunge,
+        0,
+        "Plunge",
+        "With four doubles, bid 4 marks: your partner names trump and leads.",
+        (
+            (
+                "A player holding four doubles or more may plunge before anyone has bid: a bid "
+                "of 4 marks. Their partner names trump and leads, and the side must take all "
+                "seven tricks."
+            ),
+        ),
+        "You hold four doubles or more: with your partner's best trump, can your side take "
+        "every trick?",
+        rules="standard,plunge=true",
+        call="plunge",
+        at_bid=True,
+        holds=four_doubles,
+        limit=4000,
+    ),
+    Spec(
+        "11-sevens",
+        2,
+        making,
+        fits_sevens,
+        5,
+        "Sevens",
+        "Everyone plays the tile closest to 7 pips; the closest wins the trick.",
+        (
+            (
+                "In Sevens there is no suit to follow: every player, the leader too, must play a "
+                "tile whose pips come closest to 7, the closest tile wins the trick (the first "
+                "played on a tie), and the bidders must win every trick."
+            ),
+        ),
+        "Count the pips: only the tiles closest to 7 may be played.",
+        rules="standard,sevens=true",
+        call="1m",
+        named="sevens",
+        holds=sevens_held,
+        limit=4000,
+    ),
 )
 
 
 def find(spec: Spec, solver: Solver, seed: int = 42) -> tuple[Trial, Move]:
     """The lesson's deal: among the first `TRIES` that fit, the one with fewest tied moves."""
     rng = random.Random(f"{seed}:{spec.name}")
+    rules = Rules.parse(spec.rules)
     found: list[tuple[int, int, Trial, Move]] = []
-    for k in range(LIMIT):
-        deal = tuple(Hand.random(Rules(), SHAKER, rng).deal)
-        trial = play_out(solver, deal, spec.bidder, spec.bid_of)
+    for k in range(spec.limit):
+        deal = tuple(Hand.random(rules, SHAKER, rng).deal)
+        if spec.holds is not None and not spec.holds(deal):
+            continue
+        trial = play_out(solver, deal, spec.bidder, spec.bid_of, rules, spec.call, spec.named)
         if trial is None or not trial.moves:
             continue
         move = spec.fits(trial)
@@ -385,7 +513,7 @@ def find(spec: Spec, solver: Solver, seed: int = 42) -> tuple[Trial, Move]:
         if len(found) >= TRIES:
             break
     if not found:
-        raise SystemExit(f"{spec.name}: no deal of {LIMIT} fits")
+        raise SystemExit(f"{spec.name}: no deal of {spec.limit} fits")
     _, _, trial, move = min(found, key=lambda f: (f[0], f[1]))
     return trial, move
 
@@ -399,8 +527,10 @@ def lesson_file(spec: Spec, trial: Trial, move: Move) -> dict[str, Any]:
         contract=trial.contract,
         play=tuple(hand.plays),
     )
-    out = Record(Rules(), (played,)).to_dict()
+    out = Record(hand.rules, (played,)).to_dict()
     teach = {str(move.step): spec.teach}
+    if spec.at_bid:
+        teach = {"0": spec.teach}
     if spec.teach_bid:
         teach = {"0": spec.teach, str(len(trial.calls)): spec.teach_bid}
     out["lesson"] = {
@@ -418,7 +548,10 @@ def main(argv: list[str]) -> int:
     folder = Path(argv[0]) if argv else Path(__file__).parent / "data" / "lessons"
     folder.mkdir(parents=True, exist_ok=True)
     solver = Solver()
+    only = set(argv[1:])
     for spec in SPECS:
+        if only and spec.name not in only:
+            continue
         trial, move = find(spec, solver)
         text = json.dumps(lesson_file(spec, trial, move), indent=1) + "\n"
         (folder / f"{spec.name}.json").write_text(text, "utf-8")

@@ -41,11 +41,15 @@ from texas42.core.words import (
     lesson_bid_words,
     lesson_contract_words,
     lesson_illegal_play,
+    lesson_nello_outcome,
     lesson_not_following,
     lesson_outcome,
     lesson_right_play,
+    lesson_sevens_detail,
+    lesson_sevens_situation,
     lesson_situation,
     lesson_tied_play,
+    lesson_worse_nello,
     lesson_worse_play,
 )
 from texas42.search.solver import PlayPosition, Solver
@@ -216,15 +220,26 @@ def _bid_words(hand: Hand) -> str | None:
     return None if hand.high_id is None else ACTIONS[hand.high_id].notation
 
 
+def _bidding(hand: Hand, seat: int) -> bool:
+    return hand.high_seat is not None and _side_of(hand, hand.high_seat) == _side_of(hand, seat)
+
+
+def _nello(hand: Hand) -> bool:
+    return hand.contract is not None and hand.contract.kind == "nello"
+
+
 def _own(hand: Hand, seat: int, bidders_total: int) -> int:
-    """The learner's side's points for a bidders' total."""
-    bidding = hand.high_seat is not None and _side_of(hand, hand.high_seat) == _side_of(hand, seat)
-    return bidders_total if bidding else hand.layout.total - bidders_total
+    """What a bidders' total is worth to the learner's side, higher better: its points, or at
+    Nel-O the tricks the bidder takes, counted against the bidder's side."""
+    if _nello(hand):
+        return -bidders_total if _bidding(hand, seat) else bidders_total
+    return bidders_total if _bidding(hand, seat) else hand.layout.total - bidders_total
 
 
 def _outcome(hand: Hand, seat: int, bidders_total: int) -> str:
-    assert hand.high_seat is not None
-    bidding = _side_of(hand, hand.high_seat) == _side_of(hand, seat)
+    bidding = _bidding(hand, seat)
+    if _nello(hand):
+        return lesson_nello_outcome(bidders_total, bidding)
     goal = PlayPosition.from_hand(hand).goal
     return lesson_outcome(
         _own(hand, seat, bidders_total),
@@ -271,7 +286,11 @@ def best_take(solver: Solver, hand: Hand, bid: Action) -> tuple[int, str]:
 
 def _not_following(hand: Hand, tile: int) -> str:
     tables = hand.tables
-    if tables is None or not hand.trick or tables.sevens:
+    if tables is not None and tables.sevens:
+        held = hand.hands[hand.turn]
+        closest = min(abs(7 - _pips(t)) for t in iter_tiles(held))
+        return lesson_sevens_detail(TILE_NAMES[tile], _pips(tile), closest)
+    if tables is None or not hand.trick:
         return ""
     suit = tables.led[hand.trick[0]]
     high, low = divmod_tile(tile)
@@ -282,6 +301,10 @@ def _not_following(hand: Hand, tile: int) -> str:
             TILE_NAMES[tile], SUIT_WORDS[suit], suit, contract_words(contract)
         )
     return lesson_not_following(TILE_NAMES[tile], SUIT_WORDS[suit], None, None)
+
+
+def _pips(tile: int) -> int:
+    return sum(divmod_tile(tile))
 
 
 def divmod_tile(tile: int) -> tuple[int, int]:
@@ -301,7 +324,12 @@ def situation(lesson: Lesson, step: int) -> str:
     tables = hand.tables
     held = hand.hands[lesson.seat]
     legal = [TILE_NAMES[t] for t in iter_tiles(hand.legal_mask() & held)]
-    trump = contract_words(hand.contract) if hand.contract is not None else None
+    contract = hand.contract
+    trump = None
+    if contract is not None and contract.kind in ("suit", "doubles"):
+        trump = contract_words(contract)
+    if tables is not None and tables.sevens:
+        return lesson_sevens_situation(legal)
     if not hand.trick or tables is None:
         return lesson_situation(None, None, legal, held.bit_count(), trump)
     led = hand.trick[0]
@@ -362,9 +390,11 @@ def _judge_play(
     if own[tile] == own[to.tile]:
         text = lesson_tied_play(said, best, _outcome(hand, seat, values[tile]))
         return Verdict(step, said, False, True, text, best)
-    text = lesson_worse_play(
-        said, best, own[to.tile], own[tile], "point", _outcome(hand, seat, values[tile])
-    )
+    outcome = _outcome(hand, seat, values[tile])
+    if _nello(hand):
+        text = lesson_worse_nello(said, best, values[to.tile], values[tile], outcome)
+    else:
+        text = lesson_worse_play(said, best, own[to.tile], own[tile], "point", outcome)
     return Verdict(step, said, False, True, text, best)
 
 
@@ -396,9 +426,9 @@ def _judge_call(
     said, best = move_notation(call), move_notation(to)
     trump = contract_words(Declare(contract).contract)
     if isinstance(call, Bid) and call.id == to.id:
-        return Verdict(
-            step, said, True, True, lesson_bid_words(said, best, total, trump, True, True), None
-        )
+        higher = total < hand.layout.total  # a mark bid needs every point: it would be set
+        text = lesson_bid_words(said, best, total, trump, True, True, higher_set=higher)
+        return Verdict(step, said, True, True, text, None)
     makes = False
     if isinstance(call, Bid):
         made_total, _ = best_take(solver, hand, call)

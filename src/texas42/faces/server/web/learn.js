@@ -181,7 +181,7 @@ class LessonTable {
     const toAct = phaseOf(hand) !== "done" && hand.turn === seat;
     const roles = rolesOf(hand, seat);
     return h("section", {
-      class: `seat-panel place-${place} team-${sideOf(this.seats, seat)}${toAct ? " to-act" : ""}`,
+      class: `seat-panel place-${place} team-${sideOf(this.seats, seat)}${toAct ? " to-act" : ""}${hand.out_seat === seat ? " out" : ""}`,
       "data-testid": `lesson-seat-${seat}`, "data-seat": seat,
     },
     h("div", { class: "seat-head" },
