@@ -42,11 +42,13 @@ def test_the_first_lesson_plays_through_and_counts_as_done(server: str, browser:
         held = tiles_in_hand(page)
         wrong = next(t for t in held if t != moves[0])
         page.click(f"{ENABLED}[data-move='{wrong}']")
-        page.wait_for_selector(f"{FEEDBACK}[data-right=false]")
+        # the first answer may wait for the server's worker to start and load the solver
+        page.wait_for_selector(f"{FEEDBACK}[data-right=false]", timeout=180_000)
         said = page.text_content(FEEDBACK)
         assert wrong in said and f"Play {moves[0]}." in said, said
         page.wait_for_selector(ENABLED)
         assert tiles_in_hand(page) == held
+        page.screenshot(path=str(ARTIFACTS / "learn-lesson-wrong.png"))
 
         for k, move in enumerate(moves):
             page.wait_for_selector(f"{ENABLED}[data-move='{move}']")

@@ -152,6 +152,7 @@ class LessonTable {
   async choose(move) {
     if (this.busy || !this.turn || this.turn.step === null) return;
     this.busy = true;
+    this.feedback = { pending: true, text: "Checking your move…" };
     this.render();
     let verdict;
     try {
@@ -244,8 +245,8 @@ class LessonTable {
         : null,
       asking && turn.teach ? h("p", { class: "lesson-teach", "data-testid": "lesson-teach" }, turn.teach) : null,
       asking && turn.situation ? h("p", { class: "lesson-situation", "data-testid": "lesson-situation" }, turn.situation) : null,
-      fb ? h("p", { class: `lesson-feedback ${fb.right ? "right" : "wrong"}`, role: "status",
-        "data-testid": "lesson-feedback", "data-right": fb.right ? "true" : "false" }, fb.text) : null);
+      fb ? h("p", { class: `lesson-feedback ${fb.pending ? "pending" : fb.right ? "right" : "wrong"}`, role: "status",
+        "data-testid": "lesson-feedback", "data-right": fb.pending ? "pending" : fb.right ? "true" : "false" }, fb.text) : null);
     mount(this.el.side,
       h("section", { class: "card side-card" }, h("h2", {}, "Bidding"), callsList(hand, this.seats, "lesson-calls")),
       h("section", { class: "card side-card" }, h("h2", {}, "Tricks"), piles(hand, this.seats, teamLabels(this.seats))),
