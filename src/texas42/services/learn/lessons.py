@@ -34,7 +34,7 @@ from texas42.core.contracts import SUIT_WORDS
 from texas42.core.errors import Texas42Error
 from texas42.core.hand import Hand
 from texas42.core.progress import Phase
-from texas42.core.record import HandRecord, Record, check_record
+from texas42.core.record import HandRecord, Record, action_seats, check_record
 from texas42.core.tiles import TILE_NAMES, iter_tiles, tile_name
 from texas42.core.words import (
     contract_words,
@@ -123,8 +123,6 @@ def read_lesson(lesson_id: str, text: str) -> Lesson:
     script = json.loads(text).get("lesson")
     if not isinstance(script, dict) or len(record.hands) != 1:
         raise LessonError("lesson", f"lesson {lesson_id} has no script or not one hand")
-    from texas42.core.record import action_seats
-
     hand = record.hands[0]
     seats = action_seats(record.rules, hand)
     teach = {int(k): str(v) for k, v in dict(script.get("teach", {})).items()}
@@ -293,7 +291,7 @@ def _not_following(hand: Hand, tile: int) -> str:
     if tables is None or not hand.trick:
         return ""
     suit = tables.led[hand.trick[0]]
-    high, low = divmod_tile(tile)
+    high, low = _ends(tile)
     trump = tables.trump_mask >> tile & 1
     contract = hand.contract
     if suit < 7 and suit in (high, low) and trump and contract is not None:
@@ -304,10 +302,10 @@ def _not_following(hand: Hand, tile: int) -> str:
 
 
 def _pips(tile: int) -> int:
-    return sum(divmod_tile(tile))
+    return sum(_ends(tile))
 
 
-def divmod_tile(tile: int) -> tuple[int, int]:
+def _ends(tile: int) -> tuple[int, int]:
     """A tile's two ends, higher first."""
     name = TILE_NAMES[tile]
     return int(name[0]), int(name[2])
