@@ -1720,3 +1720,227 @@ def learned_contract_words(
     if next_best is not None:
         line += f" ({percent(next_best[1])} in {next_best[0]})"
     return line
+
+
+# -- lessons (issue 17): what a learner is told about a move, from the engine's figures -------
+
+
+def lesson_outcome(own: int, unit: str, bid: str | None, bidding: bool, made: bool) -> str:
+    """What the learner's side ends the hand with under best play by every seat, and what that
+    does to the bid (``bidding``: the learner's side holds it).
+
+    >>> lesson_outcome(36, "point", "34", True, True)
+    'your side ends the hand with 36 points, so your bid of 34 is made'
+    >>> lesson_outcome(10, "point", "31", False, True)
+    'your side ends the hand with 10 points, so their bid of 31 is made'
+    """
+    line = f"your side ends the hand with {plural(own, unit)}"
+    if bid is None:
+        return line
+    whose = "your" if bidding else "their"
+    return f"{line}, so {whose} bid of {bid} is {'made' if made else 'set'}"
+
+
+def lesson_right_play(tile: str, also: Sequence[str], outcome: str) -> str:
+    """A learner's play that the solver finds best (``also``: the other tiles as good).
+
+    >>> lesson_right_play("6-4", [], "your side ends the hand with 31 points")
+    'Right: 6-4 is the best play here. With best play from here your side ends the hand with 31 points.'
+    >>> lesson_right_play("6-4", ["6-1"], "your side ends the hand with 31 points")[:47]
+    'Right: 6-4 is one of the best plays here (6-1 i'
+    """
+    if also:
+        verb = "is" if len(also) == 1 else "are"
+        head = f"Right: {tile} is one of the best plays here ({' and '.join(also)} {verb} as good)"
+    else:
+        head = f"Right: {tile} is the best play here"
+    return f"{head}. With best play from here {outcome}."
+
+
+def lesson_tied_play(tile: str, lesson_tile: str, outcome: str) -> str:
+    """A play as good as the lesson's, refused only because the lesson goes on with its own.
+
+    >>> lesson_tied_play("6-1", "6-4", "your side ends the hand with 31 points")[:60]
+    '6-1 is as good as 6-4 here: with best play from here your si'
+    """
+    return (
+        f"{tile} is as good as {lesson_tile} here: with best play from here {outcome} either "
+        f"way. This lesson goes on with {lesson_tile}: play {lesson_tile}."
+    )
+
+
+def lesson_worse_play(
+    tile: str, best: str, best_own: int, own: int, unit: str, outcome: str
+) -> str:
+    """A legal play the solver finds worse than the lesson's: what each keeps for the learner's
+    side, and what this one gives up.
+
+    >>> lesson_worse_play("3-3", "6-4", 31, 21, "point", "your side ends the hand with 21 points")
+    '6-4 keeps 31 points for your side; 3-3 gives up 10 of them: with best play after 3-3 your side ends the hand with 21 points. Play 6-4.'
+    """
+    return (
+        f"{best} keeps {plural(best_own, unit)} for your side; {tile} gives up "
+        f"{best_own - own} of them: with best play after {tile} {outcome}. Play {best}."
+    )
+
+
+def lesson_illegal_play(tile: str, why: str, detail: str, best: str) -> str:
+    """A tile the rules do not allow here: the rules' own reason, why the tile does not follow,
+    and the lesson's play.
+
+    >>> lesson_illegal_play(
+    ...     "6-2", "South must follow fives: 5-4", "6-2 is not one of the fives", "5-4"
+    ... )
+    'Not allowed: South must follow fives: 5-4. 6-2 is not one of the fives. Play 5-4.'
+    """
+    tail = f" {detail}." if detail else ""
+    return f"Not allowed: {why}.{tail} Play {best}."
+
+
+def lesson_not_following(tile: str, suit: str, pip: int | None, trump: str | None) -> str:
+    """Why a tile does not follow the suit led: it is not of that suit, or it carries the
+    number led (``pip``) but is a trump (of ``trump``).
+
+    >>> lesson_not_following("6-2", "fives", None, None)
+    '6-2 is not one of the fives'
+    >>> lesson_not_following("5-2", "twos", 2, "fives")
+    '5-2 has a two but is a trump (fives are trump): a trump follows only trumps'
+    """
+    if pip is not None and trump is not None:
+        return (
+            f"{tile} has a {_PIP_WORDS[pip]} but is a trump ({trump} are trump): a trump follows "
+            "only trumps"
+        )
+    return f"{tile} is not one of the {suit}"
+
+
+def lesson_situation(
+    led: str | None, suit: str | None, legal: Sequence[str], held: int, trump: str | None
+) -> str:
+    """The learner's turn to play, as the rules make it: a lead, a suit to follow, or none held.
+
+    >>> lesson_situation(None, None, ["6-4", "3-3"], 2, "fives")
+    'Your lead (fives are trump): any tile may be led.'
+    >>> lesson_situation(None, None, ["6-4", "3-3"], 2, None)
+    'Your lead (no trump): any tile may be led.'
+    >>> lesson_situation("6-2", "sixes", ["6-4"], 3, "fives")
+    '6-2 was led, so sixes were led: you must follow with 6-4.'
+    >>> lesson_situation("6-2", "sixes", ["4-4", "3-1"], 2, "fives")
+    '6-2 was led, so sixes were led: you hold none, so any tile may be played.'
+    """
+    if led is None:
+        trumps = f" ({trump} are trump)" if trump else " (no trump)"
+        return f"Your lead{trumps}: any tile may be led."
+    head = f"{led} was led, so {suit} were led"
+    if len(legal) == held:
+        return f"{head}: you hold none, so any tile may be played."
+    return f"{head}: you must follow with {' or '.join(legal)}."
+
+
+def lesson_bid_words(
+    call: str,
+    lesson_call: str,
+    best: int,
+    contract: str,
+    makes: bool,
+    right: bool,
+    *,
+    higher_set: bool = True,
+) -> str:
+    """A learner's call against the most the side can take double dummy (``best`` points with
+    ``contract`` trump): ``makes`` says whether the call's bid would be made, ``higher_set``
+    whether any higher bid would be set (not when the side takes every point).
+
+    >>> lesson_bid_words("34", "34", 34, "sixes", True, True)
+    'Right: with sixes trump and best play your side takes 34 points, so a bid of 34 is made; a higher bid would be set.'
+    >>> lesson_bid_words("38", "34", 34, "sixes", False, False)[:60]
+    'A bid of 38 promises 38 points, but with sixes trump and bes'
+    """
+    take = f"with {contract} trump and best play your side takes {plural(best, 'point')}"
+    if right:
+        higher = "; a higher bid would be set" if higher_set else ""
+        return f"Right: {take}, so a bid of {call} is made{higher}."
+    if call == "pass":
+        return f"A pass gives up a bid your side can make: {take}, enough for {lesson_call}. Bid {lesson_call}."
+    if not makes:
+        promise = f"{call} points" if call.isdigit() else "every trick"
+        return (
+            f"A bid of {call} promises {promise}, but {take}: {call} would be set. "
+            f"Bid {lesson_call}."
+        )
+    return (
+        f"{call} would be made, but {take}: {lesson_call} is the most your side can promise "
+        f"and make. Bid {lesson_call}."
+    )
+
+
+def lesson_contract_words(
+    chosen: str, chosen_total: int, best: str, best_total: int, bid: str, need: int
+) -> str:
+    """A learner's trump against the best one the solver finds for the bid (``need`` points).
+
+    >>> lesson_contract_words("sixes", 36, "sixes", 36, "34", 34)
+    'Right: with sixes trump and best play your side takes 36 points, enough for the bid of 34.'
+    >>> lesson_contract_words("fours", 28, "sixes", 36, "34", 34)[:62]
+    'With fours trump and best play your side takes 28 points, so t'
+    """
+
+    def said(name: str, total: int) -> str:
+        return f"with {name} trump and best play your side takes {plural(total, 'point')}"
+
+    if chosen == best:
+        return f"Right: {said(chosen, chosen_total)}, enough for the bid of {bid}."
+    verdict = "enough for" if chosen_total >= need else "so the bid would be set: short of"
+    return (
+        f"{said(chosen, chosen_total)[0].upper()}{said(chosen, chosen_total)[1:]}, {verdict} "
+        f"the bid of {bid}; {said(best, best_total)}. Name {best}."
+    )
+
+
+def lesson_nello_outcome(tricks: int, bidding: bool) -> str:
+    """At Nel-O, the tricks the bidder takes with best play by every seat (the learner is the
+    bidder when ``bidding``), and what that does to the bid.
+
+    >>> lesson_nello_outcome(0, True)
+    'you take no trick, so your Nel-O is made'
+    >>> lesson_nello_outcome(2, False)
+    'the bidder takes 2 tricks, so their Nel-O is set'
+    """
+    taken = "no trick" if tricks == 0 else plural(tricks, "trick")
+    who, whose = ("you take", "your") if bidding else ("the bidder takes", "their")
+    return f"{who} {taken}, so {whose} Nel-O is {'made' if tricks == 0 else 'set'}"
+
+
+def lesson_worse_nello(tile: str, best: str, best_tricks: int, tricks: int, outcome: str) -> str:
+    """At Nel-O, a play that lets the other side force the bidder to take more tricks.
+
+    >>> lesson_worse_nello("6-6", "2-0", 0, 1, "you take 1 trick, so your Nel-O is set")
+    'After 6-6 the other side can make you take 1 trick more than after 2-0: with best play after 6-6 you take 1 trick, so your Nel-O is set. Play 2-0.'
+    """
+    more = plural(tricks - best_tricks, "trick")
+    return (
+        f"After {tile} the other side can make you take {more} more than after {best}: with "
+        f"best play after {tile} {outcome}. Play {best}."
+    )
+
+
+def lesson_sevens_situation(legal: Sequence[str]) -> str:
+    """The learner's turn at Sevens: only the tiles closest to 7 pips may be played.
+
+    >>> lesson_sevens_situation(["5-2"])
+    'Sevens: you must play a tile closest to 7 pips: 5-2.'
+    """
+    return f"Sevens: you must play a tile closest to 7 pips: {' or '.join(legal)}."
+
+
+def lesson_sevens_detail(tile: str, pips: int, closest: int) -> str:
+    """Why a tile may not be played at Sevens: how far its pips are from 7, against the
+    closest the hand holds.
+
+    >>> lesson_sevens_detail("6-6", 12, 0)
+    '6-6 has 12 pips, 5 from 7, and you hold a tile of 7'
+    >>> lesson_sevens_detail("3-0", 3, 1)
+    '3-0 has 3 pips, 4 from 7, and you hold one 1 from 7'
+    """
+    held = "a tile of 7" if closest == 0 else f"one {closest} from 7"
+    return f"{tile} has {pips} pips, {abs(7 - pips)} from 7, and you hold {held}"

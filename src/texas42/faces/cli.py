@@ -412,6 +412,19 @@ def tui(
     raise typer.Exit(run_tui(parsed, seed, chosen, bots, name, save))
 
 
+@app.command()
+def learn(
+    lesson: Annotated[
+        str | None, typer.Argument(help="The lesson's id (01-count ...); none lists them.")
+    ] = None,
+) -> None:
+    """Take a lesson for someone who has never played, a line at a time: every hand shown,
+    each move checked and explained by the engine (the web's /learn has the same lessons)."""
+    from texas42.faces.terminal.learn_lessons import run_learn
+
+    raise typer.Exit(run_learn(lesson))
+
+
 def _check_name(name: str) -> None:
     """The name saved in a terminal game's record: printable text, as `check` will read it."""
     if not name.strip() or not name.isprintable():

@@ -47,6 +47,8 @@ from texas42.faces.server.house_rules import (
     read_house_rules,
 )
 from texas42.faces.server.invite import qr_svg, table_link
+from texas42.faces.server.learn_lessons import LESSON_CHECK_BYTES
+from texas42.faces.server.learn_lessons import router as lessons_router
 from texas42.faces.server.messages import (
     MAX_MESSAGE_BYTES,
     BadMessage,
@@ -75,6 +77,7 @@ BODY_LIMITS: BodyLimits = {
     ("POST", "/api/tables"): (TABLE_REQUEST_BYTES, "a new table's request"),
     ("POST", "/api/replay"): (MAX_RECORD_BYTES, "a record"),
     ("POST", "/api/house-rules"): (HOUSE_RULES_BYTES, "a house rules request"),
+    ("POST", "/api/learn/check"): (LESSON_CHECK_BYTES, "a lesson's move"),
 }
 """The body each route takes, read no further (`guard.BodyLimit`); every other route takes none."""
 HISTORY_LIMIT = 100
@@ -524,7 +527,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     if settings.access_log:  # outermost, so requests the gate or a limit refuses are logged too
         app.add_middleware(AccessLog)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
-    for router in (pages, api, sockets, health):
+    for router in (pages, api, sockets, health, lessons_router):
         app.include_router(router)
     refusals.install(app)
     return app
@@ -569,6 +572,16 @@ async def import_page() -> FileResponse:
 
 @pages.get("/replay/{table_id}/{number}")
 async def replay_page(table_id: str, number: int) -> FileResponse:
+    return _page()
+
+
+@pages.get("/learn")
+async def learn_page() -> FileResponse:
+    return _page()
+
+
+@pages.get("/learn/lesson/{lesson_id}")
+async def lesson_page(lesson_id: str) -> FileResponse:
     return _page()
 
 

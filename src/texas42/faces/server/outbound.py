@@ -670,6 +670,68 @@ class HouseRulesList:
     house_rules: list[HouseRules]
 
 
+# -- lessons (issue 17) ----------------------------------------------------------------------
+
+
+@sent
+class LessonSummary:
+    """A lesson of the course, as the ``/learn`` hub lists it."""
+
+    id: str
+    title: str
+    summary: str
+    moves: int
+    """How many moves the learner makes in it."""
+
+
+@sent
+class LessonList:
+    """``GET /api/learn/lessons``: the course, in order."""
+
+    lessons: list[LessonSummary]
+
+
+@sent
+class LessonTurn:
+    """Where a lesson stands after the lesson's own moves: their positions, and the learner's
+    next move (none when the lesson is over)."""
+
+    frames: list[Frame]
+    step: int | None
+    situation: str | None
+    teach: str | None
+    choices: list[str]
+    done: bool
+
+
+@sent
+class LessonPage:
+    """``GET /api/learn/lessons/{lesson}``: a lesson from its start."""
+
+    id: str
+    title: str
+    summary: str
+    seat: SeatNumber
+    intro: list[str]
+    layout: Layout
+    steps: list[int]
+    turn: LessonTurn
+
+
+@sent
+class LessonVerdict:
+    """``POST /api/learn/check``: the learner's move judged, and, if it was the lesson's, where
+    the lesson goes on."""
+
+    step: int
+    move: str
+    right: bool
+    legal: bool
+    text: str
+    better: str | None
+    turn: LessonTurn | None
+
+
 HttpBody = (
     Options
     | Created
@@ -682,6 +744,9 @@ HttpBody = (
     | HouseRulesList
     | Invite
     | Coaching
+    | LessonList
+    | LessonPage
+    | LessonVerdict
 )
 HTTP_BODIES: tuple[type, ...] = get_args(HttpBody)
 

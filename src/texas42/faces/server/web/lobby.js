@@ -373,7 +373,9 @@ function hero() {
       ["6-6", "5-5", "6-4", "5-0"].map((t, i) => tileSvg(t, { vertical: i % 2 === 0 }))),
     h("div", {},
       h("h1", {}, "Texas 42"),
-      h("p", {}, "Bid, name trump and take the count. Start a table, send the link to your partner, and fill the empty chairs with bots.")));
+      h("p", {}, "Bid, name trump and take the count. Start a table, send the link to your partner, and fill the empty chairs with bots."),
+      h("p", { class: "hero-learn" }, h("a", { href: "/learn", "data-testid": "learn-link" }, "Learn to play"),
+        " — lessons for someone who has never played.")));
 }
 
 export async function showLobby(root) {

@@ -1,0 +1,362 @@
+"""The lessons (issue 17, item 1): each plays through with its intended moves, every word it says
+matches what the engine computes now, the point of each lesson comes up on its deal, and bad
+input is refused with the field named."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from texas42.core.actions import Bid, Declare, Play
+from texas42.core.progress import Phase
+from texas42.core.record import check_record
+from texas42.core.tiles import COUNT_VALUE, TILE_NAMES, iter_tiles
+from texas42.search.solver import PlayPosition, Solver
+from texas42.services.learn import find_lessons
+from texas42.services.learn.lessons import (
+    Lesson,
+    LessonError,
+    best_take,
+    check,
+    contract_values,
+    lesson,
+    lessons,
+    move_notation,
+    play_values,
+    situation,
+)
+from webtest import make_client
+
+SOLVER = Solver()
+IDS = [x.id for x in lessons()]
+
+
+def own(found: Lesson, hand: Any, bidders: int) -> int:
+    """The learner's side's score for a bidders' total: its points, or minus the tricks the
+    Nel-O bidder (the learner) takes."""
+    assert hand.high_seat is not None
+    if nello(hand):
+        return -bidders
+    same = hand.layout.side_of[hand.high_seat] == hand.layout.side_of[found.seat]
+    return bidders if same else hand.layout.total - bidders
+
+
+def nello(hand: Any) -> bool:
+    return hand.contract is not None and hand.contract.kind == "nello"
+
+
+def test_the_course_has_its_eleven_lessons_in_order() -> None:
+    assert IDS == [
+        "01-count",
+        "02-follow",
+        "03-ends",
+        "04-doubles",
+        "05-bid",
+        "06-pull-trump",
+        "07-give-count",
+        "08-set",
+        "09-nello",
+        "10-plunge",
+        "11-sevens",
+    ]
+    for found in lessons():
+        check_record(found.record)  # a record in the format, legal under its rules
+        assert found.steps and all(found.seats[s] == found.seat for s in found.steps)
+        assert set(found.teach) <= set(found.steps)
+        assert found.title and found.summary and found.intro
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_each_lesson_plays_through_and_every_confirmation_is_the_solver_s(lesson_id: str) -> None:
+    found = lesson(lesson_id)
+    for step in found.steps:
+        hand = found.hand_at(step)
+        intended = found.actions[step]
+        assert hand.is_legal(intended)
+        verdict = check(found, step, move_notation(intended))
+        assert verdict.right and verdict.legal and verdict.better is None, verdict
+        assert verdict.text.startswith("Right: ")
+        if isinstance(intended, Play):
+            values = play_values(SOLVER, hand)
+            mine = {t: own(found, hand, v) for t, v in values.items()}
+            assert mine[intended.tile] == max(mine.values())  # the lesson's play is best
+            if nello(hand):
+                tricks = values[intended.tile]
+                assert tricks == 0 and "you take no trick, so your Nel-O is made" in verdict.text
+            else:
+                assert f"ends the hand with {mine[intended.tile]} point" in verdict.text
+                goal = PlayPosition.from_hand(hand).goal
+                outcome = "is made" if values[intended.tile] >= goal else "is set"
+                assert outcome in verdict.text
+            also = [
+                TILE_NAMES[t]
+                for t, v in mine.items()
+                if t != intended.tile and v == max(mine.values())
+            ]
+            assert ("one of the best" in verdict.text) == bool(also)
+        elif isinstance(intended, Declare):
+            values = contract_values(SOLVER, hand)
+            assert values[str(intended.contract)] == max(values.values())
+            assert f"takes {max(values.values())} points" in verdict.text
+        else:
+            assert isinstance(intended, Bid)
+            total, _ = best_take(SOLVER, hand, intended)
+            if intended.special:  # a plunge is made only with every trick
+                assert total == hand.layout.total
+            else:
+                assert intended.points == min(total, 41)  # the most it can promise and make
+            assert f"takes {total} points" in verdict.text
+    end = found.hand_at(len(found.actions))
+    assert end.phase == Phase.DONE and found.next_step(found.steps[-1] + 1) is None
+
+
+@pytest.mark.parametrize("lesson_id", IDS)
+def test_every_other_tile_is_stopped_with_the_engine_s_reason_and_the_better_play(
+    lesson_id: str,
+) -> None:
+    found = lesson(lesson_id)
+    for step in found.steps:
+        hand = found.hand_at(step)
+        if hand.phase != Phase.PLAY:
+            continue
+        intended = found.actions[step]
+        assert isinstance(intended, Play)
+        best = TILE_NAMES[intended.tile]
+        values = play_values(SOLVER, hand)
+        for t in iter_tiles(hand.hands[found.seat]):
+            if t == intended.tile:
+                continue
+            verdict = check(found, step, TILE_NAMES[t])
+            assert not verdict.right and verdict.better == best
+            assert found.hand_at(step).hands == hand.hands  # nothing changed
+            why = hand.why_illegal(Play(t))
+            if why is not None:
+                assert not verdict.legal
+                assert verdict.text.startswith(f"Not allowed: {why}.")
+                assert verdict.text.endswith(f"Play {best}.")
+                continue
+            assert verdict.legal
+            gap = own(found, hand, values[intended.tile]) - own(found, hand, values[t])
+            assert gap >= 0
+            if gap == 0:
+                assert f"is as good as {best}" in verdict.text
+            elif nello(hand):
+                assert f"make you take {gap} trick" in verdict.text
+                assert verdict.text.endswith(f"Play {best}.")
+            else:
+                assert f"{TILE_NAMES[t]} gives up {gap} of them" in verdict.text
+                assert (
+                    f"{best} keeps {own(found, hand, values[intended.tile])} point" in verdict.text
+                )
+                assert verdict.text.endswith(f"Play {best}.")
+
+
+def test_a_wrong_bid_and_a_wrong_trump_are_stopped_with_the_solver_s_figures() -> None:
+    found = lesson("05-bid")
+    bid_step, trump_step = sorted(found.teach)
+    hand = found.hand_at(bid_step)
+    intended = found.actions[bid_step]
+    assert isinstance(intended, Bid)
+    total, _ = best_take(SOLVER, hand, intended)
+    over = check(found, bid_step, str(total + 1))
+    assert not over.right and over.better == str(intended.points)
+    assert f"{total + 1} would be set" in over.text
+    under = check(found, bid_step, "30")
+    assert "30 would be made" in under.text and f"Bid {intended.points}." in under.text
+    passed = check(found, bid_step, "pass")
+    assert "A pass gives up" in passed.text
+
+    hand = found.hand_at(trump_step)
+    values = contract_values(SOLVER, hand)
+    best = str(found.actions[trump_step].contract)  # type: ignore[attr-defined]
+    worst = min(values, key=lambda name: values[name])
+    verdict = check(found, trump_step, worst)
+    assert not verdict.right and verdict.better == best
+    assert f"takes {values[worst]} points" in verdict.text
+    assert f"takes {values[best]} points" in verdict.text
+
+
+def test_the_point_of_each_lesson_comes_up_where_it_is_taught() -> None:
+    def at(lesson_id: str) -> tuple[Lesson, int, Any, int]:
+        found = lesson(lesson_id)
+        step = max(found.teach)
+        move = found.actions[step]
+        assert isinstance(move, Play)
+        return found, step, found.hand_at(step), move.tile
+
+    found, step, hand, tile = at("01-count")
+    values = {t: own(found, hand, v) for t, v in play_values(SOLVER, hand).items()}
+    assert COUNT_VALUE[tile] or any(COUNT_VALUE[t] for t in hand.trick)
+    assert values[tile] - min(values.values()) >= 10
+
+    found, step, hand, tile = at("02-follow")
+    legal = hand.legal_mask() & hand.hands[found.seat]
+    assert hand.trick and legal == 1 << tile and hand.hands[found.seat].bit_count() >= 4
+    assert situation(found, step).endswith(f"you must follow with {TILE_NAMES[tile]}.")
+
+    found, step, hand, tile = at("03-ends")
+    led = TILE_NAMES[hand.trick[0]]
+    held = hand.hands[found.seat]
+    assert any(led[2] in TILE_NAMES[t] for t in iter_tiles(held & ~hand.legal_mask()))
+
+    found, step, hand, tile = at("04-doubles")
+    name = TILE_NAMES[tile]
+    assert name[0] == name[2] and hand.tables is not None
+    assert not hand.tables.trump_mask >> tile & 1
+    after = found.hand_at(step + 1 + (3 - len(hand.trick)))
+    assert after.tricks[len(hand.tricks)].winner == found.seat
+
+    found, step, hand, tile = at("06-pull-trump")
+    assert hand.tables is not None and hand.tables.trump_mask >> tile & 1 and not hand.trick
+    values = {t: own(found, hand, v) for t, v in play_values(SOLVER, hand).items()}
+    assert max(v for t, v in values.items() if not hand.tables.trump_mask >> t & 1) < values[tile]
+
+    found, step, hand, tile = at("07-give-count")
+    after = found.hand_at(step + 1 + (3 - len(hand.trick)))
+    assert after.tricks[len(hand.tricks)].winner == after.layout.partner(found.seat)
+    assert COUNT_VALUE[tile] and len(hand.trick) >= 2
+
+    found, step, hand, tile = at("08-set")
+    values = play_values(SOLVER, hand)
+    goal = PlayPosition.from_hand(hand).goal
+    assert values[tile] < goal and any(v >= goal for v in values.values())
+
+
+def test_the_specials_come_up_under_their_rules() -> None:
+    found = lesson("09-nello")
+    assert found.record.rules.nello
+    step = max(found.teach)
+    hand = found.hand_at(step)
+    assert hand.contract is not None and hand.contract.kind == "nello"
+    values = play_values(SOLVER, hand)
+    move = found.actions[step]
+    assert isinstance(move, Play)
+    assert values[move.tile] == 0 and any(v > 0 for v in values.values())
+    assert found.hand_at(len(found.actions)).result.made  # type: ignore[union-attr]
+
+    found = lesson("10-plunge")
+    assert found.record.rules.plunge and found.teach.keys() == {0}
+    doubles = [
+        t
+        for t in iter_tiles(found.hand_record.deal[found.seat])
+        if TILE_NAMES[t][0] == TILE_NAMES[t][2]
+    ]
+    assert len(doubles) >= 4
+    bid = found.actions[0]
+    assert isinstance(bid, Bid) and bid.special == "plunge"
+    end = found.hand_at(len(found.actions))
+    assert end.declarer == end.layout.partner(found.seat) and end.result.made  # type: ignore[union-attr]
+
+    found = lesson("11-sevens")
+    step = max(found.teach)
+    hand = found.hand_at(step)
+    assert hand.tables is not None and hand.tables.sevens
+    held = hand.hands[found.seat]
+    assert hand.legal_mask() & held != held
+    stopped = next(t for t in iter_tiles(held & ~hand.legal_mask()))
+    verdict = check(found, step, TILE_NAMES[stopped])
+    pips = int(TILE_NAMES[stopped][0]) + int(TILE_NAMES[stopped][2])
+    assert f"{TILE_NAMES[stopped]} has {pips} pips, {abs(7 - pips)} from 7" in verdict.text
+    assert situation(found, step).startswith("Sevens: you must play a tile closest to 7 pips")
+    assert found.hand_at(len(found.actions)).result.made  # type: ignore[union-attr]
+
+
+def test_bad_input_is_refused_with_the_field_named() -> None:
+    found = lesson("02-follow")
+    first = found.steps[0]
+    with pytest.raises(LessonError) as missing:
+        lesson("99-nothing")
+    assert missing.value.field == "lesson" and missing.value.missing
+    for junk in ("../etc", "", 7, None):
+        with pytest.raises(LessonError):
+            lesson(junk)
+    not_mine = next(k for k in range(len(found.actions)) if k not in found.steps)
+    for step in (not_mine, -1, 10_000, "6", True, None):
+        with pytest.raises(LessonError) as bad:
+            check(found, step, "6-4")
+        assert bad.value.field == "step"
+    hand = found.hand_at(first)
+    absent = next(t for t in range(28) if not hand.hands[found.seat] >> t & 1)
+    for move in (TILE_NAMES[absent], "junk", "", "7-7", "x" * 40, 5, None):
+        with pytest.raises(LessonError) as bad:
+            check(found, first, move)
+        assert bad.value.field == "move", move
+
+
+def test_the_http_api_serves_the_course_judges_moves_and_refuses_bad_input(
+    tmp_path: Path,
+) -> None:
+    found = lesson("02-follow")
+    first = found.steps[0]
+    right = move_notation(found.actions[first])
+    hand = found.hand_at(first)
+    wrong = next(
+        TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat]) if TILE_NAMES[t] != right
+    )
+    with make_client(tmp_path / "t.sqlite") as client:
+        listed = client.get("/api/learn/lessons").json()["lessons"]
+        assert [x["id"] for x in listed] == IDS
+        assert listed[1]["moves"] == len(found.steps)
+        page = client.get(f"/api/learn/lessons/{found.id}").json()
+        assert page["seat"] == found.seat and page["steps"] == list(found.steps)
+        start = page["turn"]
+        assert start["step"] == first and len(start["frames"]) == first + 1
+        # nothing past the learner's next move is sent: the frames stop before it
+        assert start["frames"][-1]["hands"][found.seat] == [
+            TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat])
+        ]
+        assert start["situation"] == situation(found, first)
+        assert sorted(start["choices"]) == sorted(start["frames"][-1]["hands"][found.seat])
+
+        refused = client.post(
+            "/api/learn/check", json={"lesson": found.id, "step": first, "move": wrong}
+        )
+        assert refused.status_code == 200
+        body = refused.json()
+        assert not body["right"] and body["turn"] is None and body["better"] == right
+        assert body["text"] == check(found, first, wrong).text
+
+        went = client.post(
+            "/api/learn/check", json={"lesson": found.id, "step": first, "move": right}
+        )
+        body = went.json()
+        assert body["right"] and body["turn"]["step"] == found.next_step(first + 1)
+        assert body["turn"]["frames"][0]["hands"][found.seat] == [
+            TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat]) if TILE_NAMES[t] != right
+        ]
+
+        bad = [
+            ({"lesson": "99-none", "step": first, "move": right}, 404, "lesson"),
+            ({"lesson": found.id, "step": first + 1, "move": right}, 400, "step"),
+            (
+                {"lesson": found.id, "step": first, "move": "0-0" if "0-0" not in right else "6-6"},
+                400,
+                "move",
+            ),
+            ({"lesson": found.id, "step": first, "move": "junk"}, 400, "move"),
+            ({"lesson": found.id, "step": "x", "move": right}, 422, "step"),
+            ({"lesson": found.id, "step": first}, 422, "move"),
+            ({"lesson": found.id, "step": first, "move": right, "extra": 1}, 422, "extra"),
+        ]
+        for request, status, field in bad:
+            answer = client.post("/api/learn/check", json=request)
+            assert answer.status_code == status, (request, answer.text)
+            assert field in answer.text, (request, answer.text)
+        assert client.get("/api/learn/lessons/99-none").status_code == 404
+        assert client.get("/api/learn/lessons/..%2F..%2Fetc").status_code == 404
+        assert client.get("/learn").status_code == 200
+        assert client.get("/learn/lesson/01-count").status_code == 200
+
+
+def test_the_finder_writes_the_shipped_lesson_again(tmp_path: Path) -> None:
+    spec = find_lessons.SPECS[0]
+    trial, move = find_lessons.find(spec, SOLVER)
+    made = find_lessons.lesson_file(spec, trial, move)
+    shipped = lesson(spec.name)
+    assert made["hands"][0]["deal"] == shipped.record.to_dict()["hands"][0]["deal"]
+    assert made["hands"][0]["play"] == shipped.record.to_dict()["hands"][0]["play"]
+    assert made["lesson"]["teach"] == {str(k): v for k, v in shipped.teach.items()}
+    assert re.fullmatch(r"\d{2}-[a-z-]+", spec.name)
