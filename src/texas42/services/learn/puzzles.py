@@ -307,7 +307,7 @@ def show(puzzle: Puzzle) -> dict[str, Any]:
         "standing": words.puzzle_standing(
             bidders, _bidders_score(hand), _needed(hand), _unit(hand), len(hand.tricks)
         ),
-        "hands": [[tile_name(t) for t in tiles_of(m)] for m in hand.hands],
+        "hands": [[tile_name(t) for t in tiles_of(m)] for m in hand.hands],  # highest first
         "trick": _plays(hand.trick_seats, hand.trick),
         "tricks": [
             {"plays": _plays(t.seats, t.tiles), "winner": t.winner, "points": t.points}
