@@ -36,8 +36,8 @@ def test_a_wrong_tile_then_the_answer_read_from_the_terminal() -> None:
     assert verdict["lines"][0]["result"] in done.stdout
     wrong_done = runner.invoke(app, ["puzzle", puzzle.id, "--answer", wrong])
     assert wrong_done.exit_code == 0
-    assert f"the line that refutes {wrong}:" in wrong_done.stdout
-    assert f"the line that proves {right}:" in wrong_done.stdout
+    assert f"The line that refutes {wrong}:" in wrong_done.stdout
+    assert f"The line that proves {right}:" in wrong_done.stdout
 
 
 def test_the_daily_puzzle_and_refusals() -> None:

@@ -19,6 +19,7 @@ def test_the_list_has_every_puzzle_without_tiles_or_answers(client: TestClient) 
     assert [p["id"] for p in body["puzzles"]] == [p.id for p in puzzles.load()]
     assert [g["grade"] for g in body["grades"]] == [1, 2, 3, 4, 5]
     assert body["grades"][0]["words"] == "warm-up"
+    assert body["intro"].startswith("Each position comes from a deal the bots played")
     assert "position" not in body["puzzles"][0] and "answers" not in body["puzzles"][0]
 
 

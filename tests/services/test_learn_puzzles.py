@@ -88,7 +88,12 @@ def test_a_right_answer_and_a_wrong_one_say_so_with_the_lines_that_prove_it() ->
     assert f"would end with {wrong_move.total} points" in wrong["verdict"]
     refuting, proving = wrong["lines"]
     assert refuting["made"] is False and "were set after trick" in refuting["result"]
-    assert proving == right["lines"][0]
+    assert refuting["title"] == f"The line that refutes {wrong['tile']}"
+    assert proving["title"] == f"The line that proves {right['tile']}"
+    assert right["lines"][0]["title"] == f"The line that proves it, after {right['tile']}"
+    assert {**proving, "title": ""} == {**right["lines"][0], "title": ""}
+    last = refuting["tricks"][-1]
+    assert last["words"].startswith(f"{puzzle.hand.layout.seat_names[last['winner']]} took trick")
 
 
 def test_a_defenders_puzzle_asks_to_set_the_contract() -> None:

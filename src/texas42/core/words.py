@@ -1670,3 +1670,24 @@ def puzzle_verdict(
         f"Not {tile}: with best play after it {end}, {outcome}. "
         f"The play{'s' if many else ''} that {verb} the contract: {' or '.join(answers)}."
     )
+
+
+PUZZLES_INTRO = (
+    "Each position comes from a deal the bots played, solved with every tile known: one play, "
+    "or two, gets the side to move its way, and you find it. The grade comes from the search: "
+    "how many plays lose, how many tricks are left, how long the winning line takes."
+)
+"""What the play puzzles are, said once at the head of their list."""
+
+
+def puzzle_line_title(tile: str, *, proves: bool, after_answer: bool = False) -> str:
+    """The heading of a puzzle's line: the line that proves an answer, or refutes a wrong tile.
+
+    >>> puzzle_line_title("6-4", proves=True, after_answer=True)
+    'The line that proves it, after 6-4'
+    >>> puzzle_line_title("6-4", proves=False), puzzle_line_title("5-5", proves=True)
+    ('The line that refutes 6-4', 'The line that proves 5-5')
+    """
+    if proves and after_answer:
+        return f"The line that proves it, after {tile}"
+    return f"The line that {'proves' if proves else 'refutes'} {tile}"

@@ -30,10 +30,7 @@ def _line_lines(line: dict[str, Any], names: list[str]) -> list[str]:
             f"{names[p['seat']]} {p['tile']}{' (on the table)' if p['before'] else ''}"
             for p in trick["plays"]
         )
-        out.append(
-            f"  trick {trick['number']}: {plays} -> {names[trick['winner']]}, "
-            f"{trick['points']} {'point' if trick['points'] == 1 else 'points'}"
-        )
+        out.append(f"  {plays}: {trick['words']}")
     out.append(f"  {line['result']}")
     return out
 
@@ -110,16 +107,7 @@ def puzzle(
             typer.echo(printable(str(exc)))
     typer.echo(verdict["verdict"])
     names = shown["seat_names"]
-    lines = verdict["lines"]
-    titles = (
-        ["the line that proves it:"]
-        if verdict["right"]
-        else [
-            f"the line that refutes {verdict['tile']}:",
-            f"the line that proves {lines[-1]['tile']}:",
-        ]
-    )
-    for title, line in zip(titles, lines):
-        typer.echo(title)
+    for line in verdict["lines"]:
+        typer.echo(line["title"] + ":")
         for text in _line_lines(line, names):
             typer.echo(text)

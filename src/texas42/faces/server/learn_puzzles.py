@@ -22,7 +22,7 @@ from fastapi import APIRouter, HTTPException, Query
 from fastapi.responses import FileResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from texas42.core.words import puzzle_grade_words
+from texas42.core.words import PUZZLES_INTRO, puzzle_grade_words
 from texas42.services.learn import puzzles
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -68,6 +68,7 @@ async def puzzle_list() -> dict[str, Any]:
     listed = [puzzles.summary(p) for p in puzzles.load()]
     grades = sorted({p["grade"] for p in listed})
     return {
+        "intro": PUZZLES_INTRO,
         "puzzles": listed,
         "grades": [{"grade": g, "words": puzzle_grade_words(g)} for g in grades],
     }

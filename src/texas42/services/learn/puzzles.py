@@ -322,7 +322,7 @@ def replay_line(puzzle: Puzzle, move: Move) -> dict[str, Any]:
     ``before``), and how the hand ended: made or set, and the bidders' points then."""
     hand = puzzle.hand.copy()
     assert hand.high_seat is not None
-    _, sides = _names(hand)
+    seats, sides = _names(hand)
     start = len(hand.tricks)
     before = len(hand.trick)
     for t in move.line:
@@ -334,7 +334,13 @@ def replay_line(puzzle: Puzzle, move: Move) -> dict[str, Any]:
         for k, play in enumerate(plays):
             play["before"] = number == start + 1 and k < before
         tricks.append(
-            {"number": number, "plays": plays, "winner": trick.winner, "points": trick.points}
+            {
+                "number": number,
+                "plays": plays,
+                "winner": trick.winner,
+                "points": trick.points,
+                "words": words.trick_taken(seats[trick.winner], number, trick.points),
+            }
         )
     bidders = sides[hand.layout.side_of[hand.high_seat]]
     score = _bidders_score(hand)
@@ -371,8 +377,10 @@ def answer(puzzle: Puzzle, tile_text: str) -> dict[str, Any]:
     chosen = puzzle.move(tile)
     best = chosen if right else puzzle.move(puzzle.answers[0])
     lines = [replay_line(puzzle, chosen)]
+    lines[0]["title"] = words.puzzle_line_title(tile_name(tile), proves=right, after_answer=right)
     if not right:
         lines.append(replay_line(puzzle, best))
+        lines[1]["title"] = words.puzzle_line_title(tile_name(best.tile), proves=True)
     assert hand.high_seat is not None
     return {
         "id": puzzle.id,

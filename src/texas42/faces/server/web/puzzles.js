@@ -67,9 +67,7 @@ export async function showPuzzles(root) {
   });
   mount(root, h("section", { class: "card puzzles-page", "data-testid": "puzzles-page" },
     h("h2", {}, "Play puzzles"),
-    h("p", {}, "Each position comes from a deal the bots played, solved with every tile known: one play, ",
-      "or two, gets the side to move its way, and you find it. The grade comes from the search: how many ",
-      "plays lose, how many tricks are left, how long the winning line takes."),
+    h("p", { "data-testid": "puzzles-intro" }, set.intro),
     h("p", { "data-testid": "puzzles-progress" }, `Solved on this device: ${done} of ${list.length}.`),
     h("p", {}, h("a", { class: "button", href: "/learn/puzzles/daily", "data-testid": "daily-link" },
       "Today's puzzle")),
@@ -101,14 +99,14 @@ function board(puzzle, onPlay) {
     hands, h("div", { class: "puzzle-center" }, trickArea(puzzle.trick, seat, seats)));
 }
 
-function lineBlock(line, seatNames, title, testid) {
+function lineBlock(line, seatNames, testid) {
   const seats = seatNames.map((compass, k) => ({ compass, side: k & 1 }));
   return h("section", { class: "puzzle-line", "data-testid": testid },
-    h("h3", {}, title),
+    h("h3", {}, line.title),
     h("ol", { class: "puzzle-tricks" }, line.tricks.map((t) => h("li", { "data-testid": "line-trick" },
       h("span", { class: "puzzle-trick-number" }, `Trick ${t.number}`),
       trickRow(t, seats, { withSeats: true }),
-      h("span", { class: "muted" }, `${seatNames[t.winner]} won it · ${t.points} ${t.points === 1 ? "point" : "points"}`)))),
+      h("span", { class: "muted" }, t.words)))),
     h("p", { class: "puzzle-result", "data-testid": `${testid}-result` }, line.result));
 }
 
@@ -118,9 +116,8 @@ function verdictBlock(puzzle, verdict, retry) {
     "data-right": verdict.right ? "true" : "false", tabindex: "-1" },
   h("p", { class: "puzzle-verdict-words", "data-testid": "verdict-words" }, verdict.verdict),
   verdict.right
-    ? lineBlock(mine, puzzle.seat_names, `The line that proves it, after ${mine.tile}`, "proving-line")
-    : [lineBlock(mine, puzzle.seat_names, `The line that refutes ${mine.tile}`, "refuting-line"),
-      lineBlock(proof, puzzle.seat_names, `The line that proves ${proof.tile}`, "proving-line")],
+    ? lineBlock(mine, puzzle.seat_names, "proving-line")
+    : [lineBlock(mine, puzzle.seat_names, "refuting-line"), lineBlock(proof, puzzle.seat_names, "proving-line")],
   h("p", { class: "puzzle-actions" },
     verdict.right ? null : h("button", { type: "button", "data-testid": "puzzle-retry", onclick: retry }, "Try again"),
     h("a", { class: "button", href: "/learn/puzzles", "data-testid": "puzzles-back" }, "All the puzzles")));
