@@ -1691,3 +1691,12 @@ def puzzle_line_title(tile: str, *, proves: bool, after_answer: bool = False) ->
     if proves and after_answer:
         return f"The line that proves it, after {tile}"
     return f"The line that {'proves' if proves else 'refutes'} {tile}"
+
+
+def puzzle_label(contract: str, tricks_left: int, who: str, make: bool) -> str:
+    """A puzzle in the list: its contract, the tricks left and the task, without its tiles.
+
+    >>> puzzle_label("sixes", 3, "East", False)
+    'sixes · 3 tricks left · East to set it'
+    """
+    return f"{contract} · {plural(tricks_left, 'trick')} left · {who} to {'make' if make else 'set'} it"

@@ -82,9 +82,7 @@ def puzzle(
             found = puzzles.by_id(puzzle_id)
         else:
             for p in map(puzzles.summary, puzzles.load()):
-                typer.echo(
-                    f"{p['id']}  {p['grade']} {p['grade_words']:<8}  {p['contract']:<8}  {p['task'].split(':')[0]}"
-                )
+                typer.echo(f"{p['id']}  {p['grade']} {p['grade_words']:<8}  {p['label']}")
             return
     except puzzles.PuzzleError as exc:
         raise _fail(str(exc)) from None

@@ -280,6 +280,12 @@ def summary(puzzle: Puzzle) -> dict[str, Any]:
         "contract": words.contract_said(str(hand.contract)),
         "task": words.puzzle_task(seats[puzzle.seat], puzzle.make),
         "tricks_left": puzzle.tricks_left,
+        "label": words.puzzle_label(
+            words.contract_said(str(hand.contract)),
+            puzzle.tricks_left,
+            seats[puzzle.seat],
+            puzzle.make,
+        ),
     }
 
 

@@ -62,8 +62,7 @@ export async function showPuzzles(root) {
       h("ol", { class: "puzzle-list" }, mine.map((p) => h("li", {},
         h("a", { href: `/learn/puzzles/${p.id}`, "data-testid": "puzzle-link", "data-puzzle": p.id,
           "data-solved": solved.has(p.id) ? "true" : "false", class: solved.has(p.id) ? "solved" : "" },
-        solved.has(p.id) ? "✓ " : "", `${p.contract} · ${p.tricks_left} left`),
-        h("span", { class: "muted" }, ` ${p.task.split(":")[0]}`)))));
+        solved.has(p.id) ? "✓ " : "", p.label)))));
   });
   mount(root, h("section", { class: "card puzzles-page", "data-testid": "puzzles-page" },
     h("h2", {}, "Play puzzles"),
@@ -99,13 +98,21 @@ function board(puzzle, onPlay) {
     hands, h("div", { class: "puzzle-center" }, trickArea(puzzle.trick, seat, seats)));
 }
 
+/** A line's first trick with the tiles already on the table before the puzzle dimmed. */
+function marked(row, plays) {
+  plays.forEach((p, i) => {
+    if (p.before && row.children[i]) row.children[i].classList.add("before");
+  });
+  return row;
+}
+
 function lineBlock(line, seatNames, testid) {
   const seats = seatNames.map((compass, k) => ({ compass, side: k & 1 }));
   return h("section", { class: "puzzle-line", "data-testid": testid },
     h("h3", {}, line.title),
     h("ol", { class: "puzzle-tricks" }, line.tricks.map((t) => h("li", { "data-testid": "line-trick" },
       h("span", { class: "puzzle-trick-number" }, `Trick ${t.number}`),
-      trickRow(t, seats, { withSeats: true }),
+      marked(trickRow(t, seats, { withSeats: true }), t.plays),
       h("span", { class: "muted" }, t.words)))),
     h("p", { class: "puzzle-result", "data-testid": `${testid}-result` }, line.result));
 }
