@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from texas42.core.actions import Play
+from texas42.core.notation import parse_hand_position
 from texas42.core.progress import Phase
 from texas42.core.tiles import TILE_CODES, tile_name
 from texas42.search.solver import PlayPosition, Solver
@@ -177,3 +178,34 @@ def test_a_build_is_reproducible_and_writes_a_set_that_loads(tmp_path: Path) -> 
     assert json.loads(out.read_text())["command"].endswith(
         "--count 3 --seed 7 --deals 12 --bot rules"
     )
+
+
+NELLO = (
+    (
+        "house 0-0 1 3 64.63.62.41.32.20.00/66.61.43.40.30.22.11/54.53.52.51.33.31.10/"
+        "65.60.55.50.44.42.21 0:2m.3m.pass.pass nello:own 40.54.41.53.64.66.33.00.22 2"
+    ),
+    (
+        "house 0-0 1 0 66.64.40.33.32.20.11/60.55.52.43.41.31.30/65.62.61.53.44.42.22/"
+        "63.54.51.50.21.10.00 1:41.2m.pass.3m nello:low 40.41.54.50 0"
+    ),
+)
+"""Two Nel-O positions from house deals random bots played (seeds 1103 and 1104 of
+`puzzles.play_deal`): a defender's puzzle and the bidder's."""
+
+
+@pytest.mark.parametrize("text", NELLO)
+def test_a_nel_o_position_is_a_puzzle_counted_in_the_bidder_s_tricks(text: str) -> None:
+    hand = parse_hand_position(text)[0]
+    puzzle = puzzles.examine(hand, Solver())
+    assert puzzle is not None and len(puzzle.answers) == 1
+    assert puzzle.make == (puzzle.seat == hand.high_seat)
+    shown = puzzles.show(puzzle)
+    assert shown["standing"].endswith("has taken 0 tricks: at Nel-O the bidder must take none.")
+    right = puzzles.answer(puzzle, tile_name(puzzle.answers[0]))
+    assert "the bidder would be forced to take" in right["verdict"]
+    assert right["lines"][0]["made"] == puzzle.make
+    for move in puzzle.moves:  # Nel-O is made exactly when the bidder is held to no trick
+        assert move.makes == (move.total == 0)
+        line = puzzles.answer(puzzle, tile_name(move.tile))["lines"][0]
+        assert ("the bidder took no trick" in line["result"]) == move.makes

@@ -1602,16 +1602,23 @@ def puzzle_task(who: str, make: bool) -> str:
 
 
 def puzzle_standing(bidders: str, score: int, needed: int, unit: str, tricks: int) -> str:
-    """Where the hand stands: the bidders' points (or, at Nel-O, tricks) so far and the goal.
+    """Where the hand stands: the bidders' points so far and the goal; at Nel-O (``unit``
+    ``trick``) ``bidders`` names the bidder, who plays alone, and ``score`` its tricks.
 
     >>> puzzle_standing("North-South", 12, 30, "point", 3)
     'After 3 tricks, North-South have 12 points of the 30 they need.'
-    >>> puzzle_standing("North-South", 0, 0, "trick", 2)
-    'After 2 tricks, North-South have taken 0 tricks: the bidder must take none.'
+    >>> puzzle_standing("East", 0, 0, "trick", 2)
+    'After 2 tricks, East has taken 0 tricks: at Nel-O the bidder must take none.'
     """
     if unit == "trick":
-        return f"After {plural(tricks, 'trick')}, {bidders} have taken {plural(score, 'trick')}: the bidder must take none."
-    return f"After {plural(tricks, 'trick')}, {bidders} have {plural(score, 'point')} of the {needed} they need."
+        return (
+            f"After {plural(tricks, 'trick')}, {bidders} has taken {plural(score, 'trick')}: "
+            "at Nel-O the bidder must take none."
+        )
+    return (
+        f"After {plural(tricks, 'trick')}, {bidders} have {plural(score, 'point')} of the "
+        f"{needed} they need."
+    )
 
 
 def puzzle_result(bidders: str, made: bool, score: int, needed: int, unit: str, tricks: int) -> str:

@@ -311,7 +311,11 @@ def show(puzzle: Puzzle) -> dict[str, Any]:
         "contract_line": words.contract_line(view),
         "make": puzzle.make,
         "standing": words.puzzle_standing(
-            bidders, _bidders_score(hand), _needed(hand), _unit(hand), len(hand.tricks)
+            seats[hand.high_seat] if _unit(hand) == "trick" else bidders,
+            _bidders_score(hand),
+            _needed(hand),
+            _unit(hand),
+            len(hand.tricks),
         ),
         "hands": [[tile_name(t) for t in tiles_of(m)] for m in hand.hands],  # highest first
         "trick": _plays(hand.trick_seats, hand.trick),
