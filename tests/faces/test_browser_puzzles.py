@@ -76,6 +76,9 @@ def test_a_wrong_tile_by_its_key_shows_the_refutation_and_the_proof(
         refuted = puzzles.replay_line(puzzle, wrong)
         assert page.text_content("[data-testid=refuting-line-result]") == refuted["result"]
         assert page.locator("[data-testid=proving-line]").count() == 1
+        assert page.get_attribute("[data-testid=puzzle-next]", "href") == (
+            f"/learn/puzzles/{puzzles.next_id(puzzle)}"
+        )
         page.click("[data-testid=puzzle-retry]")
         assert page.locator("[data-testid=puzzle-verdict]").count() == 0
         assert page.locator("[data-testid=puzzle-solved]").count() == 0

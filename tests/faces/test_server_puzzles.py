@@ -28,6 +28,9 @@ def test_a_puzzle_its_page_and_an_answer(client: TestClient) -> None:
     shown = client.get(f"/api/learn/puzzles/{puzzle.id}").json()
     assert shown["id"] == puzzle.id and shown["position"] == puzzle.position
     assert "answers" not in shown
+    assert shown["next"] == puzzles.load()[6].id
+    last = puzzles.load()[-1]
+    assert client.get(f"/api/learn/puzzles/{last.id}").json()["next"] == puzzles.load()[0].id
     page = client.get(f"/learn/puzzles/{puzzle.id}")
     assert page.status_code == 200 and "text/html" in page.headers["content-type"]
     for path in ("/learn/puzzles", "/learn/puzzles/daily"):

@@ -45,8 +45,7 @@ class PuzzleAnswer(BaseModel):
 
 
 def _refused(exc: puzzles.PuzzleError) -> HTTPException:
-    missing = exc.field == "id" and "no puzzle" in str(exc)
-    return HTTPException(404 if missing else 400, str(exc))
+    return HTTPException(404 if isinstance(exc, puzzles.UnknownPuzzle) else 400, str(exc))
 
 
 def _page() -> FileResponse:

@@ -76,6 +76,10 @@ class PuzzleError(Texas42Error):
         self.field = field
 
 
+class UnknownPuzzle(PuzzleError):
+    """An id written as ids are, of no puzzle in the set."""
+
+
 @dataclass(frozen=True, slots=True)
 class Move:
     """One legal tile of the puzzle: the bidders' total after it with best play (every trick
@@ -207,7 +211,7 @@ def by_id(puzzle_id: str, puzzles: Sequence[Puzzle] | None = None) -> Puzzle:
     for puzzle in load() if puzzles is None else puzzles:
         if puzzle.id == puzzle_id:
             return puzzle
-    raise PuzzleError("id", f"id: no puzzle {puzzle_id}")
+    raise UnknownPuzzle("id", f"id: no puzzle {puzzle_id}")
 
 
 def parse_date(text: str) -> datetime.date:
@@ -293,9 +297,17 @@ def _plays(seats: Sequence[int], tiles: Sequence[int]) -> list[dict[str, Any]]:
     return [{"seat": s, "tile": tile_name(t)} for s, t in zip(seats, tiles)]
 
 
+def next_id(puzzle: Puzzle, puzzles: Sequence[Puzzle] | None = None) -> str:
+    """The id of the puzzle after this one in the set (the first after the last)."""
+    pool = load() if puzzles is None else puzzles
+    ids = [p.id for p in pool]
+    return ids[(ids.index(puzzle.id) + 1) % len(ids)] if puzzle.id in ids else ids[0]
+
+
 def show(puzzle: Puzzle) -> dict[str, Any]:
     """The position as the learner sees it: every hand (double dummy), the trick on the table,
-    the tricks before it, the contract and the task; not the answer."""
+    the tricks before it, the contract and the task; not the answer. ``next`` is the id of the
+    next puzzle in the set."""
     hand = puzzle.hand
     assert hand.contract is not None and hand.high_seat is not None
     seats, sides = _names(hand)
@@ -324,6 +336,7 @@ def show(puzzle: Puzzle) -> dict[str, Any]:
             for t in hand.tricks
         ],
         "legal": [tile_name(m.tile) for m in puzzle.moves],
+        "next": next_id(puzzle),
     }
 
 

@@ -127,6 +127,8 @@ function verdictBlock(puzzle, verdict, retry) {
     : [lineBlock(mine, puzzle.seat_names, "refuting-line"), lineBlock(proof, puzzle.seat_names, "proving-line")],
   h("p", { class: "puzzle-actions" },
     verdict.right ? null : h("button", { type: "button", "data-testid": "puzzle-retry", onclick: retry }, "Try again"),
+    h("a", { class: "button", href: `/learn/puzzles/${encodeURIComponent(puzzle.next)}`, "data-testid": "puzzle-next" },
+      "Next puzzle"),
     h("a", { class: "button", href: "/learn/puzzles", "data-testid": "puzzles-back" }, "All the puzzles")));
 }
 
