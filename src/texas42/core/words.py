@@ -1944,3 +1944,137 @@ def lesson_sevens_detail(tile: str, pips: int, closest: int) -> str:
     """
     held = "a tile of 7" if closest == 0 else f"one {closest} from 7"
     return f"{tile} has {pips} pips, {abs(7 - pips)} from 7, and you hold {held}"
+# -- play puzzles (texas42.services.learn.puzzles) ----------------------------------------------
+
+PUZZLE_GRADES = ("warm-up", "easy", "medium", "hard", "fiendish")
+"""The puzzles' grades 1 to 5 as the learner reads them."""
+
+
+def puzzle_grade_words(grade: int) -> str:
+    """A puzzle's grade, 1 to 5, in a word.
+
+    >>> puzzle_grade_words(1), puzzle_grade_words(5)
+    ('warm-up', 'fiendish')
+    """
+    return PUZZLE_GRADES[min(max(grade, 1), len(PUZZLE_GRADES)) - 1]
+
+
+def _puzzle_goal(make: bool) -> str:
+    return "makes the contract" if make else "sets the contract"
+
+
+def puzzle_task(who: str, make: bool) -> str:
+    """What the learner must find: the play of the seat to move that gets its side its way.
+
+    >>> puzzle_task("North", True)
+    'North to play: find the play that makes the contract, with best play after it by every seat.'
+    """
+    return f"{who} to play: find the play that {_puzzle_goal(make)}, with best play after it by every seat."
+
+
+def puzzle_standing(bidders: str, score: int, needed: int, unit: str, tricks: int) -> str:
+    """Where the hand stands: the bidders' points so far and the goal; at Nel-O (``unit``
+    ``trick``) ``bidders`` names the bidder, who plays alone, and ``score`` its tricks.
+
+    >>> puzzle_standing("North-South", 12, 30, "point", 3)
+    'After 3 tricks, North-South have 12 points of the 30 they need.'
+    >>> puzzle_standing("East", 0, 0, "trick", 2)
+    'After 2 tricks, East has taken 0 tricks: at Nel-O the bidder must take none.'
+    """
+    if unit == "trick":
+        return (
+            f"After {plural(tricks, 'trick')}, {bidders} has taken {plural(score, 'trick')}: "
+            "at Nel-O the bidder must take none."
+        )
+    return (
+        f"After {plural(tricks, 'trick')}, {bidders} have {plural(score, 'point')} of the "
+        f"{needed} they need."
+    )
+
+
+def puzzle_result(bidders: str, made: bool, score: int, needed: int, unit: str, tricks: int) -> str:
+    """How a line of play ended the hand, after its last trick.
+
+    >>> puzzle_result("North-South", True, 31, 30, "point", 6)
+    'North-South made it after trick 6, with 31 points of the 30 they needed.'
+    >>> puzzle_result("East-West", False, 12, 34, "point", 5)
+    'East-West were set after trick 5, with 12 points of the 34 they needed.'
+    >>> puzzle_result("North-South", False, 1, 0, "trick", 3)
+    'North-South were set after trick 3: the bidder took a trick at Nel-O.'
+    """
+    verdict = "made it" if made else "were set"
+    if unit == "trick":
+        how = "the bidder took no trick" if made else "the bidder took a trick at Nel-O"
+        return f"{bidders} {verdict} after trick {tricks}: {how}."
+    return (
+        f"{bidders} {verdict} after trick {tricks}, with {plural(score, 'point')} of the "
+        f"{needed} they needed."
+    )
+
+
+def puzzle_verdict(
+    right: bool,
+    tile: str,
+    answers: Sequence[str],
+    make: bool,
+    bidders: str,
+    total: int,
+    needed: int,
+    unit: str,
+) -> str:
+    """The verdict on a puzzle's answer, from the solver's total for the bidders after it
+    (every trick played out with best play).
+
+    >>> puzzle_verdict(True, "5-5", ["5-5"], True, "North-South", 34, 30, "point")
+    'Right: 5-5 makes the contract. With best play after it North-South would end with 34 points, 30 needed.'
+    >>> puzzle_verdict(False, "6-4", ["5-5", "5-0"], True, "North-South", 28, 30, "point")
+    'Not 6-4: with best play after it North-South would end with 28 points, 30 needed, and be set. The plays that make the contract: 5-5 or 5-0.'
+    >>> puzzle_verdict(False, "6-6", ["3-1"], True, "North-South", 1, 0, "trick")
+    'Not 6-6: with best play after it the bidder would be forced to take 1 trick, and be set. The play that makes the contract: 3-1.'
+    """
+    made = total <= 0 if unit == "trick" else total >= needed
+    if unit == "trick":
+        end = f"the bidder would be forced to take {plural(total, 'trick')}"
+    else:
+        end = f"{bidders} would end with {plural(total, 'point')}, {needed} needed"
+    if right:
+        others = [a for a in answers if a != tile]
+        also = f" So would {' or '.join(others)}." if others else ""
+        return f"Right: {tile} {_puzzle_goal(make)}. With best play after it {end}.{also}"
+    outcome = "and still make it" if made else "and be set"
+    many = len(answers) > 1
+    verb = ("make" if make else "set") + ("" if many else "s")
+    return (
+        f"Not {tile}: with best play after it {end}, {outcome}. "
+        f"The play{'s' if many else ''} that {verb} the contract: {' or '.join(answers)}."
+    )
+
+
+PUZZLES_INTRO = (
+    "Each position comes from a deal the bots played, solved with every tile known: one play, "
+    "or two, gets the side to move its way, and you find it. The grade comes from the search: "
+    "how many plays lose, how many tricks are left, how long the winning line takes."
+)
+"""What the play puzzles are, said once at the head of their list."""
+
+
+def puzzle_line_title(tile: str, *, proves: bool, after_answer: bool = False) -> str:
+    """The heading of a puzzle's line: the line that proves an answer, or refutes a wrong tile.
+
+    >>> puzzle_line_title("6-4", proves=True, after_answer=True)
+    'The line that proves it, after 6-4'
+    >>> puzzle_line_title("6-4", proves=False), puzzle_line_title("5-5", proves=True)
+    ('The line that refutes 6-4', 'The line that proves 5-5')
+    """
+    if proves and after_answer:
+        return f"The line that proves it, after {tile}"
+    return f"The line that {'proves' if proves else 'refutes'} {tile}"
+
+
+def puzzle_label(contract: str, tricks_left: int, who: str, make: bool) -> str:
+    """A puzzle in the list: its contract, the tricks left and the task, without its tiles.
+
+    >>> puzzle_label("sixes", 3, "East", False)
+    'sixes · 3 tricks left · East to set it'
+    """
+    return f"{contract} · {plural(tricks_left, 'trick')} left · {who} to {'make' if make else 'set'} it"

@@ -56,6 +56,8 @@ from texas42.core.words import (
 )
 from texas42.extras import extra_error
 from texas42.faces.bidder_commands import bidder_app
+from texas42.faces.puzzle_command import HELP as PUZZLE_HELP
+from texas42.faces.puzzle_command import puzzle
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -74,6 +76,7 @@ app = typer.Typer(
     context_settings={"help_option_names": ["-h", "--help"]},
 )
 app.add_typer(bidder_app, name="bidder")
+app.command("puzzle", help=PUZZLE_HELP)(puzzle)
 
 
 def _print_version(wanted: bool) -> None:

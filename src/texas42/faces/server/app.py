@@ -49,6 +49,8 @@ from texas42.faces.server.house_rules import (
 from texas42.faces.server.invite import qr_svg, table_link
 from texas42.faces.server.learn_lessons import LESSON_CHECK_BYTES
 from texas42.faces.server.learn_lessons import router as lessons_router
+from texas42.faces.server.learn_puzzles import ANSWER_BYTES, ANSWER_PATH
+from texas42.faces.server.learn_puzzles import router as puzzles_router
 from texas42.faces.server.messages import (
     MAX_MESSAGE_BYTES,
     BadMessage,
@@ -78,6 +80,7 @@ BODY_LIMITS: BodyLimits = {
     ("POST", "/api/replay"): (MAX_RECORD_BYTES, "a record"),
     ("POST", "/api/house-rules"): (HOUSE_RULES_BYTES, "a house rules request"),
     ("POST", "/api/learn/check"): (LESSON_CHECK_BYTES, "a lesson's move"),
+    ("POST", ANSWER_PATH): (ANSWER_BYTES, "a puzzle's answer"),
 }
 """The body each route takes, read no further (`guard.BodyLimit`); every other route takes none."""
 HISTORY_LIMIT = 100
@@ -529,6 +532,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     for router in (pages, api, sockets, health, lessons_router):
         app.include_router(router)
+    app.include_router(puzzles_router)
     refusals.install(app)
     return app
 

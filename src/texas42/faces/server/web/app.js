@@ -4,6 +4,7 @@ import { h, mount } from "./dom.js";
 import { showLearn, showLesson } from "./learn.js";
 import { showLobby } from "./lobby.js";
 import { showPlayer } from "./player.js";
+import { showPuzzle, showPuzzles } from "./puzzles.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -18,6 +19,8 @@ function route() {
   if ((m = /^\/replay\/([^/]+)\/([^/]+)$/.exec(path))) return showReplay(root, m[1], m[2]);
   if (path === "/learn") return showLearn(root);
   if ((m = /^\/learn\/lesson\/([^/]+)$/.exec(path))) return showLesson(root, m[1]);
+  if (path === "/learn/puzzles") return showPuzzles(root);
+  if ((m = /^\/learn\/puzzles\/([^/]+)$/.exec(path))) return showPuzzle(root, m[1]);
   mount(root, h("section", { class: "card narrow" }, h("h2", {}, "Nothing here"),
     h("p", {}, h("a", { href: "/" }, "Go to the lobby"))));
   return null;
