@@ -1587,18 +1587,21 @@ PRACTICE_CATEGORIES = {
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
 
 
-def practice_position_words(order: int, passes: int, standing: str | None, holder: str) -> str:
-    """Where the learner sits in the auction: ``order`` calls came before (``passes`` of them
-    passes), the standing bid and who holds it (``partner``, ``an opponent``).
+def practice_position_words(
+    seat: str, order: int, passes: int, standing: str | None, holder: str
+) -> str:
+    """Where the learner sits at the table and in the auction: ``order`` calls came before
+    (``passes`` of them passes), the standing bid and who holds it (``partner``, ``an
+    opponent``).
 
-    >>> practice_position_words(0, 0, None, "")
-    'You are the first to call.'
-    >>> practice_position_words(2, 1, "30", "partner")
-    'You are the third to call: one pass, and partner holds the bid at 30.'
-    >>> practice_position_words(3, 3, None, "")
-    'You are the fourth to call: three passes, and no bid yet.'
+    >>> practice_position_words("North", 0, 0, None, "")
+    'You sit North, the first to call.'
+    >>> practice_position_words("East", 2, 1, "30", "partner")
+    'You sit East, the third to call: one pass, and partner holds the bid at 30.'
+    >>> practice_position_words("West", 3, 3, None, "")
+    'You sit West, the fourth to call: three passes, and no bid yet.'
     """
-    line = f"You are the {_ORDINALS[order]} to call"
+    line = f"You sit {seat}, the {_ORDINALS[order]} to call"
     if order == 0:
         return line + "."
     counts = ("no pass", "one pass", "two passes", "three passes", "four passes")

@@ -20,7 +20,7 @@ def _marks(x: float | None) -> str:
 
 def question_lines(q: dict[str, Any]) -> list[str]:
     """The question as the terminal prints it."""
-    lines = [f"You sit {q['seat_name']}. {q['position']}", q["score"]["words"]]
+    lines = [q["position"], q["score"]["words"]]
     for call in q["calls"]:
         lines.append(f"  {call['name']} ({call['who']}): {call['call']}")
     lines.append(f"Your tiles: {' '.join(q['hand'])}")

@@ -203,7 +203,9 @@ def question_of(view: View, qid: str, n: int, rules_name: str) -> dict[str, Any]
         "seat_name": layout.seat_names[view.seat],
         "first_bidder": view.first_bidder,
         "calls": calls,
-        "position": practice_position_words(len(view.calls), passes, standing, holder),
+        "position": practice_position_words(
+            layout.seat_names[view.seat], len(view.calls), passes, standing, holder
+        ),
         "score": {
             "ours": ours,
             "theirs": theirs,

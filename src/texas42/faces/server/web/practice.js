@@ -90,7 +90,7 @@ function callsTable(answer) {
       h("td", {}, pct(row.chance)),
       h("td", {}, signed(row.marks)),
       h("td", {}, row.share === null ? "–" : `${pct(row.share)} (${row.share_contract})`),
-      h("td", {}, row.deal.contract === null ? "–" : row.deal.words.replace(/^[^:]*: /, "")));
+      h("td", {}, row.deal.contract === null ? "–" : row.deal.words));
     })));
 }
 
@@ -166,7 +166,7 @@ export async function showPractice(root) {
     call));
     mount(body, h("section", { class: "card practice-question", "data-testid": "practice-question",
       "data-id": q.id },
-    h("p", { "data-testid": "practice-position" }, `You sit ${q.seat_name}. ${q.position}`),
+    h("p", { "data-testid": "practice-position" }, q.position),
     h("p", { "data-testid": "practice-game-score" }, q.score.words),
     h("p", { class: "muted" }, q.rules_text.join("; ")),
     callsSoFar(q),
