@@ -27,6 +27,7 @@ from texas42.players.hints import hints
 from texas42.players.review import review_record, solve_position
 from texas42.search.solver import PlayPosition, Solver
 from texas42.services.learn.practice import (
+    CLEAR_CHANCE,
     RULE_SETS,
     PracticeError,
     Setup,
@@ -79,6 +80,8 @@ def test_each_category_is_what_the_expert_s_estimate_says() -> None:
             assert expert.notation != "pass" and bool(getattr(expert, "marks", 0)) == (
                 category == "mark"
             ), item["id"]
+            row = next(r for r in answer["calls"] if r["call"] == expert.notation)
+            assert category == "mark" or row["chance"] >= CLEAR_CHANCE, item["id"]
         elif category == "special":
             assert expert.notation != "pass", item["id"]
 
@@ -253,3 +256,22 @@ def test_the_terminal_stops_at_the_end_of_input() -> None:
         raise EOFError
 
     assert run("standard", 3, 0, read, lambda line: None) == (0, 0, 0.0)
+
+
+def test_texas42_practice_asks_and_sums_up_in_the_terminal() -> None:
+    from typer.testing import CliRunner
+
+    from texas42.faces.cli import app
+
+    q = PRACTICE.question("standard", 2)
+    call = q["legal"][1]
+    result = CliRunner().invoke(
+        app, ["practice", "--rules", "standard", "--count", "1", "--seed", "2"], input=call + "\n"
+    )
+    assert result.exit_code == 0, result.output
+    answer = PRACTICE.answer(q["id"], call)
+    assert answer["verdict"] in result.output
+    assert f"1 question, {int(answer['agrees'])} agreed with the expert" in result.output
+    refused = CliRunner().invoke(app, ["practice", "--rules", "moon"])
+    assert refused.exit_code != 0
+    assert "--rules is standard or house" in refused.output

@@ -80,7 +80,12 @@ REVIEW_SAMPLES = DEFAULT_BID_SAMPLES
 
 CLEAR_MARGIN = 0.3
 """A point bid is clear when the expert expects at least this many marks more from it than
-from a pass; a pass is easy when every bid expects this many fewer than the pass."""
+from a pass (and makes it at least `CLEAR_CHANCE` of the time); a pass is easy when every bid
+expects this many fewer than the pass."""
+
+CLEAR_CHANCE = 0.6
+"""A clear bid's least chance to make, so that a bid made only because a pass loses the game
+anyway (the opponents one mark from winning) is not called clear."""
 
 HARD_MARGIN = 0.15
 """A question is hard when the best bid and the pass are within this many expected marks."""
@@ -434,7 +439,8 @@ def _category(view: View, bot: PimcBot) -> str | None:
             return "special" if contract.kind in ("nello", "sevens") else "mark"
         if pass_value is None:
             return None
-        if best_bid - pass_value >= CLEAR_MARGIN:
+        chance = bot.call_value(chances, expert, view)[0]
+        if best_bid - pass_value >= CLEAR_MARGIN and chance >= CLEAR_CHANCE:
             return "clear"
         return "hard" if best_bid - pass_value < HARD_MARGIN else None
     assert pass_value is not None
