@@ -2078,3 +2078,124 @@ def puzzle_label(contract: str, tricks_left: int, who: str, make: bool) -> str:
     'sixes · 3 tricks left · East to set it'
     """
     return f"{contract} · {plural(tricks_left, 'trick')} left · {who} to {'make' if make else 'set'} it"
+# -- bidding practice (issue 17: texas42.services.learn.practice) -------------------------------
+
+PRACTICE_CATEGORIES = {
+    "pass": "an easy pass",
+    "clear": "a clear bid",
+    "hard": "a hard case",
+    "mark": "a mark bid",
+    "special": "a special bid",
+}
+"""The kinds of question bidding practice draws in turn, as the expert's estimate sorts them."""
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh")
+
+
+def practice_position_words(
+    seat: str, order: int, passes: int, standing: str | None, holder: str
+) -> str:
+    """Where the learner sits at the table and in the auction: ``order`` calls came before
+    (``passes`` of them passes), the standing bid and who holds it (``partner``, ``an
+    opponent``).
+
+    >>> practice_position_words("North", 0, 0, None, "")
+    'You sit North, the first to call.'
+    >>> practice_position_words("East", 2, 1, "30", "partner")
+    'You sit East, the third to call: one pass, and partner holds the bid at 30.'
+    >>> practice_position_words("West", 3, 3, None, "")
+    'You sit West, the fourth to call: three passes, and no bid yet.'
+    """
+    line = f"You sit {seat}, the {_ORDINALS[order]} to call"
+    if order == 0:
+        return line + "."
+    counts = ("no pass", "one pass", "two passes", "three passes", "four passes")
+    said = counts[passes] if passes < len(counts) else f"{passes} passes"
+    bid = "no bid yet" if standing is None else f"{holder} holds the bid at {standing}"
+    return f"{line}: {said}, and {bid}."
+
+
+def practice_score_words(ours: int, theirs: int, target: int, unit: str) -> str:
+    """The game score as the question gives it.
+
+    >>> practice_score_words(6, 2, 7, "marks")
+    'Your side has 6 marks, theirs 2, in a game to 7.'
+    """
+    return f"Your side has {ours} {unit}, theirs {theirs}, in a game to {target}."
+
+
+def practice_verdict_words(call: str, expert: str, given_up: float) -> str:
+    """How the learner's call compares with the expert's, in the expert's expected marks.
+
+    >>> practice_verdict_words("30", "30", 0.0)
+    'You bid 30, as the expert does.'
+    >>> practice_verdict_words("pass", "31", 0.234)
+    'You passed; the expert bids 31. By its estimate that gave up 0.23 marks.'
+    >>> practice_verdict_words("32", "31", 0.0)
+    'You bid 32; the expert bids 31. By its estimate that gave up nothing.'
+    """
+    yours = "You passed" if call == "pass" else f"You bid {call}"
+    theirs = "passes" if expert == "pass" else f"bids {expert}"
+    if call == expert:
+        return f"{yours}, as the expert does."
+    cost = "nothing" if round(given_up, 2) <= 0 else f"{given_up:.2f} marks"
+    return f"{yours}; the expert {theirs}. By its estimate that gave up {cost}."
+
+
+def practice_deal_words(call: str, contract: str | None, value: int, unit: str, made: bool) -> str:
+    """What a call would have come to on the actual deal, double dummy, the other seats
+    passing after it (``contract``: the best one for it; None for a pass).
+
+    >>> practice_deal_words("30", "fives", 34, "points", True)
+    '30 in fives: your side takes 34 points with best play, made'
+    >>> practice_deal_words("1 mark", "Nel-O", 1, "tricks", False)
+    '1 mark in Nel-O: you take 1 trick with best play, set'
+    >>> practice_deal_words("pass", None, 0, "points", False)
+    'pass: no contract for your side'
+    """
+    if contract is None:
+        return f"{call}: no contract for your side"
+    who = "you take" if unit == "tricks" else "your side takes"
+    units = unit[:-1] if value == 1 else unit
+    return (
+        f"{call} in {contract}: {who} {value} {units} with best play, {'made' if made else 'set'}"
+    )
+
+
+def practice_share_words(share: float, samples: int, contract: str) -> str:
+    """A bid's make share double dummy over the deals the learner could have faced, as
+    ``texas42 analyze`` reports it.
+
+    >>> practice_share_words(0.5938, 64, "threes")
+    'made double dummy in 59% of 64 deals you could have faced (in threes)'
+    """
+    return (
+        f"made double dummy in {percent(share)} of {samples} deals you could have faced "
+        f"(in {contract})"
+    )
+
+
+def practice_about_words(category: str, expert_samples: int, review_samples: int) -> str:
+    """Where an answer's numbers come from (``category``: a `PRACTICE_CATEGORIES` value).
+
+    >>> practice_about_words("a clear bid", 48, 64)[:60]
+    'This question was a clear bid. Chances and expected marks ar'
+    """
+    return (
+        f"This question was {category}. Chances and expected marks are the expert's estimate "
+        f"over {expert_samples} deals that fit your tiles; the double-dummy share is over "
+        f"{review_samples} deals you could have faced, as texas42 analyze reports it; the "
+        "other seats pass after your call."
+    )
+
+
+def practice_summary_words(asked: int, agreed: int, given_up: float) -> str:
+    """A practice session's running score.
+
+    >>> practice_summary_words(3, 2, 0.41)
+    '3 questions, 2 agreed with the expert, 0.41 expected marks given up'
+    """
+    return (
+        f"{asked} question{'' if asked == 1 else 's'}, {agreed} agreed with the expert, "
+        f"{given_up:.2f} expected marks given up"
+    )

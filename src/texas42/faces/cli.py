@@ -965,6 +965,28 @@ def hint(
     print(f"why {advice.choice.notation}: {why}")
 
 
+@app.command()
+def practice(
+    rules: Annotated[str, typer.Option(help="standard, or house (with the special bids).")] = (
+        "standard"
+    ),
+    count: Annotated[int, typer.Option(help="Questions to ask.", min=1, max=1000)] = 5,
+    seed: Annotated[int, typer.Option(help="The question to start at.", min=0)] = 0,
+) -> None:
+    """Bidding practice: what would you bid? The same questions and numbers as /learn/bids."""
+    from texas42.faces.terminal.practice import run
+    from texas42.services.learn.practice import MAX_N, RULE_SETS
+
+    if rules not in RULE_SETS or seed + count > MAX_N:
+        raise _refused(
+            f"texas42 practice: --rules is {' or '.join(RULE_SETS)}; --seed below {MAX_N}"
+        )
+    asked, agreed, given_up = run(rules, count, seed, input, print)
+    from texas42.core.words import practice_summary_words
+
+    print(practice_summary_words(asked, agreed, given_up))
+
+
 @app.command("rules")
 def show_rules(
     preset: Annotated[

@@ -51,6 +51,9 @@ from texas42.faces.server.learn_lessons import LESSON_CHECK_BYTES
 from texas42.faces.server.learn_lessons import router as lessons_router
 from texas42.faces.server.learn_puzzles import ANSWER_BYTES, ANSWER_PATH
 from texas42.faces.server.learn_puzzles import router as puzzles_router
+from texas42.faces.server.learn_practice import ANSWER_PATH as PRACTICE_ANSWER_PATH
+from texas42.faces.server.learn_practice import BODY_BYTES as PRACTICE_ANSWER_BYTES
+from texas42.faces.server.learn_practice import router as practice_router
 from texas42.faces.server.messages import (
     MAX_MESSAGE_BYTES,
     BadMessage,
@@ -81,6 +84,7 @@ BODY_LIMITS: BodyLimits = {
     ("POST", "/api/house-rules"): (HOUSE_RULES_BYTES, "a house rules request"),
     ("POST", "/api/learn/check"): (LESSON_CHECK_BYTES, "a lesson's move"),
     ("POST", ANSWER_PATH): (ANSWER_BYTES, "a puzzle's answer"),
+    ("POST", PRACTICE_ANSWER_PATH): (PRACTICE_ANSWER_BYTES, "a practice answer"),
 }
 """The body each route takes, read no further (`guard.BodyLimit`); every other route takes none."""
 HISTORY_LIMIT = 100
@@ -533,6 +537,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     for router in (pages, api, sockets, health, lessons_router):
         app.include_router(router)
     app.include_router(puzzles_router)
+    app.include_router(practice_router)
     refusals.install(app)
     return app
 

@@ -5,6 +5,7 @@ import { showLearn, showLesson } from "./learn.js";
 import { showLobby } from "./lobby.js";
 import { showPlayer } from "./player.js";
 import { showPuzzle, showPuzzles } from "./puzzles.js";
+import { showPractice } from "./practice.js";
 import { showReplay } from "./replay.js";
 import { showTable } from "./table.js";
 
@@ -15,6 +16,7 @@ function route() {
   if (path === "/") return showLobby(root);
   if ((m = /^\/t\/([^/]+)$/.exec(path))) return showTable(root, m[1]);
   if (path === "/replay") return showReplay(root, null, null);
+  if (path === "/learn/bids") return showPractice(root);
   if ((m = /^\/p\/([^/]+)$/.exec(path))) return showPlayer(root, m[1]);
   if ((m = /^\/replay\/([^/]+)\/([^/]+)$/.exec(path))) return showReplay(root, m[1], m[2]);
   if (path === "/learn") return showLearn(root);
