@@ -47,6 +47,8 @@ from texas42.faces.server.house_rules import (
     read_house_rules,
 )
 from texas42.faces.server.invite import qr_svg, table_link
+from texas42.faces.server.learn_lab import LAB_BODY_LIMITS
+from texas42.faces.server.learn_lab import router as lab_router
 from texas42.faces.server.messages import (
     MAX_MESSAGE_BYTES,
     BadMessage,
@@ -71,6 +73,7 @@ BODY_LIMITS: BodyLimits = {
     ("POST", "/api/tables"): (TABLE_REQUEST_BYTES, "a new table's request"),
     ("POST", "/api/replay"): (MAX_RECORD_BYTES, "a record"),
     ("POST", "/api/house-rules"): (HOUSE_RULES_BYTES, "a house rules request"),
+    **LAB_BODY_LIMITS,
 }
 """The body each route takes, read no further (`guard.BodyLimit`); every other route takes none."""
 HISTORY_LIMIT = 100
@@ -509,6 +512,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     for router in (pages, api, sockets, health):
         app.include_router(router)
+    app.include_router(lab_router)
     refusals.install(app)
     return app
 
