@@ -1,6 +1,7 @@
 /* The texas42 web table: one page, routed on the path the server answered with index.html. */
 
 import { h, mount } from "./dom.js";
+import { showLab } from "./lab.js";
 import { showLobby } from "./lobby.js";
 import { showPlayer } from "./player.js";
 import { showReplay } from "./replay.js";
@@ -15,6 +16,7 @@ function route() {
   if (path === "/replay") return showReplay(root, null, null);
   if ((m = /^\/p\/([^/]+)$/.exec(path))) return showPlayer(root, m[1]);
   if ((m = /^\/replay\/([^/]+)\/([^/]+)$/.exec(path))) return showReplay(root, m[1], m[2]);
+  if (path === "/learn/lab") return showLab(root);
   mount(root, h("section", { class: "card narrow" }, h("h2", {}, "Nothing here"),
     h("p", {}, h("a", { href: "/" }, "Go to the lobby"))));
   return null;
