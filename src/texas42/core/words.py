@@ -2199,3 +2199,37 @@ def practice_summary_words(asked: int, agreed: int, given_up: float) -> str:
         f"{asked} question{'' if asked == 1 else 's'}, {agreed} agreed with the expert, "
         f"{given_up:.2f} expected marks given up"
     )
+# -- the hand laboratory --------------------------------------------------------------------
+
+
+def lab_contract_line(
+    who: str,
+    bid: str,
+    contract: str,
+    chance: float | None,
+    deals: int,
+    total: int | None,
+    makes: bool | None,
+    unit: str = "point",
+) -> str:
+    """The hand laboratory's figures for one contract: the chance the expert gives ``who``'s
+    bid in it over the deals that fit ``who``'s tiles (None: a contract it does not consider
+    for them), and what best play by every seat gives on the deal set up (``total`` in
+    ``unit``; None where the bid does not allow the contract).
+
+    >>> lab_contract_line("North", "30", "sixes", 0.497, 48, 40, True)
+    'North bidding 30 in sixes: makes in 50% of 48 deals that fit; on this deal, with best play, 40 points: made.'
+    >>> lab_contract_line("You", "1m", "nello", None, 48, 1, False, "trick")
+    'You bidding 1m in Nel-O: not one the expert weighs for these tiles; on this deal, with best play, 1 trick: set.'
+    >>> lab_contract_line("East", "30", "nello", 0.2, 48, None, None)
+    'East bidding 30 in Nel-O: makes in 20% of 48 deals that fit; a bid of 30 does not allow it.'
+    """
+    head = f"{who} bidding {bid} in {contract_said(contract)}: "
+    if chance is None:
+        head += "not one the expert weighs for these tiles"
+    else:
+        head += f"makes in {percent(chance)} of {deals_words(deals, False)}"
+    if total is None:
+        return f"{head}; a bid of {bid} does not allow it."
+    verdict = "made" if makes else "set"
+    return f"{head}; on this deal, with best play, {plural(total, unit)}: {verdict}."

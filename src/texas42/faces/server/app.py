@@ -54,6 +54,8 @@ from texas42.faces.server.learn_puzzles import router as puzzles_router
 from texas42.faces.server.learn_practice import ANSWER_PATH as PRACTICE_ANSWER_PATH
 from texas42.faces.server.learn_practice import BODY_BYTES as PRACTICE_ANSWER_BYTES
 from texas42.faces.server.learn_practice import router as practice_router
+from texas42.faces.server.learn_lab import LAB_BODY_LIMITS
+from texas42.faces.server.learn_lab import router as lab_router
 from texas42.faces.server.messages import (
     MAX_MESSAGE_BYTES,
     BadMessage,
@@ -85,6 +87,7 @@ BODY_LIMITS: BodyLimits = {
     ("POST", "/api/learn/check"): (LESSON_CHECK_BYTES, "a lesson's move"),
     ("POST", ANSWER_PATH): (ANSWER_BYTES, "a puzzle's answer"),
     ("POST", PRACTICE_ANSWER_PATH): (PRACTICE_ANSWER_BYTES, "a practice answer"),
+    **LAB_BODY_LIMITS,
 }
 """The body each route takes, read no further (`guard.BodyLimit`); every other route takes none."""
 HISTORY_LIMIT = 100
@@ -538,6 +541,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
         app.include_router(router)
     app.include_router(puzzles_router)
     app.include_router(practice_router)
+    app.include_router(lab_router)
     refusals.install(app)
     return app
 

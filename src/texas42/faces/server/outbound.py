@@ -730,6 +730,81 @@ class LessonVerdict:
     text: str
     better: str | None
     turn: LessonTurn | None
+# -- the hand laboratory (``/learn/lab``) ---------------------------------------------------------
+
+
+@sent
+class LabBoard:
+    """``GET /api/learn/lab/random``, ``POST /api/learn/lab/edit``: a lab position (every tile
+    shown: the learner set it up) and what the page draws of it."""
+
+    position: str
+    layout: Layout
+    rules: str
+    shaker: SeatNumber
+    first_bidder: SeatNumber
+    hands: list[list[Tile]]
+    held: list[list[Tile]]
+    calls: list[str]
+    bidder: SeatNumber | None
+    bid: str | None
+    contract: str | None
+    contract_name: str | None
+    phase: PhaseWord
+    turn: SeatNumber | None
+    plays: list[Tile]
+    trick: list[Tile]
+    legal: list[Tile]
+    contracts: list[str]
+    back: str | None
+    start: str | None
+
+
+@sent
+class LabContract:
+    """One contract for the lab's chosen seat: the expert's chance and expected total, and the
+    double-dummy total and result on this deal."""
+
+    contract: str
+    chance: float | None
+    expected: float | None
+    total: int | None
+    makes: bool | None
+    line: str
+
+
+@sent
+class LabMove:
+    """A legal tile at the lab's position and its double-dummy value."""
+
+    tile: Tile
+    value: int
+    best: bool
+
+
+@sent
+class LabFigures:
+    """``POST /api/learn/lab``: the figures of a lab position."""
+
+    position: str
+    seat: SeatNumber
+    bid: str
+    need: int
+    samples: int
+    chance: float
+    bid_line: str
+    contracts: list[LabContract]
+    unit: Literal["points", "tricks"] | None
+    value: int | None
+    best_line: str | None
+    moves: list[LabMove]
+
+
+@sent
+class LabHands:
+    """``POST /api/learn/lab/record``: each hand of a record as the lab position it ended at."""
+
+    positions: list[str]
 
 
 HttpBody = (
@@ -747,6 +822,9 @@ HttpBody = (
     | LessonList
     | LessonPage
     | LessonVerdict
+    | LabBoard
+    | LabFigures
+    | LabHands
 )
 HTTP_BODIES: tuple[type, ...] = get_args(HttpBody)
 

@@ -2,6 +2,7 @@
 
 import { h, mount } from "./dom.js";
 import { showLearn, showLesson } from "./learn.js";
+import { showLab } from "./lab.js";
 import { showLobby } from "./lobby.js";
 import { showPlayer } from "./player.js";
 import { showPuzzle, showPuzzles } from "./puzzles.js";
@@ -23,6 +24,7 @@ function route() {
   if ((m = /^\/learn\/lesson\/([^/]+)$/.exec(path))) return showLesson(root, m[1]);
   if (path === "/learn/puzzles") return showPuzzles(root);
   if ((m = /^\/learn\/puzzles\/([^/]+)$/.exec(path))) return showPuzzle(root, m[1]);
+  if (path === "/learn/lab") return showLab(root);
   mount(root, h("section", { class: "card narrow" }, h("h2", {}, "Nothing here"),
     h("p", {}, h("a", { href: "/" }, "Go to the lobby"))));
   return null;

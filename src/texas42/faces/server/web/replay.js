@@ -6,6 +6,7 @@ import {
   SEAT_NAMES, callsList, compassOf, ovalSpot, phaseOf, piles, placeOf, rolesOf, scorePad,
   seatCount, seatLabel, seatList, sideOf, teamLabels, tilePicture, trickArea,
 } from "./board.js";
+import { labHref, labPositions } from "./lab.js";
 
 /** South at the bottom and North at the top of four seats, as on a diagram; North at the foot of
     the other tables. */
@@ -96,6 +97,11 @@ class ReplayViewer {
       }
     });
     this.render();
+    // each hand of this finished game (or imported record) as a position for the hand laboratory
+    labPositions(this.record).then((positions) => {
+      this.labPositions = positions;
+      this.render();
+    }).catch(() => {});
   }
 
   go(i) {
@@ -165,6 +171,12 @@ class ReplayViewer {
       scorePad(game, this.seats, null),
       h("section", { class: "card side-card" }, h("h2", {}, "Bidding"), callsList(hand, this.seats, "replay-calls")),
       h("section", { class: "card side-card" }, h("h2", {}, "Tricks"), piles(hand, this.seats, teamLabels(this.seats))),
-      h("p", { class: "side-links" }, h("a", { href: "/" }, "← Lobby")));
+      h("p", { class: "side-links" }, h("a", { href: "/" }, "← Lobby"),
+        this.labLink(frame)));
+  }
+
+  labLink(frame) {
+    const position = Array.isArray(this.labPositions) ? this.labPositions[(frame.hand_number || 1) - 1] : null;
+    return position ? [" · ", h("a", { href: labHref(position), "data-testid": "replay-lab" }, "Open in the lab")] : null;
   }
 }
