@@ -3,8 +3,9 @@
     .venv/bin/python benchmarks/bench_hints.py [--games N] [--samples K] [--seed S] [--rules RULES]
 
 Plays ``--games`` whole games (default 4) with ``rules`` bots at every seat and, at every turn of
-North that has a choice, asks for the hint the web table shows (`texas42.players.hints.hints`
-with the server's ``hint_samples``, 24, or ``--samples``), timing it on one core. Prints the
+North that has a choice, asks for the hint the web table shows (`texas42.players.hints.advise`:
+the hints and the expert's reason, with the server's ``hint_samples``, 24, or ``--samples``),
+timing it on one core. Prints the
 median, 95th percentile and maximum per phase (calls, contracts, plays). The web table runs the
 same function in its worker process, so this is the hint's time there less the message's trip.
 """
@@ -26,7 +27,7 @@ from texas42 import Game, Rules
 from texas42.core.progress import Phase
 from texas42.faces.server.room import ServerSettings
 from texas42.players import make_bot
-from texas42.players.hints import hints
+from texas42.players.hints import advise
 
 PHASES = {Phase.AUCTION: "call", Phase.DECLARE: "declare", Phase.DISCARD: "discard"}
 
@@ -43,7 +44,7 @@ def time_hints(games: int, samples: int, seed: int, rules: Rules) -> dict[str, l
             view = game.view(seat)
             if seat == 0 and len(view.legal) > 1:
                 began = time.perf_counter()
-                hints(view, samples=samples, seed=seed + len(times["all hints"]))
+                advise(view, samples=samples, seed=seed + len(times["all hints"]))
                 took = time.perf_counter() - began
                 times[PHASES.get(view.phase, "play")].append(took)
                 times["all hints"].append(took)
