@@ -1944,6 +1944,8 @@ def lesson_sevens_detail(tile: str, pips: int, closest: int) -> str:
     """
     held = "a tile of 7" if closest == 0 else f"one {closest} from 7"
     return f"{tile} has {pips} pips, {abs(7 - pips)} from 7, and you hold {held}"
+
+
 # -- play puzzles (texas42.services.learn.puzzles) ----------------------------------------------
 
 PUZZLE_GRADES = ("warm-up", "easy", "medium", "hard", "fiendish")
@@ -2078,6 +2080,8 @@ def puzzle_label(contract: str, tricks_left: int, who: str, make: bool) -> str:
     'sixes · 3 tricks left · East to set it'
     """
     return f"{contract} · {plural(tricks_left, 'trick')} left · {who} to {'make' if make else 'set'} it"
+
+
 # -- bidding practice (issue 17: texas42.services.learn.practice) -------------------------------
 
 PRACTICE_CATEGORIES = {
@@ -2199,6 +2203,8 @@ def practice_summary_words(asked: int, agreed: int, given_up: float) -> str:
         f"{asked} question{'' if asked == 1 else 's'}, {agreed} agreed with the expert, "
         f"{given_up:.2f} expected marks given up"
     )
+
+
 # -- the hand laboratory --------------------------------------------------------------------
 
 

@@ -47,15 +47,15 @@ from texas42.faces.server.house_rules import (
     read_house_rules,
 )
 from texas42.faces.server.invite import qr_svg, table_link
+from texas42.faces.server.learn_lab import LAB_BODY_LIMITS
+from texas42.faces.server.learn_lab import router as lab_router
 from texas42.faces.server.learn_lessons import LESSON_CHECK_BYTES
 from texas42.faces.server.learn_lessons import router as lessons_router
-from texas42.faces.server.learn_puzzles import ANSWER_BYTES, ANSWER_PATH
-from texas42.faces.server.learn_puzzles import router as puzzles_router
 from texas42.faces.server.learn_practice import ANSWER_PATH as PRACTICE_ANSWER_PATH
 from texas42.faces.server.learn_practice import BODY_BYTES as PRACTICE_ANSWER_BYTES
 from texas42.faces.server.learn_practice import router as practice_router
-from texas42.faces.server.learn_lab import LAB_BODY_LIMITS
-from texas42.faces.server.learn_lab import router as lab_router
+from texas42.faces.server.learn_puzzles import ANSWER_BYTES, ANSWER_PATH
+from texas42.faces.server.learn_puzzles import router as puzzles_router
 from texas42.faces.server.messages import (
     MAX_MESSAGE_BYTES,
     BadMessage,

@@ -730,6 +730,8 @@ class LessonVerdict:
     text: str
     better: str | None
     turn: LessonTurn | None
+
+
 # -- the hand laboratory (``/learn/lab``) ---------------------------------------------------------
 
 
