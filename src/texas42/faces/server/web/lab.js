@@ -168,7 +168,7 @@ class Lab {
       return h("div", { class: `lab-seat${turn === seat ? " to-act" : ""}`, "data-testid": `lab-seat-${seat}`, role: "group",
         "aria-label": `${this.seatName(seat)}'s tiles` },
       h("div", { class: "lab-seat-name" }, this.seatName(seat),
-        b.bidder === seat ? ` · bid ${b.bid}` : "", b.shaker === seat ? " · shook" : "",
+        b.bidder === seat ? ` · bid ${b.bid}` : "", b.shaker === seat ? " · shaker" : "",
         turn === seat ? " · to play" : ""),
       h("div", { class: "lab-tiles" }, dealt.map((tile) => {
         const played = !held.has(tile);
