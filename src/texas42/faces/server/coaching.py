@@ -6,9 +6,8 @@ coaches every seat, a seat with the seats its person plays (both hands of a part
 two-hand). Only finished games are coached: their records are already public through the replay,
 and a game being played is not in ``games`` at all, so no tile of a live game can come this way.
 
-Each seat's figures are kept in the ``coaching`` table (`Storage.save_coaching`), written when the
-game finishes (`coach_finished`) and, for a game finished before that, when a player's page asks
-(`fill_coaching`, a few games a request, in the background): the page reads the figures, never
+Each seat's figures are kept in the ``coaching`` table (`Storage.save_coaching`), written when a
+player's page asks (`fill_coaching`, a few games a request, in the background): the page reads the figures, never
 a review. `trend_lines` says how a player's rates move over their games.
 """
 
@@ -87,22 +86,6 @@ async def store(storage: Storage, table_id: str, number: int, answer: tuple[int,
         return
     seats = [entry["summary"] for entry in json.loads(text)]
     await storage.run(storage.save_coaching, table_id, number, seats, COACH_VERSION)
-
-
-async def coach_finished(
-    work: Work | None, storage: Storage, table_id: str, number: int, record: str, samples: int
-) -> None:
-    """A game just finished: coach it in the pool and keep its figures (a busy pool leaves it
-    to the player's page, which fills it on demand)."""
-    if work is None:
-        return
-    try:
-        answer = await submit(work, ("coach-finished", table_id), table_id, number, record, samples)
-        await store(storage, table_id, number, answer)
-    except Busy as exc:
-        log.info("table %s, game %d: coaching left for later: %s", table_id, number, exc)
-    except Exception:
-        log.exception("table %s, game %d: no coaching", table_id, number)
 
 
 def fill_coaching(
@@ -230,7 +213,6 @@ def coaching_body(
 
 __all__ = [
     "FILL_PER_REQUEST",
-    "coach_finished",
     "coach_job",
     "coaching_body",
     "fill_coaching",

@@ -38,7 +38,6 @@ from texas42.core.rules import Rules, seats_held
 from texas42.core.view import Claim
 from texas42.faces.server import outbound as out
 from texas42.faces.server import snapshot
-from texas42.faces.server.coaching import coach_finished
 from texas42.faces.server.events import (
     ActionEvent,
     AwayEvent,
@@ -1073,13 +1072,10 @@ class Room:
         self.seq += 1
         self.last = last
         if game.is_over():
-            record = self._finished_game().record  # stored by the step just committed
             self.status = "over"
             await asyncio.to_thread(self._close_bots)
-            samples = self.settings.review_samples
-            self._spawn(
-                coach_finished(self.work, self.storage, self.id, self.game_number, record, samples)
-            )
+            # coaching is worked out when asked (the panel, the player's page), not here: a
+            # game's review takes seconds of CPU that the tables still playing need
         else:
             self._seat_pending()
             for taken in waiting:
