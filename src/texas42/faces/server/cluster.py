@@ -37,16 +37,13 @@ import logging
 import os
 import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import psycopg
 import sqlalchemy as sa
 
 from texas42.faces.server.room import Room
-from texas42.faces.server.storage import EVENTS_CHANNEL
-
-if TYPE_CHECKING:
-    from texas42.faces.server.app import Tables
+from texas42.faces.server.storage import EVENTS_CHANNEL, Storage
 
 log = logging.getLogger("texas42.faces.server.cluster")
 
@@ -73,10 +70,22 @@ def conninfo(url: str) -> str:
     return sa.engine.make_url(url).set(drivername="postgresql").render_as_string(False)
 
 
+class ClusterTables(Protocol):
+    """What a cluster needs of the server's tables (``app.Tables``), named here so that the
+    cluster does not import the app that starts it."""
+
+    storage: Storage
+    rooms: dict[str, Room]
+
+    async def get(self, table_id: str) -> Room | None: ...
+
+    def lobby_changed(self) -> None: ...
+
+
 class Cluster:
     """This process's part in a cluster of servers on one PostgreSQL (the module's doc)."""
 
-    def __init__(self, url: str, tables: Tables) -> None:
+    def __init__(self, url: str, tables: ClusterTables) -> None:
         self.conninfo = conninfo(url)
         self.tables = tables
         self.id = secrets.token_hex(6)
