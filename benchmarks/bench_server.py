@@ -1,13 +1,13 @@
 """How many tables the web server carries: N tables of bots played over real WebSockets on loopback.
 
     .venv/bin/python benchmarks/bench_server.py [--tables N] [--seconds S] [--bot-delay D]
-                                                [--spectators] [--no-compression] [--flood N]
+                                                [--think T] [--spectators] [--no-compression] [--flood N]
                                                 [--processes N] [--db URL | --postgres]
 
 Starts ``texas42 serve`` as a process of its own (a fresh SQLite file, a free port), then opens
 ``--tables`` tables (default 200). At each one a client of this benchmark sits at seat 0, puts
 ``medium`` bots in the other three seats, starts the game and, whenever it is seat 0's turn, sends
-the first legal action at once; a finished game is followed by a rematch, so every table keeps
+the first legal action, at once or after ``--think`` seconds (a person's pause); a finished game is followed by a rematch, so every table keeps
 playing. The bots wait ``--bot-delay`` seconds (default 0.7, what ``texas42 serve`` uses) before
 each action, as they do for people. With ``--spectators`` every table also has one spectator.
 
@@ -199,8 +199,10 @@ async def player(
     compression: str | None,
     setup: asyncio.Semaphore,
     ready: asyncio.Event,
+    think: float = 0.0,
 ) -> None:
-    """Seat 0: sets the table up, then acts at once on every turn and rematches every game."""
+    """Seat 0: sets the table up, then acts on every turn (at once, or after ``think`` seconds,
+    as a person would) and rematches every game."""
     pace = Pace(stats)
     async with connect(url, compression=compression, max_size=None, open_timeout=60) as ws:
         async with setup:
@@ -221,6 +223,8 @@ async def player(
                     rematch = number
                     await pace.send(ws, {"type": "rematch"})
             elif game["hand"]["legal"] and pending is None:
+                if think:  # a person's pause: not part of the latency, which starts at the send
+                    await asyncio.sleep(think)
                 action = game["hand"]["legal"][0]["action"]
                 sent = await pace.send(ws, {"type": "act", "action": action, "seq": state["seq"]})
                 pending = (number, state["seq"], sent)
@@ -418,7 +422,15 @@ async def run(
     tasks = [
         asyncio.create_task(
             counted(
-                player(f"{ws_bases[n % count]}/ws/{t.id}", t, stats, compression, setup, ready),
+                player(
+                    f"{ws_bases[n % count]}/ws/{t.id}",
+                    t,
+                    stats,
+                    compression,
+                    setup,
+                    ready,
+                    args.think,
+                ),
                 stats,
             )
         )
@@ -543,6 +555,12 @@ def main(argv: list[str] | None = None) -> None:
         default=0.7,
         help="seconds a bot waits before it acts (default 0.7)",
     )
+    parser.add_argument(
+        "--think",
+        type=float,
+        default=0.0,
+        help="seconds seat 0 waits before it acts, as a person would (default 0: at once)",
+    )
     parser.add_argument("--spectators", action="store_true", help="one spectator at every table")
     parser.add_argument(
         "--no-compression", action="store_true", help="no permessage-deflate (browsers ask for it)"
@@ -569,9 +587,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error("--processes must be positive")
     if args.processes > 1 and not args.postgres and not (args.db or "").startswith("postgres"):
         parser.error("--processes over 1 needs --db postgresql://... or --postgres")
-    if args.tables < 1 or args.seconds <= 0 or args.bot_delay < 0 or args.flood < 0:
+    if args.tables < 1 or args.seconds <= 0 or min(args.bot_delay, args.think, args.flood) < 0:
         parser.error(
-            "--tables and --seconds must be positive, --bot-delay and --flood not negative"
+            "--tables and --seconds must be positive, --bot-delay, --think and --flood not negative"
         )
     print("texas42 server benchmark (server and client processes on one machine)")
     for line in machine():
@@ -579,6 +597,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
     print(
         f"  tables: {args.tables}, bots: medium at seats 1-3 with --bot-delay {args.bot_delay}, "
+        f"seat 0 acts after --think {args.think} s, "
         f"spectators: {'one a table' if args.spectators else 'none'}, "
         f"compression: {'none' if args.no_compression else 'permessage-deflate'}"
     )

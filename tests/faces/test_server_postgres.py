@@ -167,3 +167,31 @@ def test_the_http_api_serves_from_postgresql(pg_url: str) -> None:
         saved = c.post("/api/house-rules", json={"name": "Ours", "rules": "standard"})
         assert saved.status_code == 200, saved.text
         assert [r["name"] for r in c.get("/api/house-rules").json()["house_rules"]] == ["Ours"]
+
+
+def test_connections_the_database_dropped_while_idle_are_replaced_unnoticed(
+    pg_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A database restarted while the server idles: the first use of each pooled connection
+    after it finds the connection dead (the idle ping) and takes a new one, so no action
+    fails. Without the ping the read below raises."""
+    storage = Storage(database_url(pg_url))
+    try:
+        table = f"t{random.getrandbits(32):x}"
+        storage.create_table(table, "Idle", "standard")
+        storage.append(table, 0, SitEvent(seat=0, name="Ann", digest="d", player="a" * 16))
+        assert [e.seq for e in storage.events_since(table, 0)] == [0]
+        other = sa.create_engine(database_url(pg_url), poolclass=sa.pool.NullPool)
+        with other.connect() as conn:  # every other session of this database: the pool's
+            killed = conn.execute(
+                sa.text(
+                    "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                )
+            ).scalar()
+        assert killed
+        monkeypatch.setattr(storage_module, "IDLE_PING_SECONDS", 0.0)
+        storage.append(table, 1, StartEvent(game=1, seed=9), status="playing")
+        assert [e.seq for e in storage.events_since(table, 0)] == [0, 1]
+    finally:
+        storage.close()

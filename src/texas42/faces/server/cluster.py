@@ -368,11 +368,13 @@ class Cluster:
         rooms = dict(self.tables.rooms)
         if not rooms:
             return
+        # one step down the events' primary key a table, not a scan of every table's events
         rows = await self._execute(
-            "SELECT table_id, max(seq) FROM events WHERE table_id = ANY(%s) GROUP BY table_id",
+            "SELECT t.id, (SELECT max(seq) FROM events WHERE table_id = t.id)"
+            " FROM unnest(%s::varchar[]) AS t(id)",
             (list(rooms),),
         )
         for table_id, last in rows:
             room = rooms.get(table_id)
-            if room is not None and last >= room.next_event:
+            if room is not None and last is not None and last >= room.next_event:
                 room.wake()

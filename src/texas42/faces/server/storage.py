@@ -160,6 +160,10 @@ EVENTS_CHANNEL = "texas42_events"
 """The PostgreSQL channel every append is told on, at its commit, when several processes share
 the database (`texas42.faces.server.cluster`): ``table seq origin``."""
 _NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
+READ_THREADS = 4
+"""Reads of committed rows at once (each its own pooled connection)."""
+IDLE_PING_SECONDS = 10.0
+"""A pooled connection unused for this long is pinged before it is used again."""
 
 
 class SeqTaken(sa.exc.IntegrityError):
@@ -312,11 +316,20 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = _engine(url)
+        self._read_engine = (
+            self.engine
+            if url.startswith("sqlite")
+            else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        )
+        """For `events_since`: on PostgreSQL one statement and no transaction to end after it."""
         # the schema this code needs, by its migrations (`texas42.faces.server.migrate`)
         migrate.upgrade(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
-        self._reader = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db-read")
-        """For reads that need only what is committed (`read`), so they wait on no write."""
+        self._reader = ThreadPoolExecutor(
+            max_workers=READ_THREADS, thread_name_prefix="texas42-db-read"
+        )
+        """For reads that need only what is committed (`read`), so they wait on no write; a
+        few at once, so that one table catching up does not wait for every other one."""
         self.origin: str | None = None
         """With several processes on one PostgreSQL, this one's id: every append is then told
         on `EVENTS_CHANNEL` in its own transaction (None, as on SQLite: nothing is told)."""
@@ -499,7 +512,7 @@ class Storage:
     def events_since(self, table_id: str, seq: int) -> list[StoredEvent]:
         """A table's events from ``seq`` on, in order: what another process appended since
         this one last read (`Room._catch_up`)."""
-        with self.engine.connect() as conn:
+        with self._read_engine.connect() as conn:
             rows = conn.execute(
                 sa.select(events_table.c.seq, events_table.c.kind, events_table.c.data)
                 .where(events_table.c.table_id == table_id, events_table.c.seq >= seq)
@@ -691,7 +704,30 @@ def _engine(url: str) -> Engine:
             cursor.close()
 
         return engine
-    return sa.create_engine(url, pool_pre_ping=True)
+    engine = sa.create_engine(url)
+    _ping_when_idle(engine)
+    return engine
+
+
+def _ping_when_idle(engine: Engine) -> None:
+    """Ping a pooled connection only when it has been idle: a database restarted overnight
+    costs no failed action, and a busy server pays no round trip a statement (which
+    ``pool_pre_ping`` would cost every action and every read of another process's events)."""
+
+    @sa.event.listens_for(engine, "checkin")
+    def _returned(_dbapi_conn: Any, record: Any) -> None:
+        record.info["used"] = time.monotonic()
+
+    @sa.event.listens_for(engine, "checkout")
+    def _taken(dbapi_conn: Any, record: Any, _proxy: Any) -> None:
+        if time.monotonic() - record.info.get("used", time.monotonic()) < IDLE_PING_SECONDS:
+            return
+        try:
+            with dbapi_conn.cursor() as cursor:
+                cursor.execute("SELECT 1")
+            dbapi_conn.rollback()
+        except Exception as exc:  # the pool then tries with a fresh connection
+            raise sa.exc.DisconnectionError(str(exc)) from exc
 
 
 def _insert_game(conn: Connection, game: FinishedGame) -> None:
