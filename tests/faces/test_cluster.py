@@ -48,13 +48,17 @@ class Node:
 
     process: subprocess.Popen[bytes]
     port: int
+    sockets: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
+    """Its clients' sockets, closed when the test ends (websockets wants ``connect`` entered)."""
 
     @property
     def base(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
     def ws(self, table: str) -> ClientConnection:
-        return connect(f"ws://127.0.0.1:{self.port}/ws/{table}", close_timeout=1)
+        return self.sockets.enter_context(
+            connect(f"ws://127.0.0.1:{self.port}/ws/{table}", close_timeout=1)
+        )
 
     def kill(self) -> None:
         os.kill(self.process.pid, signal.SIGKILL)
@@ -105,6 +109,7 @@ def start_node(tmp_path: Path, pg_url: str) -> Iterator[StartNode]:
         yield start
     finally:
         for node in started:
+            node.sockets.close()
             if node.process.poll() is None:
                 node.process.kill()
             node.process.wait(10)
@@ -227,7 +232,7 @@ def test_four_players_on_two_processes_play_a_game_to_its_end(
     """Seats 0 and 2 on A, 1 and 3 on B: every action one process accepts reaches the players
     on the other; presence and chat cross too; both end with the same table."""
     a, b = start_node(), start_node()
-    lobby = connect(f"ws://127.0.0.1:{b.port}/ws/lobby", close_timeout=1)
+    lobby = b.ws("lobby")
     assert json.loads(lobby.recv(timeout=WAIT_SECONDS))["tables"] == []
     body = {"rules": "standard,target=1", "name": "Two", "public": True}
     table = post(a.base + "/api/tables", body)["id"]
