@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from texas42.core.tiles import TILE_NAMES, iter_tiles
 from texas42.services.learn.lessons import lessons, move_notation
 from webtest import ARTIFACTS, Watch
 
@@ -73,5 +74,30 @@ def test_the_first_lesson_plays_through_and_counts_as_done(server: str, browser:
             f"1 of {len(lessons())}"
         )
         page.screenshot(path=str(ARTIFACTS / "learn-hub.png"))
+    finally:
+        watch.close()
+
+
+def test_a_bidding_lesson_shows_the_learner_s_own_tiles_beside_the_calls(
+    server: str, browser: Any
+) -> None:
+    found = next(x for x in lessons() if x.id == "05-bid")
+    assert found.steps[0] == 0
+    held = [TILE_NAMES[t] for t in iter_tiles(found.hand_record.deal[found.seat])]
+    watch = Watch(browser)
+    page = watch.page
+    try:
+        page.goto(server + f"/learn/lesson/{found.id}")
+        page.wait_for_selector("[data-testid=lesson-choices] button")
+        shown = page.eval_on_selector_all(
+            "[data-testid=lesson-held] [data-tile]", "ts => ts.map(t => t.dataset.tile)"
+        )
+        assert sorted(shown) == sorted(held) and len(shown) == 7
+        # face up and for looking at: the calls are the buttons, the tiles are not
+        assert page.eval_on_selector_all("[data-testid=lesson-held] button", "bs => bs.length") == 0
+        calls = page.eval_on_selector_all(
+            "[data-testid=lesson-choices] button", "bs => bs.map(b => b.dataset.move)"
+        )
+        assert move_notation(found.actions[0]) in calls
     finally:
         watch.close()

@@ -208,9 +208,15 @@ class LessonTable {
         onclick: () => this.choose(tile),
       }, tileSvg(tile, { vertical: true }), h("span", { class: "tile-key", "aria-hidden": "true" }, String(i + 1))));
     }
-    return h("div", { class: "lesson-choices", "data-testid": "lesson-choices" },
-      (turn.choices || []).map((c) => h("button", { type: "button", class: "choice", "data-move": c,
-        onclick: () => this.choose(c) }, c)));
+    // bidding and naming trump are decided on the learner's own tiles: shown face up, not picks
+    const held = Array.isArray(frame.hands) ? frame.hands[this.lesson.seat] || [] : [];
+    return [
+      h("div", { class: "open-hand lesson-held", "data-testid": "lesson-held", "aria-label": "your tiles" },
+        held.map((t) => tilePicture(t, { vertical: true }))),
+      h("div", { class: "lesson-choices", "data-testid": "lesson-choices" },
+        (turn.choices || []).map((c) => h("button", { type: "button", class: "choice", "data-move": c,
+          onclick: () => this.choose(c) }, c))),
+    ];
   }
 
   render() {
