@@ -154,6 +154,27 @@ def test_every_other_tile_is_stopped_with_the_engine_s_reason_and_the_better_pla
                 assert verdict.text.endswith(f"Play {best}.")
 
 
+def test_holds_none_is_said_exactly_when_the_hand_has_no_tile_of_the_suit_led() -> None:
+    """Every play step of every lesson: "you hold none" only when no tile the learner holds
+    follows the led suit, even when every tile held follows it (03-ends, 10-plunge)."""
+    followed_by_all = 0
+    for found in lessons():
+        for step in found.steps:
+            hand = found.hand_at(step)
+            tables = hand.tables
+            if hand.phase != Phase.PLAY or not hand.trick or tables is None or tables.sevens:
+                continue
+            held = hand.hands[found.seat]
+            follows = held & tables.follow[tables.led[hand.trick[0]]]
+            said = situation(found, step)
+            assert ("you hold none" in said) == (not follows), (found.id, step, said)
+            if follows:
+                legal = [TILE_NAMES[t] for t in iter_tiles(follows)]
+                assert said.endswith(f"you must follow with {' or '.join(legal)}."), said
+                followed_by_all += follows == held
+    assert followed_by_all  # the case that was said wrong comes up in the course
+
+
 def test_a_wrong_bid_and_a_wrong_trump_are_stopped_with_the_solver_s_figures() -> None:
     found = lesson("05-bid")
     bid_step, trump_step = sorted(found.teach)

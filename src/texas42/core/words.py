@@ -1815,24 +1815,27 @@ def lesson_not_following(tile: str, suit: str, pip: int | None, trump: str | Non
 
 
 def lesson_situation(
-    led: str | None, suit: str | None, legal: Sequence[str], held: int, trump: str | None
+    led: str | None, suit: str | None, legal: Sequence[str], holds_suit: bool, trump: str | None
 ) -> str:
-    """The learner's turn to play, as the rules make it: a lead, a suit to follow, or none held.
+    """The learner's turn to play, as the rules make it: a lead, a suit to follow (``legal``:
+    the tiles that may be played), or none of it held (``holds_suit`` false).
 
-    >>> lesson_situation(None, None, ["6-4", "3-3"], 2, "fives")
+    >>> lesson_situation(None, None, ["6-4", "3-3"], False, "fives")
     'Your lead (fives are trump): any tile may be led.'
-    >>> lesson_situation(None, None, ["6-4", "3-3"], 2, None)
+    >>> lesson_situation(None, None, ["6-4", "3-3"], False, None)
     'Your lead (no trump): any tile may be led.'
-    >>> lesson_situation("6-2", "sixes", ["6-4"], 3, "fives")
+    >>> lesson_situation("6-2", "sixes", ["6-4"], True, "fives")
     '6-2 was led, so sixes were led: you must follow with 6-4.'
-    >>> lesson_situation("6-2", "sixes", ["4-4", "3-1"], 2, "fives")
+    >>> lesson_situation("6-2", "sixes", ["4-4", "3-1"], False, "fives")
     '6-2 was led, so sixes were led: you hold none, so any tile may be played.'
+    >>> lesson_situation("3-0", "blanks", ["5-0"], True, "threes")
+    '3-0 was led, so blanks were led: you must follow with 5-0.'
     """
     if led is None:
         trumps = f" ({trump} are trump)" if trump else " (no trump)"
         return f"Your lead{trumps}: any tile may be led."
     head = f"{led} was led, so {suit} were led"
-    if len(legal) == held:
+    if not holds_suit:
         return f"{head}: you hold none, so any tile may be played."
     return f"{head}: you must follow with {' or '.join(legal)}."
 

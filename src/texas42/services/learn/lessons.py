@@ -329,11 +329,11 @@ def situation(lesson: Lesson, step: int) -> str:
     if tables is not None and tables.sevens:
         return lesson_sevens_situation(legal)
     if not hand.trick or tables is None:
-        return lesson_situation(None, None, legal, held.bit_count(), trump)
+        return lesson_situation(None, None, legal, False, trump)
     led = hand.trick[0]
-    return lesson_situation(
-        TILE_NAMES[led], SUIT_WORDS[tables.led[led]], legal, held.bit_count(), trump
-    )
+    suit = tables.led[led]
+    holds_suit = bool(held & tables.follow[suit])
+    return lesson_situation(TILE_NAMES[led], SUIT_WORDS[suit], legal, holds_suit, trump)
 
 
 def check(lesson: Lesson, step: object, move: object) -> Verdict:
