@@ -48,7 +48,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from texas42.core.actions import Action, Bid, Declare, Discard, Play
+from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play
 from texas42.core.contracts import SUIT_NAMES, Contract
 from texas42.core.errors import NotationError
 from texas42.core.game import Outcome
@@ -1758,14 +1758,28 @@ def lesson_right_play(tile: str, also: Sequence[str], outcome: str) -> str:
 
 
 def lesson_tied_play(tile: str, lesson_tile: str, outcome: str) -> str:
-    """A play as good as the lesson's, refused only because the lesson goes on with its own.
+    """A play the solver values exactly as the lesson's: right, and the lesson goes on with its
+    own.
 
-    >>> lesson_tied_play("6-1", "6-4", "your side ends the hand with 31 points")[:60]
-    '6-1 is as good as 6-4 here: with best play from here your si'
+    >>> lesson_tied_play("6-1", "6-4", "your side ends the hand with 31 points")
+    'Right: 6-1 is as good as 6-4 here: with best play from here your side ends the hand with 31 points either way; the lesson goes on with 6-4.'
     """
     return (
-        f"{tile} is as good as {lesson_tile} here: with best play from here {outcome} either "
-        f"way. This lesson goes on with {lesson_tile}: play {lesson_tile}."
+        f"Right: {tile} is as good as {lesson_tile} here: with best play from here {outcome} "
+        f"either way; the lesson goes on with {lesson_tile}."
+    )
+
+
+def lesson_tied_contract(chosen: str, best: str, total: int, bid: str) -> str:
+    """A trump the solver values exactly as the lesson's: right, and the lesson goes on with
+    its own.
+
+    >>> lesson_tied_contract("fives", "sixes", 36, "34")
+    'Right: with fives trump and best play your side takes 36 points, as good as sixes and enough for the bid of 34; the lesson goes on with sixes.'
+    """
+    return (
+        f"Right: with {chosen} trump and best play your side takes {plural(total, 'point')}, "
+        f"as good as {best} and enough for the bid of {bid}; the lesson goes on with {best}."
     )
 
 
@@ -1838,6 +1852,44 @@ def lesson_situation(
     if not holds_suit:
         return f"{head}: you hold none, so any tile may be played."
     return f"{head}: you must follow with {' or '.join(legal)}."
+
+
+def _or_list(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def lesson_call_prompt(calls: Sequence[Action]) -> str:
+    """What the learner may call at their turn in the auction, from the legal calls.
+
+    >>> lesson_call_prompt([Pass(), Bid("30"), Bid("31"), Bid("41"), Bid("1m"), Bid("2m")])
+    'Your bid: points from 30 to 41, marks (1m or 2m), or pass.'
+    >>> lesson_call_prompt([Pass(), Bid("30"), Bid("41"), Bid("1m"), Bid("plunge")])
+    'Your bid: points from 30 to 41, marks (1m), plunge, or pass.'
+    """
+    bids = [c for c in calls if isinstance(c, Bid)]
+    points = [b.points for b in bids if not b.special and not b.is_mark_bid]
+    marks = [b.notation for b in bids if not b.special and b.is_mark_bid]
+    parts = []
+    if points:
+        low, high = min(points), max(points)
+        parts.append(f"points from {low} to {high}" if low < high else f"{low} points")
+    if marks:
+        parts.append(f"marks ({_or_list(marks)})")
+    parts.extend(b.notation for b in bids if b.special)
+    if any(isinstance(c, Pass) for c in calls):
+        parts.append("pass")
+    if len(parts) == 1:
+        return f"Your bid: {parts[0]}."
+    return f"Your bid: {', '.join(parts[:-1])}, or {parts[-1]}."
+
+
+def lesson_declare_prompt(contracts: Sequence[str]) -> str:
+    """What the learner may name after winning the bid: the contracts the lesson rates.
+
+    >>> lesson_declare_prompt(["blanks", "sixes", "doubles", "follow-me"])
+    'You won the bid: name the contract: blanks, sixes, doubles or follow-me.'
+    """
+    return f"You won the bid: name the contract: {_or_list(contracts)}."
 
 
 def lesson_bid_words(

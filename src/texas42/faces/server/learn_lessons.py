@@ -17,11 +17,9 @@ import json
 from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from texas42.core.actions import Declare, Play
+from texas42.core.actions import Play
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
-from texas42.core.progress import Phase
-from texas42.core.tiles import TILE_NAMES, iter_tiles
 from texas42.core.words import action_said
 from texas42.faces.server import outbound as out
 from texas42.faces.server.payload import layout_payload, replay_frame, seat_labels
@@ -30,9 +28,9 @@ from texas42.services.learn.lessons import (
     Lesson,
     LessonError,
     check,
+    choices,
     lesson,
     lessons,
-    move_notation,
     situation,
 )
 
@@ -49,20 +47,6 @@ class LessonMove(BaseModel):
     lesson: str = Field(min_length=1, max_length=48)
     step: int = Field(ge=0, le=200)
     move: str = Field(min_length=1, max_length=32)
-
-
-def _choices(found: Lesson, step: int) -> list[str]:
-    """What the learner may pick at ``step``: every tile they hold (the rules judge it, so an
-    illegal tile can be tried and explained), or the legal calls or contracts."""
-    hand = found.hand_at(step)
-    if hand.phase == Phase.PLAY:
-        return [TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat])][::-1]
-    picks = []
-    for action in hand.legal_actions():
-        if isinstance(action, Declare) and action.contract.kind not in ("suit", "doubles"):
-            continue
-        picks.append(move_notation(action))
-    return picks
 
 
 def turn(found: Lesson, after: int) -> out.LessonTurn:
@@ -93,7 +77,7 @@ def turn(found: Lesson, after: int) -> out.LessonTurn:
         step=upcoming,
         situation=situation(found, upcoming),
         teach=found.teach.get(upcoming),
-        choices=_choices(found, upcoming),
+        choices=choices(found, upcoming),
         done=False,
     )
 

@@ -3,7 +3,8 @@
 The same lessons as the web's ``/learn`` (`texas42.services.learn.lessons`): every hand is shown
 (a lesson is played open), the lesson makes the other seats' moves, and each move the learner
 types is judged by the engine: a wrong one is refused with the reason and the better play and
-asked again, the lesson's own is confirmed and the lesson goes on. Every sentence is the
+asked again; the lesson's own, or one the solver values as much, is confirmed and the lesson
+goes on with its own. Every sentence is the
 engine's (`texas42.core.words`, `texas42.services.learn.lessons`).
 """
 
@@ -102,7 +103,7 @@ class _Lesson:
             except LessonError as exc:
                 self.say(exc.message)
                 continue
-            self.say(verdict.text)
+            self.say(verdict.text, style="green" if verdict.right else "yellow")
             if verdict.right:
                 return True
 
