@@ -2079,13 +2079,14 @@ def puzzle_verdict(
     needed: int,
     unit: str,
 ) -> str:
-    """The verdict on a puzzle's answer, from the solver's total for the bidders after it
-    (every trick played out with best play).
+    """The verdict on a puzzle's answer, from the solver's total for the bidders after it,
+    every trick played out with best play: said so, since the line that proves it stops where
+    the hand is decided, with the points taken by then (`puzzle_result`).
 
     >>> puzzle_verdict(True, "5-5", ["5-5"], True, "North-South", 34, 30, "point")
-    'Right: 5-5 makes the contract. With best play after it North-South would end with 34 points, 30 needed.'
+    'Right: 5-5 makes the contract. With best play after it and every trick played out, North-South would end with 34 points, 30 needed.'
     >>> puzzle_verdict(False, "6-4", ["5-5", "5-0"], True, "North-South", 28, 30, "point")
-    'Not 6-4: with best play after it North-South would end with 28 points, 30 needed, and be set. The plays that make the contract: 5-5 or 5-0.'
+    'Not 6-4: with best play after it and every trick played out, North-South would end with 28 points, 30 needed, and be set. The plays that make the contract: 5-5 or 5-0.'
     >>> puzzle_verdict(False, "6-6", ["3-1"], True, "North-South", 1, 0, "trick")
     'Not 6-6: with best play after it the bidder would be forced to take 1 trick, and be set. The play that makes the contract: 3-1.'
     """
@@ -2093,7 +2094,10 @@ def puzzle_verdict(
     if unit == "trick":
         end = f"the bidder would be forced to take {plural(total, 'trick')}"
     else:
-        end = f"{bidders} would end with {plural(total, 'point')}, {needed} needed"
+        end = (
+            f"and every trick played out, {bidders} would end with {plural(total, 'point')}, "
+            f"{needed} needed"
+        )
     if right:
         others = [a for a in answers if a != tile]
         also = f" So would {' or '.join(others)}." if others else ""
