@@ -169,5 +169,6 @@ def test_readme_learn_practice_and_puzzle_output_is_real(clock_path: str) -> Non
             lines = chunk.strip("\n").splitlines()
             if not lines:
                 continue
-            found = next(k for k in range(at, len(printed)) if printed[k : k + len(lines)] == lines)
-            at = found + len(lines)
+            starts = [k for k in range(at, len(printed)) if printed[k : k + len(lines)] == lines]
+            assert starts, (args, lines, printed)
+            at = starts[0] + len(lines)
