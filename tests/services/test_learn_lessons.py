@@ -446,6 +446,29 @@ def test_the_http_api_serves_the_course_judges_moves_and_refuses_bad_input(
         assert client.get("/learn/lesson/01-count").status_code == 200
 
 
+def test_a_lesson_goes_on_from_a_step_of_the_learner_s_with_its_own_moves_replayed(
+    tmp_path: Path,
+) -> None:
+    found = lesson("01-count")
+    third = found.steps[2]
+    hand = found.hand_at(third)
+    with make_client(tmp_path / "t.sqlite") as client:
+        page = client.get(f"/api/learn/lessons/{found.id}", params={"at": third}).json()
+        assert page["steps"] == list(found.steps)
+        went = page["turn"]
+        assert went["step"] == third and went["situation"] == situation(found, third)
+        (frame,) = went["frames"]  # the position reached: nothing past the learner's move
+        assert frame["hands"][found.seat] == [
+            TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat])
+        ]
+        assert len(frame["hand"]["tricks"]) == len(hand.tricks)
+        start = client.get(f"/api/learn/lessons/{found.id}").json()
+        assert client.get(f"/api/learn/lessons/{found.id}", params={"at": 0}).json() == start
+        for bad in (third + 1, 10_000, -1, "x"):
+            answer = client.get(f"/api/learn/lessons/{found.id}", params={"at": bad})
+            assert answer.status_code in (400, 422) and "at" in answer.text, (bad, answer.text)
+
+
 def test_the_finder_writes_the_shipped_lesson_again(tmp_path: Path) -> None:
     spec = find_lessons.SPECS[0]
     trial, move = find_lessons.find(spec, SOLVER)

@@ -2,7 +2,8 @@
 
 ``GET /api/learn/lessons`` lists the course; ``GET /api/learn/lessons/{lesson}`` gives a lesson
 up to the learner's first move (the positions of the moves the lesson makes itself, every tile
-shown: a lesson is played open); ``POST /api/learn/check`` with ``{"lesson", "step", "move"}``
+shown: a lesson is played open), and with ``?at=STEP`` (a step of the learner's) the lesson's
+own moves replayed up to that step, for a learner going on where they left off; ``POST /api/learn/check`` with ``{"lesson", "step", "move"}``
 judges a move with `texas42.services.learn.lessons.check` and, for the lesson's own move, plays
 on to the learner's next one. Judging a move runs the solver, so it goes through the server's
 pool for expensive work (`texas42.faces.server.work`), whose cache keeps every answer: the
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from texas42.core.actions import Play
@@ -113,8 +114,11 @@ async def lesson_list() -> Response:
 
 
 @router.get("/lessons/{lesson_id}")
-async def lesson_page(lesson_id: str) -> Response:
+async def lesson_page(lesson_id: str, at: int = Query(0, ge=0, le=200)) -> Response:
     found = _lesson_or_404(lesson_id)
+    if at and at not in found.steps:  # a lesson goes on only from a move of the learner's
+        upcoming = ", ".join(str(k) for k in found.steps)
+        raise HTTPException(400, f"at: {at} is not one of your steps ({upcoming})")
     body = out.LessonPage(
         id=found.id,
         title=found.title,
@@ -123,7 +127,7 @@ async def lesson_page(lesson_id: str) -> Response:
         intro=list(found.intro),
         layout=layout_payload(found.record.rules),
         steps=list(found.steps),
-        turn=turn(found, 0),
+        turn=turn(found, at),
     )
     return Response(out.encode(body), media_type="application/json")
 
