@@ -10,7 +10,7 @@ from rich.console import Console
 
 from texas42.core.actions import Play
 from texas42.core.progress import Phase
-from texas42.core.tiles import TILE_NAMES, iter_tiles
+from texas42.core.tiles import TILE_NAMES, hand_name, iter_tiles
 from texas42.faces.terminal.learn_lessons import UNKNOWN_LESSON, course_lines, run_learn
 from texas42.search.solver import Solver
 from texas42.services.learn.lessons import check, lessons, move_notation, play_values
@@ -88,3 +88,11 @@ def test_a_tile_as_good_as_the_lesson_s_is_confirmed_in_green_and_the_lesson_pla
     assert f"\x1b[32m{said}" in text  # styled as right: green
     after = text[text.index(said) :]
     assert f"You played {TILE_NAMES[intended.tile]}" in after  # the lesson goes on with its own
+
+
+@pytest.mark.parametrize("found", [x for x in lessons() if x.steps[0] == 0], ids=lambda x: x.id)
+def test_a_lesson_that_asks_at_once_shows_the_hands_once_before_it(found) -> None:  # type: ignore[no-untyped-def]
+    """05-bid and 10-plunge ask for the first call: the deal is printed once, not twice."""
+    _, text = play(found.id, [])
+    before = text[: text.index("Your move: ")]
+    assert before.count(hand_name(found.hand_record.deal[found.seat])) == 1, before

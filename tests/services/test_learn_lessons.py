@@ -14,6 +14,7 @@ from texas42.core.actions import Bid, Declare, Play
 from texas42.core.progress import Phase
 from texas42.core.record import check_record
 from texas42.core.tiles import COUNT_VALUE, TILE_NAMES, iter_tiles
+from texas42.core.words import action_said
 from texas42.search.solver import PlayPosition, Solver
 from texas42.services.learn import find_lessons
 from texas42.services.learn.lessons import (
@@ -238,6 +239,8 @@ def test_the_auction_prompts_name_the_legal_calls_and_every_rated_trump_is_offer
             },
         ).json()
     assert body["turn"]["step"] == trump_step and body["turn"]["situation"] == said
+    # the learner's own move is "You ...", in the browser as in the terminal
+    assert body["turn"]["frames"][0]["caption"] == action_said("You", found.actions[bid_step])
     assert body["turn"]["choices"] == list(values)  # follow-me too: the solver rates it
 
 

@@ -55,6 +55,7 @@ def turn(found: Lesson, after: int) -> out.LessonTurn:
     move: a frame for the position at ``after`` and after each move the lesson makes."""
     rules = found.record.rules
     names = seat_labels(layout_of(rules), found.record.players or ())
+    names[found.seat] = "You"  # the learner, as the terminal's lessons call them
     upcoming = found.next_step(after)
     end = len(found.actions) if upcoming is None else upcoming
     score = (0,) * layout_of(rules).sides

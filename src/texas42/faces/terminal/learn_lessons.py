@@ -69,7 +69,8 @@ class _Lesson:
             "Every hand is shown. Type your move (a tile such as 6-4, a bid, a trump); quit stops."
         )
         hand = found.hand_at(0)
-        self.show_hands(hand)
+        if found.steps[0] > 0:  # else the first question shows them
+            self.show_hands(hand)
         for step in range(len(found.actions)):
             if step in found.steps and not self.ask(hand, step):
                 self.say("You leave the lesson.")
