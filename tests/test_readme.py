@@ -147,3 +147,28 @@ def test_readme_serve_for_friends_prints_what_serve_prints() -> None:
     where = "/root/.local/share/texas42/texas42.sqlite"
     assert shown == start_message("0.0.0.0", 4242, where, None, lambda: ["192.168.1.20"])
     assert default_db_path().name == Path(where).name
+
+
+def test_readme_learn_practice_and_puzzle_output_is_real(clock_path: str) -> None:
+    """The "Learn to play" block: each command's lines are what it prints, "..." standing for
+    lines left out; practice is answered "pass"."""
+    text = README.read_text()
+    block = text.split("## Learn to play\n", 1)[1].split("```\n", 2)[1]
+    commands = block.split("$ texas42 ")[1:]
+    assert [c.split("\n", 1)[0] for c in commands] == [
+        "learn",
+        "practice",
+        "puzzle pf233dc6f --answer 4-3",
+    ]
+    for command in commands:
+        args, shown = command.split("\n", 1)
+        done = texas42(args.split(), clock_path, stdin="pass\n")
+        printed = done.stdout.splitlines()
+        at = 0
+        for chunk in "\n".join(shown.splitlines()).split("..."):
+            lines = chunk.strip("\n").splitlines()
+            if not lines:
+                continue
+            starts = [k for k in range(at, len(printed)) if printed[k : k + len(lines)] == lines]
+            assert starts, (args, lines, printed)
+            at = starts[0] + len(lines)

@@ -24,9 +24,9 @@ from texas42.faces.server.events import StartEvent
 from texas42.faces.server.storage import (
     FinishedGame,
     Storage,
-    _engine,
     database_url,
     metadata,
+    open_engine,
 )
 from webtest import Socket, act_at_random, make_client, room_of, seat_with_bots
 
@@ -70,7 +70,7 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 
 def engine_of(db: str) -> sa.engine.Engine:
-    return _engine(database_url(db))
+    return open_engine(database_url(db))
 
 
 def revision_of(db: str) -> str | None:

@@ -21,7 +21,7 @@ from texas42.core.rules import Rules, seats_held
 from texas42.faces.server import migrate
 from texas42.faces.server.coaching import trend
 from texas42.faces.server.room import player_id
-from texas42.faces.server.storage import _engine, database_url
+from texas42.faces.server.storage import database_url, open_engine
 from texas42.services.learn.coach import COACH_VERSION, coach_record
 from webtest import FAST, TILE_WORD, Socket, TestClient, make_client, new_table
 
@@ -200,7 +200,7 @@ def test_an_old_database_upgraded_keeps_its_games_and_coaches_them_on_demand(
         settled_page(c, player_id(secret))
         record = c.get(f"/api/tables/{table}/games/1/record").text
     assert sorted(coaching_rows(db)) == [(table, 1, s, COACH_VERSION) for s in range(4)]
-    engine = _engine(database_url(str(db)))
+    engine = open_engine(database_url(str(db)))
     try:
         migrate.downgrade(engine, "0001")  # as a texas42 before coaching left it
         assert migrate.state(engine).current == "0001"
@@ -208,7 +208,7 @@ def test_an_old_database_upgraded_keeps_its_games_and_coaches_them_on_demand(
     finally:
         engine.dispose()
     with make_client(db, work_processes=0) as c:
-        engine = _engine(database_url(str(db)))
+        engine = open_engine(database_url(str(db)))
         try:
             assert migrate.state(engine).current == "0002"
         finally:

@@ -20,14 +20,14 @@ from typer.testing import CliRunner
 from pg import Cluster
 from texas42.faces.cli import app as cli
 from texas42.faces.server import migrate
-from texas42.faces.server.storage import _engine, database_url
+from texas42.faces.server.storage import database_url, open_engine
 from webtest import TILE_WORD, Socket, free_port, make_client, new_table, serve_command
 
 FIELDS = {"time", "method", "path", "status", "duration", "client"}
 
 
 def set_revision(db: str, revision: str) -> None:
-    engine = _engine(database_url(db))
+    engine = open_engine(database_url(db))
     try:
         with engine.begin() as conn:
             conn.execute(sa.text("UPDATE alembic_version SET version_num = :r"), {"r": revision})

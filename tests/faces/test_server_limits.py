@@ -167,6 +167,14 @@ def test_every_route_that_takes_a_body_has_its_limit(tmp_path: Path) -> None:
     assert taking == set(BODY_LIMITS)
 
 
+def test_docs_name_every_route_that_takes_a_body_with_its_limit() -> None:
+    """docs/web.md's limits say "every other route none": so each route with a body is named."""
+    doc = " ".join((Path(__file__).parents[2] / "docs" / "web.md").read_text().split())
+    bodies = doc[doc.index("**Bodies.**") : doc.index("every other route none")]
+    for (method, path), (limit, _) in BODY_LIMITS.items():
+        assert f"`{method} {path}` {limit:,}" in bodies, (method, path, limit)
+
+
 def test_bodies_under_their_limits_are_served_as_before(client: TestClient) -> None:
     assert new_table(client)
     record = (EXAMPLES / "ex14-marks.json").read_bytes()

@@ -143,8 +143,8 @@ def _played_positions(count: int) -> list[Any]:
 
 def test_advice_is_the_experts_choice_and_reason_with_the_hints_it_was_judged_on() -> None:
     """The expert with the hints' settings chooses and explains exactly what `advise` says, and
-    a play's ranking is the one `_play_hints` makes by judging the estimates on its own."""
-    from texas42.players.hints import PimcBot, PimcSettings, _play_hints, advise
+    a play's ranking is the one `play_hints` makes by judging the estimates on its own."""
+    from texas42.players.hints import PimcBot, PimcSettings, advise, play_hints
 
     options = {"samples": "6", "bid_samples": "6", "value_samples": "6"}
     for view in _played_positions(4):
@@ -155,4 +155,4 @@ def test_advice_is_the_experts_choice_and_reason_with_the_hints_it_was_judged_on
         assert advice.reason.text
         assert advice.hints == hints(view, samples=6, seed=3)
         if view.phase == Phase.PLAY:
-            assert advice.hints == _play_hints(PimcBot(bot.settings, 3), view)
+            assert advice.hints == play_hints(PimcBot(bot.settings, 3), view)

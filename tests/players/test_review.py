@@ -13,7 +13,14 @@ from texas42.core.actions import ACTIONS, PASS_ID
 from texas42.core.notation import hand_position, parse_hand_position
 from texas42.core.record import Record, RecordError, check_record
 from texas42.core.tiles import tile_name
-from texas42.players.review import review_hand, review_record, solve_position
+from texas42.players.review import (
+    bid_worlds,
+    review_bid,
+    review_hand,
+    review_record,
+    solve_position,
+    start_of_play,
+)
 from texas42.search.solver import PlayPosition, Solver
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -136,6 +143,23 @@ def test_an_overcalled_bid_is_judged_with_its_best_contract() -> None:
     assert {"sixes", "doubles", "follow-me"} <= set(first.shares)
     assert second.contract == "fives" and set(second.shares) == {"fives"}
     assert review.plays == ()
+
+
+def test_a_bid_s_figures_at_a_position_are_the_review_s_of_its_record() -> None:
+    """`bid_worlds` and `review_bid`, the bid's figures for a position (bidding practice's),
+    are what reviewing a record of that auction gives: the same deals drawn, the same shares."""
+    (played,) = check_record(load("ex14-marks.json")).hands
+    hand = Hand(played.rules, played.shaker, played.deal)
+    for word in ("30", "31", "pass"):
+        hand.apply(hand.parse_action(word))
+    before = hand.copy()
+    call = hand.parse_action("32").id
+    hand.apply(call)
+    review = review_hand(hand, bid_samples=12, rng=random.Random(7))
+    worlds = bid_worlds(before, 12, random.Random(7))
+    alone = review_bid(before, call, worlds, Solver(), index=4)
+    assert review.bids[-1] == alone and alone.bid == "32" and alone.samples == 12
+    assert start_of_play(played).phase == Phase.PLAY
 
 
 def test_solve_position_lists_every_legal_tile() -> None:

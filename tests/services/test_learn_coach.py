@@ -3,6 +3,7 @@ the review's, in words that say the review's numbers, and agree with ``texas42 a
 
 from __future__ import annotations
 
+import ast
 import json
 from functools import cache
 from pathlib import Path
@@ -196,3 +197,18 @@ def test_the_readme_shows_what_the_terminal_prints() -> None:
     )
     assert shown.exit_code == 0, shown.output
     assert f"$ texas42 analyze --coach west examples/ex14-marks.json\n{shown.output}```" in readme
+
+
+def test_the_learning_code_uses_no_other_module_s_private_names() -> None:
+    """One concept, one home: a helper the learning code needs is public where it lives."""
+    root = Path(__file__).parents[2] / "src" / "texas42"
+    files = [
+        *(root / "services" / "learn").glob("*.py"),
+        *(root / "faces" / "server").glob("learn_*.py"),
+        root / "faces" / "server" / "coaching.py",
+    ]
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("texas42"):
+                names = [a.name for a in node.names if a.name.startswith("_")]
+                assert not names, (path.name, node.module, names)

@@ -13,7 +13,7 @@ from texas42.core.actions import Bid, Declare, Play
 from texas42.core.contracts import Contract
 from texas42.core.errors import NotationError
 from texas42.core.hand import Hand
-from texas42.core.notation import hand_position
+from texas42.core.notation import hand_position, parse_deal, parse_hand_position
 from texas42.core.record import Record
 from texas42.core.tiles import tile_name
 from texas42.players.pimc import PimcBot, PimcSettings
@@ -202,6 +202,18 @@ def test_a_bad_position_is_refused_naming_what_and_where(text: str, says: str) -
     with pytest.raises(NotationError) as caught:
         lab.read_position(text)
     assert says in str(caught.value)
+
+
+def test_a_bare_deal_is_read_by_the_notation_s_own_parser() -> None:
+    """A deal field alone and the same deal in a full position are refused in the same words."""
+    twice = DEAL.split()[4].replace("53.42", "53.64")
+    with pytest.raises(NotationError) as bare:
+        lab.read_position(twice)
+    with pytest.raises(NotationError) as full:
+        parse_hand_position(DEAL.replace(DEAL.split()[4], twice))
+    assert str(bare.value) == str(full.value)
+    assert str(full.value) == "position field 5 (deal), seat 1: tile 6-4 appears twice (seat 0 too)"
+    assert list(lab.read_position(DEAL.split()[4]).deal) == parse_deal(DEAL.split()[4], 4)
 
 
 def test_bad_edits_are_refused_naming_what() -> None:

@@ -14,6 +14,7 @@ from texas42.core.actions import Bid, Declare, Play
 from texas42.core.progress import Phase
 from texas42.core.record import check_record
 from texas42.core.tiles import COUNT_VALUE, TILE_NAMES, iter_tiles
+from texas42.core.words import action_said
 from texas42.search.solver import PlayPosition, Solver
 from texas42.services.learn import find_lessons
 from texas42.services.learn.lessons import (
@@ -130,19 +131,21 @@ def test_every_other_tile_is_stopped_with_the_engine_s_reason_and_the_better_pla
             if t == intended.tile:
                 continue
             verdict = check(found, step, TILE_NAMES[t])
-            assert not verdict.right and verdict.better == best
+            assert verdict.better == best
             assert found.hand_at(step).hands == hand.hands  # nothing changed
             why = hand.why_illegal(Play(t))
             if why is not None:
-                assert not verdict.legal
+                assert not verdict.legal and not verdict.right
                 assert verdict.text.startswith(f"Not allowed: {why}.")
                 assert verdict.text.endswith(f"Play {best}.")
                 continue
             assert verdict.legal
             gap = own(found, hand, values[intended.tile]) - own(found, hand, values[t])
             assert gap >= 0
+            assert verdict.right == (gap == 0)  # as good as the lesson's move is right
             if gap == 0:
-                assert f"is as good as {best}" in verdict.text
+                assert verdict.text.startswith(f"Right: {TILE_NAMES[t]} is as good as {best}")
+                assert verdict.text.endswith(f"the lesson goes on with {best}.")
             elif nello(hand):
                 assert f"make you take {gap} trick" in verdict.text
                 assert verdict.text.endswith(f"Play {best}.")
@@ -152,6 +155,27 @@ def test_every_other_tile_is_stopped_with_the_engine_s_reason_and_the_better_pla
                     f"{best} keeps {own(found, hand, values[intended.tile])} point" in verdict.text
                 )
                 assert verdict.text.endswith(f"Play {best}.")
+
+
+def test_holds_none_is_said_exactly_when_the_hand_has_no_tile_of_the_suit_led() -> None:
+    """Every play step of every lesson: "you hold none" only when no tile the learner holds
+    follows the led suit, even when every tile held follows it (03-ends, 10-plunge)."""
+    followed_by_all = 0
+    for found in lessons():
+        for step in found.steps:
+            hand = found.hand_at(step)
+            tables = hand.tables
+            if hand.phase != Phase.PLAY or not hand.trick or tables is None or tables.sevens:
+                continue
+            held = hand.hands[found.seat]
+            follows = held & tables.follow[tables.led[hand.trick[0]]]
+            said = situation(found, step)
+            assert ("you hold none" in said) == (not follows), (found.id, step, said)
+            if follows:
+                legal = [TILE_NAMES[t] for t in iter_tiles(follows)]
+                assert said.endswith(f"you must follow with {' or '.join(legal)}."), said
+                followed_by_all += follows == held
+    assert followed_by_all  # the case that was said wrong comes up in the course
 
 
 def test_a_wrong_bid_and_a_wrong_trump_are_stopped_with_the_solver_s_figures() -> None:
@@ -177,6 +201,80 @@ def test_a_wrong_bid_and_a_wrong_trump_are_stopped_with_the_solver_s_figures() -
     assert not verdict.right and verdict.better == best
     assert f"takes {values[worst]} points" in verdict.text
     assert f"takes {values[best]} points" in verdict.text
+    assert "follow-me" in values  # every contract the solver rates is one the learner may name
+    for name, total in values.items():
+        if name == best:
+            continue
+        judged = check(found, trump_step, name)
+        assert judged.right == (total == values[best]) and judged.better == best
+        if judged.right:
+            assert judged.text.startswith("Right: ") and f"as good as {name}" not in judged.text
+            assert judged.text.endswith(f"the lesson goes on with {best}.")
+
+
+def test_the_auction_prompts_name_the_legal_calls_and_every_rated_trump_is_offered(
+    tmp_path: Path,
+) -> None:
+    plunge = lesson("10-plunge")
+    assert move_notation(plunge.actions[0]) == "plunge"
+    assert (
+        situation(plunge, 0) == "Your bid: points from 30 to 41, marks (1m or 2m), plunge, or pass."
+    )
+    found = lesson("05-bid")
+    bid_step, trump_step = sorted(found.teach)
+    assert (
+        situation(found, bid_step) == "Your bid: points from 30 to 41, marks (1m or 2m), or pass."
+    )
+    values = contract_values(SOLVER, found.hand_at(trump_step))
+    said = situation(found, trump_step)
+    assert said.startswith("You won the bid: name the contract: ")
+    assert all(name in said for name in values)
+    with make_client(tmp_path / "t.sqlite") as client:
+        body = client.post(
+            "/api/learn/check",
+            json={
+                "lesson": found.id,
+                "step": bid_step,
+                "move": move_notation(found.actions[bid_step]),
+            },
+        ).json()
+    assert body["turn"]["step"] == trump_step and body["turn"]["situation"] == said
+    # the learner's own move is "You ...", in the browser as in the terminal
+    assert body["turn"]["frames"][0]["caption"] == action_said("You", found.actions[bid_step])
+    assert body["turn"]["choices"] == list(values)  # follow-me too: the solver rates it
+
+
+def test_a_tie_is_right_and_the_lesson_goes_on_with_its_own_move(tmp_path: Path) -> None:
+    """Over HTTP: a tile the solver values as the lesson's is confirmed, and the next frames
+    carry the lesson's own move, not the learner's."""
+    for found in lessons():
+        for step in found.steps:
+            hand = found.hand_at(step)
+            intended = found.actions[step]
+            if hand.phase != Phase.PLAY or nello(hand):
+                continue
+            assert isinstance(intended, Play)
+            values = play_values(SOLVER, hand)
+            tied = [
+                t for t, v in values.items() if t != intended.tile and v == values[intended.tile]
+            ]
+            if tied:
+                break
+        else:
+            continue
+        break
+    else:
+        pytest.fail("no lesson has a tie")
+    with make_client(tmp_path / "t.sqlite") as client:
+        body = client.post(
+            "/api/learn/check",
+            json={"lesson": found.id, "step": step, "move": TILE_NAMES[tied[0]]},
+        ).json()
+    best = TILE_NAMES[intended.tile]
+    assert body["right"] and body["better"] == best and body["turn"] is not None
+    assert body["turn"]["frames"][0]["hands"][found.seat] == [
+        TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat]) if t != intended.tile
+    ]
 
 
 def test_the_point_of_each_lesson_comes_up_where_it_is_taught() -> None:
@@ -349,6 +447,29 @@ def test_the_http_api_serves_the_course_judges_moves_and_refuses_bad_input(
         assert client.get("/api/learn/lessons/..%2F..%2Fetc").status_code == 404
         assert client.get("/learn").status_code == 200
         assert client.get("/learn/lesson/01-count").status_code == 200
+
+
+def test_a_lesson_goes_on_from_a_step_of_the_learner_s_with_its_own_moves_replayed(
+    tmp_path: Path,
+) -> None:
+    found = lesson("01-count")
+    third = found.steps[2]
+    hand = found.hand_at(third)
+    with make_client(tmp_path / "t.sqlite") as client:
+        page = client.get(f"/api/learn/lessons/{found.id}", params={"at": third}).json()
+        assert page["steps"] == list(found.steps)
+        went = page["turn"]
+        assert went["step"] == third and went["situation"] == situation(found, third)
+        (frame,) = went["frames"]  # the position reached: nothing past the learner's move
+        assert frame["hands"][found.seat] == [
+            TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat])
+        ]
+        assert len(frame["hand"]["tricks"]) == len(hand.tricks)
+        start = client.get(f"/api/learn/lessons/{found.id}").json()
+        assert client.get(f"/api/learn/lessons/{found.id}", params={"at": 0}).json() == start
+        for bad in (third + 1, 10_000, -1, "x"):
+            answer = client.get(f"/api/learn/lessons/{found.id}", params={"at": bad})
+            assert answer.status_code in (400, 422) and "at" in answer.text, (bad, answer.text)
 
 
 def test_the_finder_writes_the_shipped_lesson_again(tmp_path: Path) -> None:

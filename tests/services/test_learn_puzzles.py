@@ -97,6 +97,27 @@ def test_a_right_answer_and_a_wrong_one_say_so_with_the_lines_that_prove_it() ->
     assert last["words"].startswith(f"{puzzle.hand.layout.seat_names[last['winner']]} took trick")
 
 
+def test_a_verdict_never_gives_a_total_its_line_contradicts() -> None:
+    """The verdict's total counts every trick played out; a line stops where the hand is
+    decided, with the points taken by then: the verdict says which it counts, and the two agree
+    on made or set (pf233dc6f: 42 played out, made after trick 5 with 35)."""
+    seen_apart = False
+    for puzzle in SHIPPED:
+        for move in puzzle.moves:
+            said = puzzles.answer(puzzle, tile_name(move.tile))
+            line = said["lines"][0]
+            assert line["made"] == move.makes
+            if puzzle.hand.contract is not None and puzzle.hand.contract.kind == "nello":
+                continue
+            assert "every trick played out, " in said["verdict"]
+            assert f"would end with {move.total} point" in said["verdict"]
+            seen_apart |= line["points"] != move.total
+    assert seen_apart
+    sample = puzzles.answer(puzzles.by_id("pf233dc6f"), "6-6")
+    assert "and every trick played out, East-West would end with 42 points" in sample["verdict"]
+    assert "made it after trick 5, with 35 points" in sample["lines"][0]["result"]
+
+
 def test_a_defenders_puzzle_asks_to_set_the_contract() -> None:
     puzzle = next(p for p in SHIPPED if not p.make)
     shown = puzzles.show(puzzle)

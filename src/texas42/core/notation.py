@@ -54,7 +54,7 @@ from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
 from texas42.core.numerals import is_digits
 from texas42.core.rules import Rules
-from texas42.core.tiles import TILE_CODES, iter_tiles, parse_tile
+from texas42.core.tiles import TILE_CODES, TILE_NAMES, iter_tiles, parse_tile
 from texas42.core.view import Claim, Event, HiddenTrick, View, build_view
 
 
@@ -257,13 +257,39 @@ class _Fields:
         return mask
 
 
+def parse_deal(text: str, seats: int) -> list[int]:
+    """The hands of a position's deal field without its widow (``66.65.../63.54.../...``, a
+    hand a seat joined by ``/``) as masks; a tile twice, in one hand or two, is refused with the
+    seat named.
+
+    >>> parse_deal("66.65/64.63", 2) == [1 << 27 | 1 << 26, 1 << 25 | 1 << 24]
+    True
+    >>> parse_deal("66.65/64.66", 2)
+    Traceback (most recent call last):
+    ...
+    texas42.core.errors.NotationError: position field 5 (deal), seat 1: tile 6-6 appears twice (seat 0 too)
+    """
+    hands = text.split("/")
+    if len(hands) != seats:
+        raise NotationError(f"position field 5 (deal) needs {seats} hands separated by /")
+    masks: list[int] = []
+    seen = 0
+    for seat, held in enumerate(hands):
+        where = f"position field 5 (deal), seat {seat}"
+        mask = _Fields.hand_mask(held, where)
+        if mask & seen:
+            t = next(iter_tiles(mask & seen))
+            other = next(k for k, m in enumerate(masks) if m >> t & 1)
+            raise NotationError(f"{where}: tile {TILE_NAMES[t]} appears twice (seat {other} too)")
+        seen |= mask
+        masks.append(mask)
+    return masks
+
+
 def parse_hand_position(text: str) -> tuple[Hand, tuple[int, ...], int]:
     """Replay a full position string: the hand, the game score before it, and its number."""
     fields = _Fields(text, 9)
-    deal = [
-        _Fields.hand_mask(h, f"position field 5 (deal), seat {i}")
-        for i, h in enumerate(fields.hands)
-    ]
+    deal = parse_deal("/".join(fields.hands), fields.layout.seats)
     widow = None
     if fields.widow is not None:
         widow = (

@@ -48,7 +48,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from texas42.core.actions import Action, Bid, Declare, Discard, Play
+from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play
 from texas42.core.contracts import SUIT_NAMES, Contract
 from texas42.core.errors import NotationError
 from texas42.core.game import Outcome
@@ -1758,14 +1758,28 @@ def lesson_right_play(tile: str, also: Sequence[str], outcome: str) -> str:
 
 
 def lesson_tied_play(tile: str, lesson_tile: str, outcome: str) -> str:
-    """A play as good as the lesson's, refused only because the lesson goes on with its own.
+    """A play the solver values exactly as the lesson's: right, and the lesson goes on with its
+    own.
 
-    >>> lesson_tied_play("6-1", "6-4", "your side ends the hand with 31 points")[:60]
-    '6-1 is as good as 6-4 here: with best play from here your si'
+    >>> lesson_tied_play("6-1", "6-4", "your side ends the hand with 31 points")
+    'Right: 6-1 is as good as 6-4 here: with best play from here your side ends the hand with 31 points either way; the lesson goes on with 6-4.'
     """
     return (
-        f"{tile} is as good as {lesson_tile} here: with best play from here {outcome} either "
-        f"way. This lesson goes on with {lesson_tile}: play {lesson_tile}."
+        f"Right: {tile} is as good as {lesson_tile} here: with best play from here {outcome} "
+        f"either way; the lesson goes on with {lesson_tile}."
+    )
+
+
+def lesson_tied_contract(chosen: str, best: str, total: int, bid: str) -> str:
+    """A trump the solver values exactly as the lesson's: right, and the lesson goes on with
+    its own.
+
+    >>> lesson_tied_contract("fives", "sixes", 36, "34")
+    'Right: with fives trump and best play your side takes 36 points, as good as sixes and enough for the bid of 34; the lesson goes on with sixes.'
+    """
+    return (
+        f"Right: with {chosen} trump and best play your side takes {plural(total, 'point')}, "
+        f"as good as {best} and enough for the bid of {bid}; the lesson goes on with {best}."
     )
 
 
@@ -1815,26 +1829,67 @@ def lesson_not_following(tile: str, suit: str, pip: int | None, trump: str | Non
 
 
 def lesson_situation(
-    led: str | None, suit: str | None, legal: Sequence[str], held: int, trump: str | None
+    led: str | None, suit: str | None, legal: Sequence[str], holds_suit: bool, trump: str | None
 ) -> str:
-    """The learner's turn to play, as the rules make it: a lead, a suit to follow, or none held.
+    """The learner's turn to play, as the rules make it: a lead, a suit to follow (``legal``:
+    the tiles that may be played), or none of it held (``holds_suit`` false).
 
-    >>> lesson_situation(None, None, ["6-4", "3-3"], 2, "fives")
+    >>> lesson_situation(None, None, ["6-4", "3-3"], False, "fives")
     'Your lead (fives are trump): any tile may be led.'
-    >>> lesson_situation(None, None, ["6-4", "3-3"], 2, None)
+    >>> lesson_situation(None, None, ["6-4", "3-3"], False, None)
     'Your lead (no trump): any tile may be led.'
-    >>> lesson_situation("6-2", "sixes", ["6-4"], 3, "fives")
+    >>> lesson_situation("6-2", "sixes", ["6-4"], True, "fives")
     '6-2 was led, so sixes were led: you must follow with 6-4.'
-    >>> lesson_situation("6-2", "sixes", ["4-4", "3-1"], 2, "fives")
+    >>> lesson_situation("6-2", "sixes", ["4-4", "3-1"], False, "fives")
     '6-2 was led, so sixes were led: you hold none, so any tile may be played.'
+    >>> lesson_situation("3-0", "blanks", ["5-0"], True, "threes")
+    '3-0 was led, so blanks were led: you must follow with 5-0.'
     """
     if led is None:
         trumps = f" ({trump} are trump)" if trump else " (no trump)"
         return f"Your lead{trumps}: any tile may be led."
     head = f"{led} was led, so {suit} were led"
-    if len(legal) == held:
+    if not holds_suit:
         return f"{head}: you hold none, so any tile may be played."
     return f"{head}: you must follow with {' or '.join(legal)}."
+
+
+def _or_list(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
+
+
+def lesson_call_prompt(calls: Sequence[Action]) -> str:
+    """What the learner may call at their turn in the auction, from the legal calls.
+
+    >>> lesson_call_prompt([Pass(), Bid("30"), Bid("31"), Bid("41"), Bid("1m"), Bid("2m")])
+    'Your bid: points from 30 to 41, marks (1m or 2m), or pass.'
+    >>> lesson_call_prompt([Pass(), Bid("30"), Bid("41"), Bid("1m"), Bid("plunge")])
+    'Your bid: points from 30 to 41, marks (1m), plunge, or pass.'
+    """
+    bids = [c for c in calls if isinstance(c, Bid)]
+    points = [b.points for b in bids if not b.special and not b.is_mark_bid]
+    marks = [b.notation for b in bids if not b.special and b.is_mark_bid]
+    parts = []
+    if points:
+        low, high = min(points), max(points)
+        parts.append(f"points from {low} to {high}" if low < high else f"{low} points")
+    if marks:
+        parts.append(f"marks ({_or_list(marks)})")
+    parts.extend(b.notation for b in bids if b.special)
+    if any(isinstance(c, Pass) for c in calls):
+        parts.append("pass")
+    if len(parts) == 1:
+        return f"Your bid: {parts[0]}."
+    return f"Your bid: {', '.join(parts[:-1])}, or {parts[-1]}."
+
+
+def lesson_declare_prompt(contracts: Sequence[str]) -> str:
+    """What the learner may name after winning the bid: the contracts the lesson rates.
+
+    >>> lesson_declare_prompt(["blanks", "sixes", "doubles", "follow-me"])
+    'You won the bid: name the contract: blanks, sixes, doubles or follow-me.'
+    """
+    return f"You won the bid: name the contract: {_or_list(contracts)}."
 
 
 def lesson_bid_words(
@@ -2024,13 +2079,14 @@ def puzzle_verdict(
     needed: int,
     unit: str,
 ) -> str:
-    """The verdict on a puzzle's answer, from the solver's total for the bidders after it
-    (every trick played out with best play).
+    """The verdict on a puzzle's answer, from the solver's total for the bidders after it,
+    every trick played out with best play: said so, since the line that proves it stops where
+    the hand is decided, with the points taken by then (`puzzle_result`).
 
     >>> puzzle_verdict(True, "5-5", ["5-5"], True, "North-South", 34, 30, "point")
-    'Right: 5-5 makes the contract. With best play after it North-South would end with 34 points, 30 needed.'
+    'Right: 5-5 makes the contract. With best play after it and every trick played out, North-South would end with 34 points, 30 needed.'
     >>> puzzle_verdict(False, "6-4", ["5-5", "5-0"], True, "North-South", 28, 30, "point")
-    'Not 6-4: with best play after it North-South would end with 28 points, 30 needed, and be set. The plays that make the contract: 5-5 or 5-0.'
+    'Not 6-4: with best play after it and every trick played out, North-South would end with 28 points, 30 needed, and be set. The plays that make the contract: 5-5 or 5-0.'
     >>> puzzle_verdict(False, "6-6", ["3-1"], True, "North-South", 1, 0, "trick")
     'Not 6-6: with best play after it the bidder would be forced to take 1 trick, and be set. The play that makes the contract: 3-1.'
     """
@@ -2038,7 +2094,10 @@ def puzzle_verdict(
     if unit == "trick":
         end = f"the bidder would be forced to take {plural(total, 'trick')}"
     else:
-        end = f"{bidders} would end with {plural(total, 'point')}, {needed} needed"
+        end = (
+            f"and every trick played out, {bidders} would end with {plural(total, 'point')}, "
+            f"{needed} needed"
+        )
     if right:
         others = [a for a in answers if a != tile]
         also = f" So would {' or '.join(others)}." if others else ""

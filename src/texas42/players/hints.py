@@ -78,7 +78,7 @@ def advise(view: View, *, samples: int = 32, seed: int = 0) -> Advice:
     if view.phase == Phase.PLAY:
         if isinstance(grounds, PlayGrounds):
             return Advice(_ranked_plays(view, grounds), choice, reason)
-        return Advice(_play_hints(bot, view), choice, reason)  # one tile to play: not judged
+        return Advice(play_hints(bot, view), choice, reason)  # one tile to play: not judged
     chances = bot.contract_chances(view)  # kept by the bot: judged once, if judged above
     if view.phase == Phase.DECLARE:
         return Advice(_declare_hints(bot, view, chances), choice, reason)
@@ -94,7 +94,9 @@ def _ranked_plays(view: View, grounds: PlayGrounds) -> list[Hint]:
     ]
 
 
-def _play_hints(bot: PimcBot, view: View) -> list[Hint]:
+def play_hints(bot: PimcBot, view: View) -> list[Hint]:
+    """The legal plays as ``bot``'s own estimates rank them, each with its side's chance and the
+    bidders' total (marks games), judged without the bot's choice."""
     rng = random.Random(f"{bot.seed}:{view_position(view)}")
     estimates, _ = bot.estimates(view, rng)
     scores = bot.play_scores(view, estimates)

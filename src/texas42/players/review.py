@@ -16,12 +16,13 @@ return plain data (``to_dict``) for the web table.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from texas42.core.actions import ACTIONS, PASS_ID, Declare, Discard
 from texas42.core.auction import plain_contracts
+from texas42.core.contracts import Contract
 from texas42.core.hand import Hand
 from texas42.core.progress import Phase
 from texas42.core.record import Record, check_record
@@ -214,7 +215,7 @@ def review_plays(start: PlayPosition, plays: Sequence[int], solver: Solver) -> l
     return reviews
 
 
-def _start_of_play(hand: Hand) -> Hand:
+def start_of_play(hand: Hand) -> Hand:
     """The hand again from its deal, just after the contract was named."""
     start = Hand(hand.rules, hand.shaker, hand.deal, hand.widow)
     for call in hand.calls:
@@ -226,45 +227,73 @@ def _start_of_play(hand: Hand) -> Hand:
     return start
 
 
-def review_bids(hand: Hand, solver: Solver, samples: int, rng: random.Random) -> list[BidReview]:
-    """For every bid of the auction, its make share over deals the bidder could have faced."""
+def _bid_draws(
+    hand: Hand, samples: int, rng: random.Random
+) -> Iterator[tuple[int, Hand, int, list[Any]]]:
+    """Each bid of the hand's auction, in order: its number among the calls, the hand just
+    before it, the bid, and the deals drawn with ``rng`` that the bidder could have faced."""
     from texas42.search.sampler import DealSampler
 
-    reviews = []
     replay = Hand(hand.rules, hand.shaker, hand.deal)
     for index, call in enumerate(hand.calls, 1):
-        seat = replay.turn
         if call != PASS_ID:
-            sampler = DealSampler(replay.view(seat))
-            worlds = sampler.samples(samples, rng)
-            reviews.append(_review_bid(hand, replay, index, seat, call, worlds, solver))
+            yield (
+                index,
+                replay.copy(),
+                call,
+                DealSampler(replay.view(replay.turn)).samples(samples, rng),
+            )
         replay.apply(call)
+
+
+def bid_worlds(before: Hand, samples: int, rng: random.Random) -> list[Any]:
+    """The deals `review_bids` draws for a bid made at ``before`` (a hand in its auction),
+    ``rng`` as `review_record` starts it: the earlier bids' draws first, so a record of this
+    auction and a bid reviews that bid over these very deals."""
+    from texas42.search.sampler import DealSampler
+
+    for _ in _bid_draws(before, samples, rng):
+        pass
+    return DealSampler(before.view(before.turn)).samples(samples, rng)
+
+
+def review_bids(hand: Hand, solver: Solver, samples: int, rng: random.Random) -> list[BidReview]:
+    """For every bid of the auction, its make share over deals the bidder could have faced."""
+    reviews = []
+    for index, before, call, worlds in _bid_draws(hand, samples, rng):
+        won = hand.high_seat == before.turn and hand.high_id == call
+        named = hand.contract if won else None
+        reviews.append(review_bid(before, call, worlds, solver, index=index, named=named))
     return reviews
 
 
-def _review_bid(
-    hand: Hand,
+def review_bid(
     before: Hand,
-    index: int,
-    seat: int,
     call: int,
     worlds: Sequence[Any],
     solver: Solver,
+    *,
+    index: int = 1,
+    named: Contract | None = None,
 ) -> BidReview:
-    won = hand.high_seat == seat and hand.high_id == call
+    """A bid's figures at ``before`` (the hand just before it): each contract's share of
+    ``worlds`` (`bid_worlds`) in which it is made double dummy, every later seat passing; the
+    contracts are the one ``named`` when the bid won the auction, or every plain contract. The
+    contract shown is the named one, or the one with the best share."""
+    seat = before.turn
     probe = before.copy()
     probe.apply(call)
     while probe.phase == Phase.AUCTION:
         probe.apply(PASS_ID)
     candidates = (
-        [hand.contract]
-        if won and hand.contract is not None and hand.contract.kind != "by-lead"
+        [named]
+        if named is not None and named.kind != "by-lead"
         else plain_contracts(probe.rules, call, probe.bid_marks)
     )
     made = {str(c): 0 for c in candidates}
     for world in worlds:
         for contract in candidates:
-            trial = Hand(hand.rules, hand.shaker, world.hands)
+            trial = Hand(before.rules, before.shaker, world.hands)
             for c in probe.calls:
                 trial.apply(c)
             trial.apply(Declare(contract))
@@ -272,8 +301,8 @@ def _review_bid(
                 made[str(contract)] += 1
     shares = {name: count / len(worlds) for name, count in made.items()}
     chosen = max(shares, key=lambda name: shares[name])
-    if won and hand.contract is not None and str(hand.contract) in shares:
-        chosen = str(hand.contract)
+    if named is not None and str(named) in shares:
+        chosen = str(named)
     return BidReview(
         index=index,
         seat=seat,
@@ -305,7 +334,7 @@ def review_hand(
         bid = None if hand.high_id is None else ACTIONS[hand.high_id].notation
         return HandReview(number, hand.high_seat, bid, None, "points", (), tuple(bids))
     assert hand.high_id is not None  # a named contract follows a winning bid
-    start = PlayPosition.from_hand(_start_of_play(hand))
+    start = PlayPosition.from_hand(start_of_play(hand))
     plays = review_plays(start, hand.plays, solver)
     return HandReview(
         number=number,
@@ -340,9 +369,12 @@ __all__ = [
     "PlayReview",
     "PositionSolution",
     "RecordReview",
+    "bid_worlds",
+    "review_bid",
     "review_bids",
     "review_hand",
     "review_plays",
     "review_record",
     "solve_position",
+    "start_of_play",
 ]

@@ -22,7 +22,7 @@ from typing import Any
 from texas42.core import words
 from texas42.core.layout import layout_of
 from texas42.core.record import Record, RecordError
-from texas42.core.rules import seats_held
+from texas42.core.rules import Rules, seats_held
 from texas42.faces.server import outbound as out
 from texas42.faces.server.storage import PlayerSeats, Storage
 from texas42.faces.server.work import Busy, Work
@@ -121,8 +121,6 @@ async def _stored(
 def game_figures(rules: str, seats: Sequence[int], rows: Mapping[int, Figures]) -> Figures | None:
     """A player's figures in one game: their seats' (each person's seats counted once), or
     None if a seat of theirs has none stored yet."""
-    from texas42.core.rules import Rules
-
     parsed = Rules.parse(rules)
     groups: dict[tuple[int, ...], int] = {}
     for seat in seats:

@@ -2,7 +2,8 @@
 
 ``GET /api/learn/lessons`` lists the course; ``GET /api/learn/lessons/{lesson}`` gives a lesson
 up to the learner's first move (the positions of the moves the lesson makes itself, every tile
-shown: a lesson is played open); ``POST /api/learn/check`` with ``{"lesson", "step", "move"}``
+shown: a lesson is played open), and with ``?at=STEP`` (a step of the learner's) the lesson's
+own moves replayed up to that step, for a learner going on where they left off; ``POST /api/learn/check`` with ``{"lesson", "step", "move"}``
 judges a move with `texas42.services.learn.lessons.check` and, for the lesson's own move, plays
 on to the learner's next one. Judging a move runs the solver, so it goes through the server's
 pool for expensive work (`texas42.faces.server.work`), whose cache keeps every answer: the
@@ -14,14 +15,12 @@ from __future__ import annotations
 
 import json
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from texas42.core.actions import Declare, Play
+from texas42.core.actions import Play
 from texas42.core.errors import Texas42Error
 from texas42.core.layout import layout_of
-from texas42.core.progress import Phase
-from texas42.core.tiles import TILE_NAMES, iter_tiles
 from texas42.core.words import action_said
 from texas42.faces.server import outbound as out
 from texas42.faces.server.payload import layout_payload, replay_frame, seat_labels
@@ -30,9 +29,9 @@ from texas42.services.learn.lessons import (
     Lesson,
     LessonError,
     check,
+    choices,
     lesson,
     lessons,
-    move_notation,
     situation,
 )
 
@@ -51,25 +50,12 @@ class LessonMove(BaseModel):
     move: str = Field(min_length=1, max_length=32)
 
 
-def _choices(found: Lesson, step: int) -> list[str]:
-    """What the learner may pick at ``step``: every tile they hold (the rules judge it, so an
-    illegal tile can be tried and explained), or the legal calls or contracts."""
-    hand = found.hand_at(step)
-    if hand.phase == Phase.PLAY:
-        return [TILE_NAMES[t] for t in iter_tiles(hand.hands[found.seat])][::-1]
-    picks = []
-    for action in hand.legal_actions():
-        if isinstance(action, Declare) and action.contract.kind not in ("suit", "doubles"):
-            continue
-        picks.append(move_notation(action))
-    return picks
-
-
 def turn(found: Lesson, after: int) -> out.LessonTurn:
     """The lesson from step ``after`` (the learner's move just made, or 0) to the learner's next
     move: a frame for the position at ``after`` and after each move the lesson makes."""
     rules = found.record.rules
     names = seat_labels(layout_of(rules), found.record.players or ())
+    names[found.seat] = "You"  # the learner, as the terminal's lessons call them
     upcoming = found.next_step(after)
     end = len(found.actions) if upcoming is None else upcoming
     score = (0,) * layout_of(rules).sides
@@ -93,7 +79,7 @@ def turn(found: Lesson, after: int) -> out.LessonTurn:
         step=upcoming,
         situation=situation(found, upcoming),
         teach=found.teach.get(upcoming),
-        choices=_choices(found, upcoming),
+        choices=choices(found, upcoming),
         done=False,
     )
 
@@ -129,8 +115,11 @@ async def lesson_list() -> Response:
 
 
 @router.get("/lessons/{lesson_id}")
-async def lesson_page(lesson_id: str) -> Response:
+async def lesson_page(lesson_id: str, at: int = Query(0, ge=0, le=200)) -> Response:
     found = _lesson_or_404(lesson_id)
+    if at and at not in found.steps:  # a lesson goes on only from a move of the learner's
+        upcoming = ", ".join(str(k) for k in found.steps)
+        raise HTTPException(400, f"at: {at} is not one of your steps ({upcoming})")
     body = out.LessonPage(
         id=found.id,
         title=found.title,
@@ -139,7 +128,7 @@ async def lesson_page(lesson_id: str) -> Response:
         intro=list(found.intro),
         layout=layout_payload(found.record.rules),
         steps=list(found.steps),
-        turn=turn(found, 0),
+        turn=turn(found, at),
     )
     return Response(out.encode(body), media_type="application/json")
 

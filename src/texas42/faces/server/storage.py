@@ -223,7 +223,7 @@ def check_database(url: str) -> None:
             f"{parsed.get_backend_name()} is not supported: use SQLite or PostgreSQL"
         )
     try:
-        engine = _engine(url)
+        engine = open_engine(url)
         with engine.connect():
             pass
         engine.dispose()
@@ -235,7 +235,7 @@ def check_database(url: str) -> None:
 def upgrade_schema(url: str) -> tuple[str | None, str]:
     """Bring the database at ``url`` to this code's schema (`migrate.upgrade`): the revisions
     before and after."""
-    engine = _engine(url)
+    engine = open_engine(url)
     try:
         return migrate.upgrade(engine)
     finally:
@@ -244,7 +244,7 @@ def upgrade_schema(url: str) -> tuple[str | None, str]:
 
 def schema_state(url: str) -> migrate.SchemaState:
     """Where the schema of the database at ``url`` stands, changing nothing."""
-    engine = _engine(url)
+    engine = open_engine(url)
     try:
         return migrate.state(engine)
     finally:
@@ -315,7 +315,7 @@ class Storage:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = _engine(url)
+        self.engine: Engine = open_engine(url)
         self._read_engine = (
             self.engine
             if url.startswith("sqlite")
@@ -686,7 +686,9 @@ class PlayerSeats:
     names: list[str]
 
 
-def _engine(url: str) -> Engine:
+def open_engine(url: str) -> Engine:
+    """The database engine for ``url``; SQLite in WAL mode with foreign keys on, its folder
+    made."""
     if url.startswith("sqlite"):
         path = url.split("///", 1)[1] if "///" in url else ""
         if path and path != ":memory:":

@@ -3,7 +3,8 @@
 The same lessons as the web's ``/learn`` (`texas42.services.learn.lessons`): every hand is shown
 (a lesson is played open), the lesson makes the other seats' moves, and each move the learner
 types is judged by the engine: a wrong one is refused with the reason and the better play and
-asked again, the lesson's own is confirmed and the lesson goes on. Every sentence is the
+asked again; the lesson's own, or one the solver values as much, is confirmed and the lesson
+goes on with its own. Every sentence is the
 engine's (`texas42.core.words`, `texas42.services.learn.lessons`).
 """
 
@@ -68,7 +69,8 @@ class _Lesson:
             "Every hand is shown. Type your move (a tile such as 6-4, a bid, a trump); quit stops."
         )
         hand = found.hand_at(0)
-        self.show_hands(hand)
+        if found.steps[0] > 0:  # else the first question shows them
+            self.show_hands(hand)
         for step in range(len(found.actions)):
             if step in found.steps and not self.ask(hand, step):
                 self.say("You leave the lesson.")
@@ -102,7 +104,7 @@ class _Lesson:
             except LessonError as exc:
                 self.say(exc.message)
                 continue
-            self.say(verdict.text)
+            self.say(verdict.text, style="green" if verdict.right else "yellow")
             if verdict.right:
                 return True
 

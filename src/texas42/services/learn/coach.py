@@ -28,8 +28,8 @@ from texas42.players.review import (
     DEFAULT_BID_SAMPLES,
     HandReview,
     RecordReview,
-    _start_of_play,
     review_record,
+    start_of_play,
 )
 from texas42.search.solver import PlayPosition
 
@@ -170,7 +170,7 @@ def _play_mistakes(
     played: Hand, reviewed: HandReview, seats: set[int], who: str
 ) -> list[tuple[Mistake, int]]:
     """The costly plays of ``seats`` in a hand, each with its position (the cost, to rank)."""
-    start = _start_of_play(played)
+    start = start_of_play(played)
     position = PlayPosition.from_hand(start)
     names = _names(played)
     bidders = words.side_labels(played.layout, names)[played.layout.side_of[position.bidder]]
@@ -243,7 +243,7 @@ def _bid_mistake(played: Hand, reviewed: HandReview, seats: set[int], who: str) 
     if not won or won[-1].make_share > 0:
         return None
     bid = won[-1]
-    start = _start_of_play(played)
+    start = start_of_play(played)
     position = PlayPosition.from_hand(start)
     total = reviewed.plays[0].value_before
     short = total - position.goal if position.nello else position.goal - total

@@ -30,7 +30,7 @@ from texas42.core.contracts import Contract
 from texas42.core.errors import NotationError, Texas42Error
 from texas42.core.hand import Hand
 from texas42.core.layout import layout_of
-from texas42.core.notation import hand_position, parse_hand_position
+from texas42.core.notation import hand_position, parse_deal, parse_hand_position
 from texas42.core.progress import Phase
 from texas42.core.record import Record, check_record
 from texas42.core.rules import Rules
@@ -133,29 +133,15 @@ def read_position(text: str) -> Hand:
 
 
 def _deal_hand(deal: str) -> Hand:
+    """A bare deal field's hand: the standard rules, seat 3 shaking, no call made."""
     rules = Rules()
-    layout = layout_of(rules)
-    shaker = layout.seats - 1
-    hands = deal.split("/")
-    if len(hands) != layout.seats:
-        raise LabError(f"position field 5 (deal) needs {layout.seats} hands separated by /")
-    masks = []
-    seen: dict[int, int] = {}
-    for seat, text in enumerate(hands):
-        mask = 0
-        for code in text.split("."):
-            where = f"position field 5 (deal), seat {seat}"
-            try:
-                t = parse_tile(code)
-            except NotationError as exc:
-                raise LabError(f"{where}: {exc}") from None
-            if t in seen:
-                raise LabError(f"{where}: tile {tile_name(t)} appears twice (seat {seen[t]} too)")
-            seen[t] = seat
-            mask |= 1 << t
-        masks.append(mask)
+    seats = layout_of(rules).seats
     try:
-        return Hand(rules, shaker, masks)
+        masks = parse_deal(deal, seats)
+    except NotationError as exc:
+        raise LabError(str(exc)) from None
+    try:
+        return Hand(rules, seats - 1, masks)
     except Texas42Error as exc:
         raise LabError(f"position field 5 (deal): {exc}") from None
 

@@ -13,8 +13,9 @@ Nothing said about the deal itself is written by hand. `check` judges a learner'
 with the engine: an illegal one by the rules' own reason (`Hand.why_illegal`) and why the tile
 does not follow; a legal play by the solver's value of every tile (double dummy: a lesson shows
 all four hands); a bid by the most the learner's side takes with its best trump; a trump by
-what each contract takes. Only the lesson's own move lets the lesson go on; a move refused
-changes nothing (the step is the same). The words are made in `texas42.core.words`.
+what each contract takes. A move as good as the lesson's (the solver's value the same) is
+right too, and the lesson goes on with its own move; a move refused changes nothing (the step
+is the same). The words are made in `texas42.core.words`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 
 from texas42.core.actions import ACTIONS, Action, Bid, Declare, Pass, Play
 from texas42.core.auction import plain_contracts
-from texas42.core.contracts import SUIT_WORDS
+from texas42.core.contracts import SUIT_WORDS, Contract
 from texas42.core.errors import Texas42Error
 from texas42.core.hand import Hand
 from texas42.core.progress import Phase
@@ -39,7 +40,9 @@ from texas42.core.tiles import TILE_NAMES, iter_tiles, tile_name
 from texas42.core.words import (
     contract_words,
     lesson_bid_words,
+    lesson_call_prompt,
     lesson_contract_words,
+    lesson_declare_prompt,
     lesson_illegal_play,
     lesson_nello_outcome,
     lesson_not_following,
@@ -48,6 +51,7 @@ from texas42.core.words import (
     lesson_sevens_detail,
     lesson_sevens_situation,
     lesson_situation,
+    lesson_tied_contract,
     lesson_tied_play,
     lesson_worse_nello,
     lesson_worse_play,
@@ -167,8 +171,9 @@ def lesson(lesson_id: object) -> Lesson:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """A learner's move judged: ``right`` lets the lesson go on; ``legal`` is the rules' say;
-    ``text`` the words; ``better`` the lesson's move when this one was refused."""
+    """A learner's move judged: ``right`` lets the lesson go on (with the lesson's own move);
+    ``legal`` is the rules' say; ``text`` the words; ``better`` the lesson's move when this one
+    was not it (refused, or right as good as it)."""
 
     step: int
     move: str
@@ -255,14 +260,31 @@ def play_values(solver: Solver, hand: Hand) -> dict[int, int]:
     return {t: position.taken + v for t, v in solver.move_values(position).items()}
 
 
-def contract_values(solver: Solver, hand: Hand) -> dict[str, int]:
-    """For a hand whose contract is to be named: each plain contract's bidders' total under
-    best play (the contract the declarer may name, by its notation)."""
+def rated_contracts(hand: Hand) -> list[Contract]:
+    """For a hand whose contract is to be named: the contracts a lesson rates and offers (a
+    trump suit, doubles, follow-me), of those the declarer may name."""
     assert hand.high_id is not None
+    plain = plain_contracts(hand.rules, hand.high_id, hand.bid_marks)
+    return [c for c in plain if c.kind in ("suit", "doubles", "follow-me")]
+
+
+def choices(lesson: Lesson, step: int) -> list[str]:
+    """What the learner may pick at ``step``: every tile they hold, highest first (the rules
+    judge it, so an illegal tile can be tried and explained), the legal calls, or the
+    contracts `contract_values` rates."""
+    hand = lesson.hand_at(step)
+    if hand.phase == Phase.PLAY:
+        return [TILE_NAMES[t] for t in iter_tiles(hand.hands[lesson.seat])][::-1]
+    if hand.phase == Phase.DECLARE:
+        return [str(c) for c in rated_contracts(hand)]
+    return [move_notation(a) for a in hand.legal_actions()]
+
+
+def contract_values(solver: Solver, hand: Hand) -> dict[str, int]:
+    """For a hand whose contract is to be named: each rated contract's bidders' total under
+    best play (`rated_contracts`, by its notation)."""
     found = {}
-    for contract in plain_contracts(hand.rules, hand.high_id, hand.bid_marks):
-        if contract.kind not in ("suit", "doubles", "follow-me"):
-            continue
+    for contract in rated_contracts(hand):
         trial = hand.copy()
         trial.apply(Declare(contract))
         position = PlayPosition.from_hand(trial)
@@ -316,9 +338,9 @@ def situation(lesson: Lesson, step: int) -> str:
     the step asks for (a bid, a trump)."""
     hand = lesson.hand_at(step)
     if hand.phase == Phase.AUCTION:
-        return "Your bid: a number of points from 30, or pass."
+        return lesson_call_prompt(hand.legal_actions())
     if hand.phase == Phase.DECLARE:
-        return "You won the bid: name trump."
+        return lesson_declare_prompt(choices(lesson, step))
     tables = hand.tables
     held = hand.hands[lesson.seat]
     legal = [TILE_NAMES[t] for t in iter_tiles(hand.legal_mask() & held)]
@@ -329,11 +351,11 @@ def situation(lesson: Lesson, step: int) -> str:
     if tables is not None and tables.sevens:
         return lesson_sevens_situation(legal)
     if not hand.trick or tables is None:
-        return lesson_situation(None, None, legal, held.bit_count(), trump)
+        return lesson_situation(None, None, legal, False, trump)
     led = hand.trick[0]
-    return lesson_situation(
-        TILE_NAMES[led], SUIT_WORDS[tables.led[led]], legal, held.bit_count(), trump
-    )
+    suit = tables.led[led]
+    holds_suit = bool(held & tables.follow[suit])
+    return lesson_situation(TILE_NAMES[led], SUIT_WORDS[suit], legal, holds_suit, trump)
 
 
 def check(lesson: Lesson, step: object, move: object) -> Verdict:
@@ -387,7 +409,7 @@ def _judge_play(
         return Verdict(step, said, True, True, text, None)
     if own[tile] == own[to.tile]:
         text = lesson_tied_play(said, best, _outcome(hand, seat, values[tile]))
-        return Verdict(step, said, False, True, text, best)
+        return Verdict(step, said, True, True, text, best)
     outcome = _outcome(hand, seat, values[tile])
     if _nello(hand):
         text = lesson_worse_nello(said, best, values[to.tile], values[tile], outcome)
@@ -408,10 +430,11 @@ def _judge_contract(
         trial.apply(hand.parse_action(said))
         position = PlayPosition.from_hand(trial)
         chosen = position.taken + solver.value(position)
-    name = contract_words
-    words = lesson_contract_words(
-        name(Declare(said).contract), chosen, name(Declare(best).contract), values[best], bid, goal
-    )
+    chosen_words, best_words = (contract_words(Declare(x).contract) for x in (said, best))
+    if said != best and chosen == values[best]:
+        words = lesson_tied_contract(chosen_words, best_words, chosen, bid)
+        return Verdict(step, said, True, True, words, best)
+    words = lesson_contract_words(chosen_words, chosen, best_words, values[best], bid, goal)
     if said == best:
         return Verdict(step, said, True, True, words, None)
     return Verdict(step, said, False, True, words, best)
@@ -444,11 +467,13 @@ __all__ = [
     "Verdict",
     "best_take",
     "check",
+    "choices",
     "contract_values",
     "lesson",
     "lessons",
     "move_notation",
     "play_values",
+    "rated_contracts",
     "read_lesson",
     "situation",
 ]

@@ -54,9 +54,8 @@ from texas42.core.words import (
 )
 from texas42.players.hints import hints
 from texas42.players.pimc import PimcBot, PimcSettings
-from texas42.players.review import DEFAULT_BID_SAMPLES
+from texas42.players.review import DEFAULT_BID_SAMPLES, bid_worlds, review_bid
 from texas42.players.rules_bot import RulesBot
-from texas42.search.sampler import DealSampler
 from texas42.search.solver import PlayPosition, Solver
 
 DATA = Path(__file__).parent / "data" / "practice.json"
@@ -226,17 +225,16 @@ def _contract_name(contract: Any) -> str:
     return contract_words(contract)
 
 
-class _Outcomes:
-    """Double-dummy values of the seat's contracts on given deals, each position solved once:
-    a contract's value does not depend on the bid, only whether it reaches the bid's goal."""
+class _DealValues:
+    """Double-dummy values of the seat's contracts on the actual deal, each position solved
+    once: a contract's value does not depend on the bid, only whether it reaches the bid's
+    goal."""
 
     def __init__(self, before: Hand, solver: Solver) -> None:
         self.before = before
         self.solver = solver
-        self.values: dict[tuple[int, str, int | None, int | None], int] = {}
-        self._goals: dict[tuple[int, str], tuple[int, bool, int | None, int | None]] = {}
-        self.below: dict[tuple[int, str, int | None, int | None], int] = {}
-        """The lowest target each position was found not to reach."""
+        self.values: dict[tuple[str, int | None, int | None], int] = {}
+        """By contract, declarer and the seat out: the value, in the order first solved."""
 
     def probe(self, call: int) -> Hand:
         """The auction with ``call`` made and every later seat passing."""
@@ -246,55 +244,20 @@ class _Outcomes:
             probe.apply(PASS_ID)
         return probe
 
-    def trial(self, probe: Hand, deal: Sequence[int], contract: Any) -> Hand:
-        trial = Hand(probe.rules, probe.shaker, deal)
+    def outcome(self, probe: Hand, contract: Any) -> tuple[bool, int]:
+        """Whether ``contract`` makes the probe's bid on the deal double dummy, and its value
+        (points, or for Nel-O the tricks the bidder takes)."""
+        trial = Hand(probe.rules, probe.shaker, self.before.deal)
         for c in probe.calls:
             trial.apply(c)
         trial.apply(Declare(contract))
-        return trial
-
-    def makes(
-        self, probe: Hand, key: int, deal: Sequence[int], contract: Any, exact: bool = False
-    ) -> tuple[bool, int | None]:
-        """Whether ``contract`` makes the probe's bid on ``deal`` double dummy, as `Solver.makes`
-        judges, and its value (points, or for Nel-O the tricks the bidder takes) when it was
-        needed: a contract that fails the lowest goal asked of it is not searched further, one
-        that reaches it is valued exactly (``exact``: always)."""
-        assert probe.high_id is not None
-        goal_key = (probe.high_id, str(contract))
-        found = self._goals.get(goal_key)
-        if found is None:
-            shape = PlayPosition.from_hand(self.trial(probe, self.before.deal, contract))
-            found = (shape.goal, shape.nello, shape.declarer, shape.out_seat)
-            self._goals[goal_key] = found
-        goal, nello, declarer, out_seat = found
-        value_key = (key, str(contract), declarer, out_seat)
-        value = self.values.get(value_key)
+        position = PlayPosition.from_hand(trial)
+        key = (str(contract), position.declarer, position.out_seat)
+        value = self.values.get(key)
         if value is None:
-            position = PlayPosition.from_hand(self.trial(probe, deal, contract))
-            target = 1 if nello else goal
-            below = self.below.get(value_key)
-            if below is not None and target >= below and not exact:
-                return nello, None
-            if not exact and not self.solver.reaches(position, target):
-                self.below[value_key] = target
-                return nello, None
             value = self.solver.value(position)
-            self.values[value_key] = value
-        return (value == 0 if nello else value >= goal), value
-
-
-def review_worlds(before: Hand, samples: int, seed: int) -> list[tuple[int, ...]]:
-    """The deals ``texas42 analyze`` draws for the learner's bid, reviewing a record of this
-    auction with ``seed`` (`review_record`): one sample per earlier bid first, as it does."""
-    rng = random.Random(seed)
-    replay = Hand(before.rules, before.shaker, before.deal)
-    for call in before.calls:
-        if call != PASS_ID:
-            DealSampler(replay.view(replay.turn)).samples(samples, rng)
-        replay.apply(call)
-    worlds = DealSampler(replay.view(replay.turn)).samples(samples, rng)
-    return [tuple(world.hands) for world in worlds]
+            self.values[key] = value
+        return (value == 0 if position.nello else value >= position.goal), value
 
 
 def _expert(samples: int, seed: int) -> PimcBot:
@@ -316,8 +279,9 @@ def evaluate(
     view = setup.view()
     ranked = hints(view, samples=samples, seed=setup.seed)
     decision = (expert or _expert(samples, setup.seed)).explain(view)
-    outcomes = _Outcomes(before, Solver())
-    worlds = review_worlds(before, review_samples, setup.seed)
+    solver = Solver()
+    outcomes = _DealValues(before, solver)
+    worlds = bid_worlds(before, review_samples, random.Random(setup.seed))
     rows = []
     for hint in ranked:
         action = hint.action
@@ -329,23 +293,17 @@ def evaluate(
         if isinstance(action, Bid):
             probe = outcomes.probe(action.id)
             contracts = plain_contracts(probe.rules, action.id, probe.bid_marks)
-            made = {str(c): 0 for c in contracts}
-            for k, deal in enumerate(worlds):
-                for c in contracts:
-                    made[str(c)] += outcomes.makes(probe, k, deal, c)[0]
-            shares = {name: count / len(worlds) for name, count in made.items()}
-            chosen = max(shares, key=lambda name: shares[name])
+            review = review_bid(before, action.id, worlds, solver)
+            chosen = review.contract
             named = {str(c): c for c in contracts}
-            row["share"] = round(shares[chosen], 4)
+            row["share"] = round(review.make_share, 4)
             row["share_contract"] = _contract_name(named[chosen])
             row["share_words"] = practice_share_words(
-                shares[chosen], len(worlds), row["share_contract"]
+                review.make_share, len(worlds), row["share_contract"]
             )
             best = None
             for c in contracts:
-                makes, known = outcomes.makes(probe, -1, before.deal, c, exact=True)
-                assert known is not None
-                value = known
+                makes, value = outcomes.outcome(probe, c)
                 nello = c.kind == "nello"
                 rank = (makes, -value if nello else value, str(c) == chosen)
                 if best is None or rank > best[0]:
@@ -374,8 +332,8 @@ def evaluate(
     contracts_table = []
     seen = set()
     seat = before.turn
-    for (key, name, declarer, _), value in outcomes.values.items():
-        if key != -1 or declarer != seat or name in seen:
+    for (name, declarer, _), value in outcomes.values.items():
+        if declarer != seat or name in seen:
             continue
         seen.add(name)
         contract = next(

@@ -90,8 +90,9 @@ export function coachBlock(tableId, game, seat, changed) {
 }
 
 /** The player's page: each coached game's mistakes per 100 plays as a line over the games,
-    oldest first, with the server's sentences of how the rates move. */
-export function trendChart(games, lines, pending) {
+    oldest first, with the server's sentences of how the rates move; `whose` names the player
+    when the page is not this device's own. */
+export function trendChart(games, lines, pending, whose = null) {
   const coached = (Array.isArray(games) ? games : []).filter((g) => g && g.coaching).reverse();
   const rates = coached.map((g) => Number(g.coaching.mistake_rate) || 0);
   const width = 320;
@@ -112,7 +113,7 @@ export function trendChart(games, lines, pending) {
       `${pending} game${Number(pending) === 1 ? " is" : "s are"} still being reviewed for coaching.`)
     : null;
   return h("section", { class: "coach-trend", "data-testid": "coach-trend" },
-    h("h3", {}, "Coaching over your games"),
+    h("h3", { "data-testid": "coach-trend-title" }, whose ? `Coaching over ${whose}'s games` : "Coaching over your games"),
     chart,
     h("ul", { "data-testid": "coach-trend-lines" }, (Array.isArray(lines) ? lines : []).map((l) => h("li", {}, String(l)))),
     waiting);

@@ -4,7 +4,8 @@
    A lesson is a fixed deal played open: the server sends the positions of the moves the lesson
    makes itself (frames, as the replay viewer draws them) and judges each move the learner makes
    (POST /api/learn/check); the words shown are the server's, made by the engine. Progress (which
-   lessons are done) is kept in localStorage, nothing else. */
+   lessons are done, and the step an unfinished one was left at, to go on from there) is kept in
+   localStorage, nothing else. */
 
 import { h, mount, setTitle } from "./dom.js";
 import { getJson, postJson } from "./net.js";
@@ -15,6 +16,7 @@ import {
 import { tileSvg } from "./tiles.js";
 
 const PROGRESS_KEY = "texas42:lessons";
+const STEPS_KEY = "texas42:lesson-steps"; // where each unfinished lesson was left
 const FRAME_MS = 450; // how long each of the lesson's own moves stays on the felt
 
 /** The lessons this device finished: { id: true }. */
@@ -34,6 +36,29 @@ function markDone(id) {
     localStorage.setItem(PROGRESS_KEY, JSON.stringify(kept));
   } catch {
     /* storage off or full: the progress lasts as long as the page */
+  }
+  keepStep(id, null);
+}
+
+/** The step each unfinished lesson was left at on this device: { id: step }. */
+function keptSteps() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(STEPS_KEY) || "{}");
+    return kept && typeof kept === "object" ? kept : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Remember the learner's next step in a lesson (null forgets it: the lesson is over). */
+function keepStep(id, step) {
+  const kept = keptSteps();
+  if (step === null) delete kept[id];
+  else kept[id] = step;
+  try {
+    localStorage.setItem(STEPS_KEY, JSON.stringify(kept));
+  } catch {
+    /* storage off or full: the lesson starts again next time */
   }
 }
 
@@ -93,7 +118,35 @@ export async function showLesson(root, id) {
       h("p", {}, err.message), h("p", {}, h("a", { href: "/learn" }, "All lessons"))));
     return;
   }
-  new LessonTable(root, lesson).start();
+  const steps = Array.isArray(lesson.steps) ? lesson.steps : [];
+  const left = keptSteps()[lesson.id];
+  const first = lesson.turn ? lesson.turn.step : null;
+  if (!Number.isInteger(left) || !steps.includes(left) || left === first) {
+    new LessonTable(root, lesson).start();
+    return;
+  }
+  // the server replays the lesson's own moves up to the step the learner reached
+  const goOn = async () => {
+    mount(root, h("p", { class: "loading" }, "Loading the lesson…"));
+    try {
+      new LessonTable(root, await getJson(`/api/learn/lessons/${encodeURIComponent(lesson.id)}?at=${left}`)).start();
+    } catch {
+      keepStep(lesson.id, null);
+      new LessonTable(root, lesson).start();
+    }
+  };
+  const again = () => {
+    keepStep(lesson.id, null);
+    new LessonTable(root, lesson).start();
+  };
+  setTitle(lesson.title, `Lesson · ${lesson.title}`);
+  mount(root, h("section", { class: "card narrow lesson-resume", "data-testid": "lesson-resume" },
+    h("h1", {}, lesson.title),
+    h("p", {}, `You left this lesson at your move ${steps.indexOf(left) + 1} of ${steps.length}.`),
+    h("p", {},
+      h("button", { type: "button", class: "learn-start", "data-testid": "lesson-go-on", onclick: goOn }, "Go on from there"),
+      " ",
+      h("button", { type: "button", "data-testid": "lesson-start-again", onclick: again }, "Start again"))));
 }
 
 class LessonTable {
@@ -144,6 +197,7 @@ class LessonTable {
     }
     this.busy = false;
     if (turn.done) markDone(this.lesson.id);
+    else if (Number.isInteger(turn.step)) keepStep(this.lesson.id, turn.step);
     this.render();
     const first = this.el.hand.querySelector("button");
     if (first) first.focus();
@@ -208,9 +262,15 @@ class LessonTable {
         onclick: () => this.choose(tile),
       }, tileSvg(tile, { vertical: true }), h("span", { class: "tile-key", "aria-hidden": "true" }, String(i + 1))));
     }
-    return h("div", { class: "lesson-choices", "data-testid": "lesson-choices" },
-      (turn.choices || []).map((c) => h("button", { type: "button", class: "choice", "data-move": c,
-        onclick: () => this.choose(c) }, c)));
+    // bidding and naming trump are decided on the learner's own tiles: shown face up, not picks
+    const held = Array.isArray(frame.hands) ? frame.hands[this.lesson.seat] || [] : [];
+    return [
+      h("div", { class: "open-hand lesson-held", "data-testid": "lesson-held", "aria-label": "your tiles" },
+        held.map((t) => tilePicture(t, { vertical: true }))),
+      h("div", { class: "lesson-choices", "data-testid": "lesson-choices" },
+        (turn.choices || []).map((c) => h("button", { type: "button", class: "choice", "data-move": c,
+          onclick: () => this.choose(c) }, c))),
+    ];
   }
 
   render() {

@@ -48,6 +48,8 @@ function gameRow(g) {
         download: `texas42-${g.table}-${g.game}.json`, "data-testid": "player-record" }, "Download the record")));
 }
 
+const COACHING_POLL_MS = 3000; // how often the page asks again while games wait for coaching
+
 export async function showPlayer(root, id) {
   setTitle("Player", "Player");
   mount(root, h("p", { class: "loading" }, "Loading…"));
@@ -60,18 +62,34 @@ export async function showPlayer(root, id) {
       h("p", {}, h("a", { href: "/" }, "Go to the lobby"))));
     return;
   }
+  drawPlayer(root, id, page);
+}
+
+function drawPlayer(root, id, page) {
   const names = Array.isArray(page.names) ? page.names : [];
   setTitle(names[0] || "Player", names[0] || "Player");
   const mine = playerId() === page.id;
-  mount(root, h("section", { class: "card player-page", "data-testid": "player-page" },
+  const section = h("section", { class: "card player-page", "data-testid": "player-page" },
     h("h2", { "data-testid": "player-names" }, names.join(" · ") || "Player"),
     mine ? h("p", { class: "muted" }, "These are your games on this device.") : null,
     h("p", { "data-testid": "player-figures" },
       `Games played: ${page.played} · won: ${page.won} · bids won: ${page.bids} · bids made: ${page.made}`),
-    trendChart(page.games, page.trend_lines, page.coaching_pending),
+    trendChart(page.games, page.trend_lines, page.coaching_pending, mine ? null : names[0] || "this player"),
     h("ul", { class: "link-list", "data-testid": "player-games" },
       (Array.isArray(page.games) ? page.games : []).map(gameRow)),
-    h("p", {}, h("a", { href: "/" }, "Back to the lobby"))));
+    h("p", {}, h("a", { href: "/" }, "Back to the lobby")));
+  mount(root, section);
+  if (!(Number(page.coaching_pending) > 0)) return;
+  // each ask lets the server coach a few more games: ask again until none waits
+  setTimeout(async () => {
+    if (!section.isConnected) return; // the page was left
+    try {
+      const later = await getJson(`/api/players/${encodeURIComponent(id)}`);
+      if (section.isConnected) drawPlayer(root, id, later);
+    } catch {
+      /* the next visit asks again */
+    }
+  }, COACHING_POLL_MS);
 }
 
 /** The lobby's card linking to this device's games, once its player has finished one. */
