@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import socket
 import subprocess
@@ -64,6 +65,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import contextlib
 
 from bench_engine import machine
+from texas42.faces.server.app import GC_THRESHOLDS
 
 START_SECONDS = 30
 SETUP_AT_ONCE = 20
@@ -591,6 +593,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(
             "--tables and --seconds must be positive, --bot-delay, --think and --flood not negative"
         )
+    # the clients are the measuring instrument: a full collection of their thousands of
+    # sockets would stall every reading, as the server's own would (`app.GC_THRESHOLDS`)
+    gc.set_threshold(*GC_THRESHOLDS)
     print("texas42 server benchmark (server and client processes on one machine)")
     for line in machine():
         print(f"  {line}")

@@ -75,6 +75,12 @@ from texas42.services.learn.coach import COACH_VERSION
 if TYPE_CHECKING:
     from texas42.faces.server.cluster import Cluster
 
+GC_THRESHOLDS = (50_000, 20, 100)
+"""The collector's generations for a serving process (Python's are 700, 10, 10): with a
+thousand tables in memory a full collection stalls every table for a few hundred
+milliseconds, and at the default thresholds one came every few seconds; young cycles are
+still collected within 50,000 allocations."""
+
 log = logging.getLogger("texas42.faces.server")
 
 WEB_DIR = Path(__file__).parent / "web"
@@ -519,6 +525,7 @@ def create_app(settings: ServerSettings | None = None) -> FastAPI:
             # stay short and rare instead of stalling every table for tens of milliseconds
             gc.collect()
             gc.freeze()
+            gc.set_threshold(*GC_THRESHOLDS)
         sweeper = asyncio.create_task(tables.sweep())
         try:
             yield

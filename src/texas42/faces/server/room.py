@@ -201,7 +201,8 @@ class ServerSettings:
     idle_seconds: float = 900.0
     """A table nobody has watched or touched for this long leaves memory (its log stays)."""
     freeze_gc: bool = False
-    """Freeze the objects alive after start-up out of the garbage collector (``serve`` does)."""
+    """Freeze the objects alive after start-up out of the garbage collector and make its full
+    collections rarer (`app.GC_THRESHOLDS`); ``serve`` does."""
     public_url: str | None = None
     """Where browsers reach the server behind a proxy or a tunnel (``serve --public-url``, as
     `invite.check_public_url` gives it): every invite and seat link starts with it, and its

@@ -160,6 +160,12 @@ EVENTS_CHANNEL = "texas42_events"
 """The PostgreSQL channel every append is told on, at its commit, when several processes share
 the database (`texas42.faces.server.cluster`): ``table seq origin``."""
 _NOTIFY = sa.text("SELECT pg_notify(:channel, :payload)")
+_INSERT_AND_NOTIFY = sa.text(
+    "WITH stored AS (INSERT INTO events (table_id, seq, kind, data, at)"
+    " VALUES (:table_id, :seq, :kind, :data, :at) RETURNING seq)"
+    " SELECT pg_notify(:channel, :payload) FROM stored"
+)
+"""An event and its notification in one statement (PostgreSQL: an append with nothing else)."""
 READ_THREADS = 4
 """Reads of committed rows at once (each its own pooled connection)."""
 IDLE_PING_SECONDS = 10.0
@@ -316,12 +322,13 @@ class Storage:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine: Engine = open_engine(url)
-        self._read_engine = (
+        self._autocommit = (
             self.engine
             if url.startswith("sqlite")
             else self.engine.execution_options(isolation_level="AUTOCOMMIT")
         )
-        """For `events_since`: on PostgreSQL one statement and no transaction to end after it."""
+        """On PostgreSQL, for a single statement that needs no transaction around it (reading the
+        log, `events_since`; an append of an event alone, `append`): one round trip."""
         # the schema this code needs, by its migrations (`texas42.faces.server.migrate`)
         migrate.upgrade(self.engine)
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="texas42-db")
@@ -402,12 +409,25 @@ class Storage:
         `SeqTaken` (nothing written) if the log has an event at ``seq`` already."""
         now = time.time()
         kind, data = event_row(event)
+        row = {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": now}
         try:
+            if self._autocommit is not self.engine and not (
+                status is not None or finished is not None or isinstance(event, LOBBY_EVENTS)
+            ):
+                # most of a game's events: the row and its notification are one statement,
+                # committed alone, so the writer makes one round trip, not four
+                with self._autocommit.connect() as conn:
+                    if self.origin is None:
+                        conn.execute(_INSERT_EVENT, row)
+                    else:
+                        payload = f"{table_id} {seq} {self.origin}"
+                        conn.execute(
+                            _INSERT_AND_NOTIFY,
+                            {**row, "channel": EVENTS_CHANNEL, "payload": payload},
+                        )
+                return
             with self.engine.begin() as conn:
-                conn.execute(
-                    _INSERT_EVENT,
-                    {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": now},
-                )
+                conn.execute(_INSERT_EVENT, row)
                 self._append_rest(conn, table_id, seq, event, now, status, finished)
         except sa.exc.IntegrityError as exc:
             if exc.orig is not None and _seq_taken(exc):
@@ -512,7 +532,7 @@ class Storage:
     def events_since(self, table_id: str, seq: int) -> list[StoredEvent]:
         """A table's events from ``seq`` on, in order: what another process appended since
         this one last read (`Room._catch_up`)."""
-        with self._read_engine.connect() as conn:
+        with self._autocommit.connect() as conn:
             rows = conn.execute(
                 sa.select(events_table.c.seq, events_table.c.kind, events_table.c.data)
                 .where(events_table.c.table_id == table_id, events_table.c.seq >= seq)
