@@ -3,9 +3,10 @@
 ``GET /api/learn/lessons`` lists the course; ``GET /api/learn/lessons/{lesson}`` gives a lesson
 up to the learner's first move (the positions of the moves the lesson makes itself, every tile
 shown: a lesson is played open), and with ``?at=STEP`` (a step of the learner's) the lesson's
-own moves replayed up to that step, for a learner going on where they left off; ``POST /api/learn/check`` with ``{"lesson", "step", "move"}``
-judges a move with `texas42.services.learn.lessons.check` and, for the lesson's own move, plays
-on to the learner's next one. Judging a move runs the solver, so it goes through the server's
+own moves replayed up to that step, for a learner going on where they left off;
+``POST /api/learn/check`` with ``{"lesson", "step", "move"}`` judges a move with
+`texas42.services.learn.lessons.check` and, for the lesson's own move, plays on to the
+learner's next one. Judging a move runs the solver, so it goes through the server's
 pool for expensive work (`texas42.faces.server.work`), whose cache keeps every answer: the
 lessons are fixed, so an answer never changes. Nothing here keeps any state: where the learner
 is in a lesson is the browser's to remember.

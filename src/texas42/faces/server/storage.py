@@ -172,6 +172,12 @@ IDLE_PING_SECONDS = 10.0
 """A pooled connection unused for this long is pinged before it is used again."""
 
 
+def _writes_more(event: Event, status: str | None, finished: FinishedGame | None) -> bool:
+    """Whether an append writes more than its event and notification (`Storage._append_rest`:
+    a new status, a lobby entry dropped, the listing, a finished game)."""
+    return status is not None or finished is not None or isinstance(event, LOBBY_EVENTS)
+
+
 class SeqTaken(sa.exc.IntegrityError):
     """The event's place in the table's log is taken: another process appended there first.
     Nothing was written; the table reads the newer events and tries again (`Room._catch_up`)."""
@@ -411,9 +417,7 @@ class Storage:
         kind, data = event_row(event)
         row = {"table_id": table_id, "seq": seq, "kind": kind, "data": data, "at": now}
         try:
-            if self._autocommit is not self.engine and not (
-                status is not None or finished is not None or isinstance(event, LOBBY_EVENTS)
-            ):
+            if self._autocommit is not self.engine and not _writes_more(event, status, finished):
                 # most of a game's events: the row and its notification are one statement,
                 # committed alone, so the writer makes one round trip, not four
                 with self._autocommit.connect() as conn:
@@ -444,7 +448,8 @@ class Storage:
         status: str | None,
         finished: FinishedGame | None,
     ) -> None:
-        """What an append writes beside its event, in the event's transaction."""
+        """What an append writes beside its event, in the event's transaction (nothing but the
+        notification unless `_writes_more`)."""
         if status is not None:
             conn.execute(
                 tables_table.update()
