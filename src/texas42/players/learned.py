@@ -45,6 +45,7 @@ from typing import Any
 import numpy as np
 
 from texas42.core.actions import (
+    ACTIONS,
     MARK_BID_BASE,
     PASS_ID,
     PLUNGE_ID,
@@ -445,7 +446,7 @@ class LearnedBidder:
 
     def equity(self, view: View) -> MatchEquity:
         assert self.model is not None
-        return _equity(view.rules.winning_target, self.model.shares)
+        return match_equity(view.rules.winning_target, self.model.shares)
 
     def _score(self, view: View) -> tuple[int, int]:
         side = view.layout.side_of[view.seat]
@@ -460,20 +461,8 @@ class LearnedBidder:
 
     def bid_chance(self, view: View, bid: Bid) -> tuple[float, Contract | None]:
         """The best chance over the seat's contracts of making ``bid``, and that contract."""
-        model = self.model
-        assert model is not None
-        rules = view.rules
-        hand = view.dealt
-        if bid.id in (PLUNGE_ID, SPLASH_ID):
-            kind = "plunge" if bid.id == PLUNGE_ID else "splash"
-            return model.special_chance(kind, hand, rules) or 0.0, None
-        best, choice = 0.0, None
-        level = 42 if bid.marks else bid.points
-        for contract, chances in self.chances(hand, rules).items():
-            chance = _at(rules, contract, chances, level, bid.marks)
-            if chance is not None and chance > best:
-                best, choice = chance, contract
-        return best, choice
+        assert self.model is not None
+        return _bid_chance(self.model, view.dealt, view.rules, bid)
 
     def contract_chance(
         self, view: View, contract: Contract, level: int, marks: int
@@ -646,6 +635,31 @@ def _at(
     return None
 
 
+def _bid_chance(
+    model: BidderModel, hand: int, rules: Rules, bid: Bid
+) -> tuple[float, Contract | None]:
+    if bid.id in (PLUNGE_ID, SPLASH_ID):
+        kind = "plunge" if bid.id == PLUNGE_ID else "splash"
+        return model.special_chance(kind, hand, rules) or 0.0, None
+    best, choice = 0.0, None
+    level = 42 if bid.marks else bid.points
+    for contract, chances in _chances(model, hand, rules).items():
+        chance = _at(rules, contract, chances, level, bid.marks)
+        if chance is not None and chance > best:
+            best, choice = chance, contract
+    return best, choice
+
+
+def hand_bid_chance(model: BidderModel, hand: int, rules: Rules, aid: int) -> float:
+    """The learned chance that a seat dealt ``hand`` makes its bid ``aid`` (action id), naming
+    its best contract for it: what `LearnedBidder.bid_chance` gives the seat's own bid, here for
+    any seat's tiles (`texas42.players.rollout` scores the other seats' bids with it)."""
+    bid = ACTIONS[aid]
+    assert isinstance(bid, Bid), f"action {aid} is not a bid"
+    return _bid_chance(model, hand, rules, bid)[0]
+
+
 @lru_cache(maxsize=32)
-def _equity(target: int, shares: tuple[float, ...]) -> MatchEquity:
+def match_equity(target: int, shares: tuple[float, ...]) -> MatchEquity:
+    """The match equity table for a game to ``target`` marks and a model's marks shares."""
     return MatchEquity(target, shares)
