@@ -5,7 +5,10 @@ quick."""
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -350,6 +353,41 @@ def _negate(n: int) -> int:
 def test_map_specs_keeps_the_order_in_a_pool() -> None:
     assert list(map_specs(_negate, [3, 1, 2, 5, 4], workers=2)) == [-3, -1, -2, -5, -4]
     assert list(map_specs(_negate, [3, 1])) == [-3, -1]
+    # the slow first spec holds the rest back in order; more specs than the window of results
+    slow = [0.3, *[0.0] * 40]
+    assert list(map_specs(_wait_then_negate, slow, workers=2)) == [-s for s in slow]
+    assert not multiprocessing.active_children()
+
+
+def _wait_then_negate(seconds: float) -> float:
+    time.sleep(seconds)
+    return -seconds
+
+
+def _fail_or_end(n: int) -> int:
+    if n == 3:
+        raise ValueError("three is not allowed")
+    if n == 4:
+        os._exit(7)  # a worker that dies without a word
+    return n
+
+
+def test_map_specs_raises_a_workers_failure_and_ends_its_workers() -> None:
+    with pytest.raises(ValueError, match="three is not allowed"):
+        list(map_specs(_fail_or_end, [1, 2, 3, 1], workers=2))
+    assert not multiprocessing.active_children()
+    with pytest.raises(Texas42Error, match="a worker process ended with exit code 7"):
+        list(map_specs(_fail_or_end, [1, 4, 2], workers=2))
+    assert not multiprocessing.active_children()
+
+
+def test_map_specs_closed_early_ends_its_workers_at_once() -> None:
+    """An SPRT stop or Ctrl-C closes the results: workers still busy are ended, not waited for
+    (a whole expert game can be under way)."""
+    results = map_specs(_wait_then_negate, [0.0, 600.0, 600.0], workers=2)
+    assert next(results) == 0.0
+    results.close()
+    assert not multiprocessing.active_children()
 
 
 class FakeRay:

@@ -127,25 +127,120 @@ def map_specs(
 
 
 def _pool_map(run: Callable[[S], R], specs: Sequence[S], workers: int) -> Generator[R, None, None]:
-    from concurrent.futures import Future, ProcessPoolExecutor
+    """`map_specs` over worker processes, each with a pipe of its own.
 
-    todo = iter(specs)
-    pool = ProcessPoolExecutor(workers, initializer=_ignore_ctrl_c)
+    Not `concurrent.futures.ProcessPoolExecutor`: its workers share one result pipe, and a
+    worker ended while it writes a result (Ctrl-C ends them at once) leaves half a message that
+    the pool's reader waits on for ever, so the run never stops. Here a worker ended mid-write
+    loses only its own pipe. Results come back in spec order, at most `AHEAD` per worker waiting
+    beyond the next one due. Closed early (an SPRT stop, Ctrl-C) the workers are ended at once,
+    and the pairs under way are lost with them."""
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    pool = [_Worker(multiprocessing.get_context(), run) for _ in range(min(workers, len(specs)))]
+    todo = enumerate(specs)
+    done: dict[int, R] = {}
+    due = 0
+    window = workers * AHEAD
+
+    def feed(worker: _Worker) -> None:
+        for index, spec in itertools.islice(todo, 1):
+            worker.give(index, spec)
+
+    finished = False
     try:
-        pending: deque[Future[R]] = deque(
-            pool.submit(run, spec) for spec in itertools.islice(todo, workers * AHEAD)
-        )
-        while pending:
-            result = pending.popleft().result()
-            pending.extend(pool.submit(run, spec) for spec in itertools.islice(todo, 1))
+        for worker in pool:
+            feed(worker)
+        while due < len(specs):
+            while due not in done:
+                ready = wait([w.pipe for w in pool if w.busy] + [w.process.sentinel for w in pool])
+                for worker in pool:
+                    if worker.pipe in ready and worker.busy:
+                        index, result = worker.take()
+                        done[index] = result
+                        if len(done) < window:
+                            feed(worker)
+                    elif worker.process.sentinel in ready:
+                        raise worker.died()
+            result = done.pop(due)
+            due += 1
+            for worker in pool:  # a worker held back by the window goes on
+                if not worker.busy and len(done) < window:
+                    feed(worker)
             yield result
-    except KeyboardInterrupt:
-        # the matches under way are dropped: end the workers now rather than after their pair
-        for process in list(getattr(pool, "_processes", {}).values()):
-            process.terminate()
-        raise
+        finished = True
     finally:
-        pool.shutdown(cancel_futures=True)
+        for worker in pool:
+            worker.stop(finished)
+
+
+class _Worker:
+    """One process of `_pool_map` and its pipe; ``busy`` while it holds a spec."""
+
+    def __init__(self, context: Any, run: Callable[[Any], Any]) -> None:
+        self.pipe, theirs = context.Pipe()
+        self.process = context.Process(target=_work, args=(run, theirs), daemon=True)
+        self.process.start()
+        theirs.close()
+        self.busy = False
+
+    def give(self, index: int, spec: Any) -> None:
+        self.pipe.send((index, spec))
+        self.busy = True
+
+    def take(self) -> tuple[int, Any]:
+        """The result of the spec it held; a failure in the worker is raised here."""
+        try:
+            index, ok, value = self.pipe.recv()
+        except EOFError:
+            raise self.died() from None
+        self.busy = False
+        if not ok:
+            raise value
+        return index, value
+
+    def died(self) -> Texas42Error:
+        """What to say of a worker that ended on its own (killed, or out of memory)."""
+        self.process.join(timeout=10)
+        return Texas42Error(f"a worker process ended with exit code {self.process.exitcode}")
+
+    def stop(self, gently: bool) -> None:
+        """Gently (every spec done): told to stop. Otherwise (closed early, Ctrl-C, a failure)
+        ended at once, and what it was doing is lost with it."""
+        if gently and not self.busy:
+            with contextlib.suppress(OSError):
+                self.pipe.send(None)
+            self.process.join(timeout=60)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(timeout=10)
+        if self.process.is_alive():
+            self.process.kill()
+            self.process.join()
+        self.pipe.close()
+
+
+def _work(run: Callable[[Any], Any], pipe: Any) -> None:
+    """A worker's loop: specs in, ``(index, ok, result or exception)`` out, until told to stop.
+    Ctrl-C is the parent's to handle, which stops the match and ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            task = pipe.recv()
+        except EOFError:
+            return
+        if task is None:
+            return
+        index, spec = task
+        try:
+            answer: tuple[int, bool, Any] = (index, True, run(spec))
+        except Exception as exc:  # sent to the parent, which raises it
+            answer = (index, False, exc)
+        try:
+            pipe.send(answer)
+        except Exception as exc:  # a result or an exception that cannot be sent
+            pipe.send((index, False, Texas42Error(f"a worker could not send its result: {exc}")))
 
 
 @contextlib.contextmanager
@@ -166,11 +261,6 @@ def _ctrl_c_deferred() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
         if caught:
             raise KeyboardInterrupt
-
-
-def _ignore_ctrl_c() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the match and ends them."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _ray_map(run: Callable[[S], R], specs: Sequence[S], address: str) -> Generator[R, None, None]:
