@@ -235,8 +235,8 @@ def serve_command() -> list[str]:
     return [str(script if script.exists() else shutil.which("texas42"))]
 
 
-def get_json(url: str) -> Any:
-    with urllib.request.urlopen(url, timeout=5) as response:
+def get_json(url: str, timeout: float = 5) -> Any:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
         return json.loads(response.read())
 
 
