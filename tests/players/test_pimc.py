@@ -161,6 +161,29 @@ def test_bid_margin_may_be_negative_for_a_bolder_bidder() -> None:
     assert isinstance(bot, PimcBot) and bot.settings.bid_margin == -3
 
 
+def test_the_overcall_margin_lowers_a_bid_over_an_opponent_and_nothing_else() -> None:
+    """The same hand at the same bid: over an opponent's 30 the margin takes two points off its
+    expected total; over partner's, and as the opener, the chance is as without it."""
+    plain = PimcBot(PimcSettings(bid_samples=8), seed=1)
+    careful = PimcBot(PimcSettings(bid_samples=8, overcall_margin=2), seed=1)
+    for calls, lower in ((["30"], True), (["pass"], False), (["30", "pass"], False)):
+        hand = Hand(Rules(), 3, EX14_DEAL)
+        for word in calls:
+            hand.apply(hand.parse_action(word))
+        seat = hand.seat_to_act()
+        assert seat is not None
+        view = hand.view(seat)
+        chances = plain.contract_chances(view)
+        contract = next(iter(chances))
+        want = plain.point_chance(view, contract, chances[contract], 33)
+        got = careful.point_chance(view, contract, chances[contract], 33)
+        if lower:
+            assert got < want
+            assert got == pytest.approx(plain.point_chance(view, contract, chances[contract], 35))
+        else:
+            assert got == want
+
+
 def test_mark_bids_need_a_hand_without_losers_not_just_double_dummy() -> None:
     """Double dummy giving all 42 in every deal is not enough for a mark bid: in play such a
     hand with a loser made 42 well under half the time. A sure hand is nearly certain."""

@@ -1691,6 +1691,17 @@ def learned_chance_words(bid: str, chance: float, contract: str | None) -> str:
     return line if contract is None else f"{line} (in {contract})"
 
 
+def stands_words(share: float) -> str:
+    """How often a bid was not outbid when the rest of the auction was played out.
+
+    >>> stands_words(0.8), stands_words(1.0)
+    ('nobody outbids it in 80% of the auctions played out', 'nobody can outbid it')
+    """
+    if share >= 1.0 - 1e-9:
+        return "nobody can outbid it"
+    return f"nobody outbids it in {percent(share)} of the auctions played out"
+
+
 def equity_words(equity: float, pass_equity: float | None) -> str:
     """The chance of winning the game after a call, against after a pass (None: no pass was
     allowed).

@@ -32,6 +32,7 @@ from texas42.core.words import (
     contract_choice_words,
     contract_words,
     decision_words,
+    equity_words,
     holding_words,
     holds_words,
     marks_words,
@@ -40,6 +41,7 @@ from texas42.core.words import (
     points_words,
     reason_line,
     rule_words,
+    stands_words,
     trumps_out_words,
 )
 
@@ -301,6 +303,10 @@ class CallGrounds:
     deals: int
     contract: Contract | None = None
     partner: bool = False
+    equity: bool = False
+    """The values are match equities (the auction rolled out), not expected marks."""
+    stands: tuple[float, ...] = ()
+    """With ``equity``: for each option, the share of rolled-out auctions in which it stood."""
 
 
 def call_reason(view: View, action: Action, grounds: CallGrounds) -> Reason:
@@ -309,22 +315,24 @@ def call_reason(view: View, action: Action, grounds: CallGrounds) -> Reason:
     public = public_reason(view, action)
     if grounds.partner:
         return Reason(public, public)
-    shown: tuple[Bid, float, float] | None = None
-    for option in grounds.options:
+    shown: int | None = None
+    for k, option in enumerate(grounds.options):
         if option[0] == action or (
-            not isinstance(action, Bid) and (shown is None or option[2] > shown[2])
+            not isinstance(action, Bid) and (shown is None or option[2] > grounds.options[shown][2])
         ):
-            shown = option
+            shown = k
     if shown is None:
         return Reason(public, public)
-    bid, chance, value = shown
+    bid, chance, value = grounds.options[shown]
     contract = None if grounds.contract is None else contract_words(grounds.contract)
     head = "" if isinstance(action, Bid) else "the best bid: "
-    facts = [
-        head + bid_chance_words(bid.notation, chance, grounds.deals, contract),
-        marks_words(value, grounds.pass_value),
-        "" if grounds.contract is None else holding(view, grounds.contract),
-    ]
+    facts = [head + bid_chance_words(bid.notation, chance, grounds.deals, contract)]
+    if grounds.equity:
+        facts.append(stands_words(grounds.stands[shown]))
+        facts.append(equity_words(value, grounds.pass_value))
+    else:
+        facts.append(marks_words(value, grounds.pass_value))
+    facts.append("" if grounds.contract is None else holding(view, grounds.contract))
     return Reason(reason_line(public, facts), public)
 
 

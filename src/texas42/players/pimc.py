@@ -88,7 +88,7 @@ from texas42.search.sampler import DealSampler, World, dealt_in
 from texas42.search.solver import PlayPosition, Solver, points_needed
 
 if TYPE_CHECKING:
-    from texas42.players.learned import LearnedBidder
+    from texas42.players.learned import BidderModel, LearnedBidder
 
 Weighted = list[tuple[World, float]]
 
@@ -127,6 +127,10 @@ total (one trick in Moon)."""
 OTHER_TABLE_BID_SAMPLES = 16
 """The most deals a bid or declaration draws away from four seats (`PimcBot.bid_samples`)."""
 
+ROLLOUT_MIN_CHANCE = 0.25
+"""With ``auction=rollout``, bids with a smaller chance of being made are not rolled out: they
+cannot leave more equity than a pass, whatever the others do, unless the seat must bid."""
+
 SPECIAL_DISCOUNT = 0.1
 """Taken off the share of deals in which Nel-O makes double dummy (no trick for the bidder)."""
 
@@ -143,6 +147,9 @@ class PimcSettings:
     """Deals drawn for a call or a declaration."""
     bid_margin: int = 0
     """Extra points of caution added to every bid when judging its chance."""
+    overcall_margin: int = 0
+    """Extra points of caution on a point bid over an opponent's: the calibration was fitted on
+    openers, and an overcall's hand is judged against an opponent who has shown strength."""
     opponent_makes: float = 0.5
     """How often an opponent's winning bid is taken to make, when weighing a pass against an
     overcall (0.5: letting them play is even)."""
@@ -174,6 +181,12 @@ class PimcSettings:
     """Weigh deals by the learned model of how the other seats call given their tiles
     (`texas42.players.call_model`) instead of the hand-made model of the calls; the inference
     from the contract and the plays stays as ``inference`` and ``play_inference`` set it."""
+    auction: str = "fixed"
+    """How a call is weighed against the rest of the auction: ``fixed``, its expected marks as
+    if it stands against a pass worth `pass_value`'s constants, or ``rollout``, the match equity
+    once the other seats' calls are rolled out by the learned model of how seats call
+    (`texas42.players.rollout`), which values a pass by what the others then do and a bid by
+    how often it is outbid."""
     bidder_model: str = "shipped"
     """The learned bidder's model file (``learned`` bidding and declaring, ``call_model``):
     ``shipped``, the one in the package, or a path (``texas42 bidder rebuild`` plays each round
@@ -198,7 +211,7 @@ class PimcSettings:
                     raise Texas42Error(f"pimc option {key} is on or off, not {text!r}")
                 changes[key] = text.lower() in ("on", "true", "1", "yes")
             elif kind == "int":
-                signed = key == "bid_margin"
+                signed = key in ("bid_margin", "overcall_margin")
                 number = whole_number(text, signed=signed)
                 if number is None or (not signed and number < 1):
                     kind_name = "a whole number" if signed else "a positive whole number"
@@ -223,6 +236,7 @@ CHOICES = {
     "bidding": ("simulation", "rules", "learned"),
     "declaring": ("simulation", "rules", "learned"),
     "objective": ("make", "points"),
+    "auction": ("fixed", "rollout"),
 }
 """The words each option of `PimcSettings` that is a word may take."""
 
@@ -517,6 +531,12 @@ class PimcBot:
         if view.bidder is not None and view.layout.same_side(view.bidder, view.seat):
             return Pass(), _plain(view, Pass())  # never outbid one's own side
         chances = self.contract_chances(view)
+        if self.settings.auction == "rollout":
+            from texas42.players.rollout import rollout_applies
+
+            model = self._learned().model
+            if model is not None and rollout_applies(view, model):
+                return self._rolled_call(view, rng, chances, model)
         pass_value = self.pass_value(view)
         best: tuple[float, Action] = (pass_value, Pass())
         options: list[tuple[Bid, float, float]] = []
@@ -532,6 +552,43 @@ class PimcBot:
                 if value > best[0] + 1e-9:
                     best = (value, special)
         return best[1], CallGrounds(pass_value, tuple(options), self.bid_samples(view))
+
+    def _rolled_call(
+        self,
+        view: View,
+        rng: random.Random,
+        chances: dict[Contract, Chances],
+        model: BidderModel,
+    ) -> tuple[Action, Grounds]:
+        """The call leaving the most match equity once the rest of the auction is rolled out
+        over the bidding deals (`texas42.players.rollout`): the pass, and every bid with a
+        chance of at least `ROLLOUT_MIN_CHANCE` (the lowest bid always)."""
+        judged: dict[int, float] = {}
+        bids = [a for a in view.legal if isinstance(a, Bid)]
+        bids.sort(key=lambda bid: (bid.special is not None, bid.id))
+        for bid in bids:
+            chance = self.call_value(chances, bid, view)[0]
+            if chance >= ROLLOUT_MIN_CHANCE or not judged:
+                judged[bid.id] = chance
+        from texas42.players.rollout import call_equities
+
+        calls = [PASS_ID, *judged]
+        worlds = self.worlds(view, self.bid_samples(view), rng)
+        outlooks = call_equities(view, calls, judged.__getitem__, worlds, model, rng)
+        best = outlooks[0]
+        for outlook in outlooks[1:]:
+            if outlook.equity > best.equity + 1e-9:
+                best = outlook
+        bids_judged = [(o, ACTIONS[o.aid]) for o in outlooks if o.aid != PASS_ID]
+        options = tuple((b, judged[o.aid], o.equity) for o, b in bids_judged if isinstance(b, Bid))
+        grounds = CallGrounds(
+            outlooks[0].equity,
+            options,
+            self.bid_samples(view),
+            equity=True,
+            stands=tuple(o.stands for o, _ in bids_judged),
+        )
+        return ACTIONS[best.aid], grounds
 
     def _with_contract(self, view: View, grounds: CallGrounds) -> CallGrounds:
         """The grounds with the contract the shown bid (the chosen one, or for a pass the best)
@@ -626,14 +683,22 @@ class PimcBot:
         return best
 
     def point_chance(self, view: View, contract: Contract, values: Chances, need: int) -> float:
-        """The calibrated chance that the viewer, naming ``contract``, takes ``need`` points."""
+        """The calibrated chance that the viewer, naming ``contract``, takes ``need`` points
+        (``overcall_margin`` more when it would outbid an opponent)."""
+        margin = self.settings.bid_margin
+        if (
+            view.phase == Phase.AUCTION
+            and view.bidder is not None
+            and not view.layout.same_side(view.bidder, view.seat)
+        ):
+            margin += self.settings.overcall_margin
         if not _calibrated(view):
             flattery = round(DOUBLE_DUMMY_FLATTERY * view.layout.total / 42)
-            return _share(values, lambda v: v >= need + flattery + self.settings.bid_margin)
+            return _share(values, lambda v: v >= need + flattery + margin)
         a, b, c, spread = CALIBRATION
         mean = sum(v * w for v, w in values) / sum(w for _, w in values)
         expected = a + b * mean + c * worth_in(view.hand, view.rules, contract)
-        return _normal_cdf((expected - need - self.settings.bid_margin + 0.5) / spread)
+        return _normal_cdf((expected - need - margin + 0.5) / spread)
 
     def mark_chance(self, view: View, contract: Contract, values: Chances) -> float:
         """The chance that the viewer, naming ``contract``, takes every trick: from RulesBot's
