@@ -11,7 +11,8 @@ answers it) and whether the bid was made. Bots without ``make_chance`` are refus
 
 Prints a table per decile of predicted chance: its range, the hands in it, their mean predicted
 chance, the observed make rate with its 95% Wilson interval (`texas42.services.arena.stats.wilson`)
-and the gap (observed minus predicted, in percentage points); then the Brier score of all the
+and the gap (observed minus predicted, in percentage points), then the same for all the bids,
+for the openers (no opponent had bid) and for the overcalls; then the Brier score of all the
 predictions, next to that of always predicting the observed overall rate. ``--plot`` draws the
 reliability chart (matplotlib, the ``plot`` extra). ``--workers`` plays games in a process pool;
 the numbers are the same for any number of workers.
@@ -36,8 +37,9 @@ from texas42.players import make_bot
 from texas42.services.arena.stats import Proportion, wilson
 
 BINS = 10
-Outcome = tuple[float, bool]
-"""One hand: the winning bidder's predicted chance of making its bid, and whether it did."""
+Outcome = tuple[float, bool, bool]
+"""One hand: the winning bidder's predicted chance of making its bid, whether it did, and
+whether the bid was over an opponent's (an overcall) rather than an opening or over partner."""
 
 
 def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
@@ -45,7 +47,7 @@ def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
     players = [make_bot(bot, seed * rules.seats + seat) for seat in range(rules.seats)]
     game = Game(rules, seed)
     outcomes: list[Outcome] = []
-    called: dict[int, float | None] = {}
+    called: dict[int, tuple[float, bool]] = {}
     while not game.is_over():
         seat = game.seat_to_act()
         assert seat is not None
@@ -53,14 +55,17 @@ def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
         player = players[seat]
         action = player.choose(view)
         if view.phase == Phase.AUCTION and isinstance(action, Bid):
-            called[seat] = player.make_chance(view, action)  # type: ignore[attr-defined]
+            chance = player.make_chance(view, action)  # type: ignore[attr-defined]
+            over = view.bidder is not None and not view.layout.same_side(view.bidder, seat)
+            if chance is not None:
+                called[seat] = (chance, over)
         hands = len(game.results)
         game.apply(action)
         if len(game.results) > hands:  # the hand just ended
             result = game.results[-1]
-            chance = called.get(result.bidder) if result.bidder is not None else None
-            if chance is not None and result.made is not None:
-                outcomes.append((chance, result.made))
+            bid = called.get(result.bidder) if result.bidder is not None else None
+            if bid is not None and result.made is not None:
+                outcomes.append((bid[0], result.made, bid[1]))
             called = {}
     return outcomes
 
@@ -74,17 +79,17 @@ def deciles(outcomes: Sequence[Outcome]) -> list[tuple[int, list[Outcome]]]:
     """The outcomes by decile of predicted chance (the last decile takes 1.0), empty ones left
     out."""
     bins: list[list[Outcome]] = [[] for _ in range(BINS)]
-    for chance, made in outcomes:
-        bins[min(BINS - 1, int(chance * BINS))].append((chance, made))
+    for outcome in outcomes:
+        bins[min(BINS - 1, int(outcome[0] * BINS))].append(outcome)
     return [(i, b) for i, b in enumerate(bins) if b]
 
 
 def brier(outcomes: Sequence[Outcome]) -> float:
-    return sum((chance - made) ** 2 for chance, made in outcomes) / len(outcomes)
+    return sum((chance - made) ** 2 for chance, made, _ in outcomes) / len(outcomes)
 
 
 def rate(outcomes: Sequence[Outcome]) -> Proportion:
-    return wilson(sum(made for _, made in outcomes), len(outcomes))
+    return wilson(sum(made for _, made, _ in outcomes), len(outcomes))
 
 
 def table(outcomes: Sequence[Outcome]) -> list[str]:
@@ -92,20 +97,21 @@ def table(outcomes: Sequence[Outcome]) -> list[str]:
         "| predicted | hands | mean predicted | made | 95% interval | gap (points) |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for i, group in deciles(outcomes):
-        mean = sum(chance for chance, _ in group) / len(group)
+    rows = [(f"{i / BINS:.1f}-{(i + 1) / BINS:.1f}", group) for i, group in deciles(outcomes)]
+    rows.append(("all", list(outcomes)))
+    # the calibration was fitted on openers: overcalls are the bids it knows least
+    rows.append(("openers", [o for o in outcomes if not o[2]]))
+    rows.append(("overcalls", [o for o in outcomes if o[2]]))
+    for label, group in rows:
+        if not group:
+            continue
+        mean = sum(o[0] for o in group) / len(group)
         made = rate(group)
         lines.append(
-            f"| {i / BINS:.1f}-{(i + 1) / BINS:.1f} | {len(group)} | {mean:.1%} "
+            f"| {label} | {len(group)} | {mean:.1%} "
             f"| {made.share:.1%} | {made.low:.1%} to {made.high:.1%} "
             f"| {100 * (made.share - mean):+.1f} |"
         )
-    overall = rate(outcomes)
-    mean = sum(chance for chance, _ in outcomes) / len(outcomes)
-    lines.append(
-        f"| all | {len(outcomes)} | {mean:.1%} | {overall.share:.1%} "
-        f"| {overall.low:.1%} to {overall.high:.1%} | {100 * (overall.share - mean):+.1f} |"
-    )
     return lines
 
 
@@ -118,7 +124,7 @@ def plot(outcomes: Sequence[Outcome], title: str, path: Path) -> None:
     xs, ys, low, high, sizes = [], [], [], [], []
     for _, group in deciles(outcomes):
         made = rate(group)
-        xs.append(sum(chance for chance, _ in group) / len(group))
+        xs.append(sum(o[0] for o in group) / len(group))
         ys.append(made.share)
         low.append(made.share - made.low)
         high.append(made.high - made.share)
@@ -185,7 +191,7 @@ def main(argv: list[str] | None = None) -> None:
     print()
     print("\n".join(table(outcomes)))
     overall = rate(outcomes).share
-    base = brier([(overall, made) for _, made in outcomes])
+    base = brier([(overall, made, over) for _, made, over in outcomes])
     print()
     print(
         f"Brier score {brier(outcomes):.4f} (always predicting the overall make rate "

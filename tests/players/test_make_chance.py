@@ -96,6 +96,13 @@ def test_the_calibration_benchmark_runs_on_one_game(bot: str, tmp_path: Path) ->
         "| predicted | hands | mean predicted | made | 95% interval | gap (points) |" in run.stdout
     )
     assert "| all |" in run.stdout and "Brier score" in run.stdout
+    # every bid is an opener or an overcall: the two rows count the hands of "all"
+    counts = {
+        row.split("|")[1].strip(): int(row.split("|")[2])
+        for row in run.stdout.splitlines()
+        if row.startswith("| ") and row.split("|")[2].strip().isdigit()
+    }
+    assert counts.get("openers", 0) + counts.get("overcalls", 0) == counts["all"] > 0
     assert chart.stat().st_size > 0
 
 
