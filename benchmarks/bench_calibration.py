@@ -12,10 +12,10 @@ answers it) and whether the bid was made. Bots without ``make_chance`` are refus
 Prints a table per decile of predicted chance: its range, the hands in it, their mean predicted
 chance, the observed make rate with its 95% Wilson interval (`texas42.services.arena.stats.wilson`)
 and the gap (observed minus predicted, in percentage points), then the same for all the bids,
-for the openers (no opponent had bid) and for the overcalls; then the Brier score of all the
-predictions, next to that of always predicting the observed overall rate. ``--plot`` draws the
-reliability chart (matplotlib, the ``plot`` extra). ``--workers`` plays games in a process pool;
-the numbers are the same for any number of workers.
+for the openers (the bid standing was none or partner's) and for the overcalls (an opponent's);
+then the Brier score of all the predictions, next to that of always predicting the observed
+overall rate. ``--plot`` draws the reliability chart (matplotlib, the ``plot`` extra).
+``--workers`` plays games in a process pool; the numbers are the same for any number of workers.
 """
 
 from __future__ import annotations

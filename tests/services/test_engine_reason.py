@@ -105,3 +105,17 @@ def test_an_engine_that_gives_no_reason_says_so() -> None:
     with EngineBot([sys.executable, "-c", code], name="First") as bot:
         decision = decide(bot, view)
     assert decision.reason.text == "First gave no reason"
+
+
+def test_a_rolled_out_call_reports_no_marks_it_was_not_chosen_by() -> None:
+    """With ``auction=rollout`` a call is chosen by match equity: the info line keeps a bid's
+    chance but gives no expected marks, which would contradict the choice; ``auction=fixed``
+    chooses by those marks and gives them."""
+    game = Game(Rules(), 2)
+    view = game.view(game.seat_to_act() or 0)  # the first seat to call
+    for auction, with_marks in (("fixed", True), ("rollout", False)):
+        lines = _serve(
+            f"position {view_position(view)}\ngo\n", f"pimc:bid_samples=4,auction={auction}"
+        )
+        tokens = lines[-2].split(" reason ")[0].split()
+        assert ("marks" in tokens) is with_marks, lines[-2]

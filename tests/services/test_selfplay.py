@@ -373,8 +373,9 @@ def _fail_or_end(n: int) -> int:
 
 
 def test_map_specs_raises_a_workers_failure_and_ends_its_workers() -> None:
-    with pytest.raises(ValueError, match="three is not allowed"):
+    with pytest.raises(ValueError, match="three is not allowed") as failure:
         list(map_specs(_fail_or_end, [1, 2, 3, 1], workers=2))
+    assert "in _fail_or_end" in str(failure.value.__cause__)  # the worker's traceback
     assert not multiprocessing.active_children()
     with pytest.raises(Texas42Error, match="a worker process ended with exit code 7"):
         list(map_specs(_fail_or_end, [1, 4, 2], workers=2))

@@ -1692,13 +1692,18 @@ def learned_chance_words(bid: str, chance: float, contract: str | None) -> str:
 
 
 def stands_words(share: float) -> str:
-    """How often a bid was not outbid when the rest of the auction was played out.
+    """How often a bid was not outbid when the rest of the auction was played out (a share of
+    sampled auctions: even 1 is no proof that nobody can outbid it).
 
-    >>> stands_words(0.8), stands_words(1.0)
-    ('nobody outbids it in 80% of the auctions played out', 'nobody can outbid it')
+    >>> stands_words(0.8)
+    'nobody outbids it in 80% of the auctions played out'
+    >>> stands_words(0.998)
+    'nobody outbids it in >99% of the auctions played out'
+    >>> stands_words(1.0)
+    'nobody outbids it in any of the auctions played out'
     """
     if share >= 1.0 - 1e-9:
-        return "nobody can outbid it"
+        return "nobody outbids it in any of the auctions played out"
     return f"nobody outbids it in {percent(share)} of the auctions played out"
 
 

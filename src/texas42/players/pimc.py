@@ -128,8 +128,10 @@ OTHER_TABLE_BID_SAMPLES = 16
 """The most deals a bid or declaration draws away from four seats (`PimcBot.bid_samples`)."""
 
 ROLLOUT_MIN_CHANCE = 0.25
-"""With ``auction=rollout``, bids with a smaller chance of being made are not rolled out: they
-cannot leave more equity than a pass, whatever the others do, unless the seat must bid."""
+"""With ``auction=rollout``, bids with a smaller chance of being made are not rolled out (the
+lowest legal bid always is), to save their time: such a bid rarely leaves more equity than a
+pass. It can when the opponents are one hand from winning and likely to bid and make: then the
+lowest bid, rolled out, stands for the bids skipped."""
 
 SPECIAL_DISCOUNT = 0.1
 """Taken off the share of deals in which Nel-O makes double dummy (no trick for the bidder)."""
@@ -531,12 +533,10 @@ class PimcBot:
         if view.bidder is not None and view.layout.same_side(view.bidder, view.seat):
             return Pass(), _plain(view, Pass())  # never outbid one's own side
         chances = self.contract_chances(view)
-        if self.settings.auction == "rollout":
-            from texas42.players.rollout import rollout_applies
-
+        if self.rolls_out(view):
             model = self._learned().model
-            if model is not None and rollout_applies(view, model):
-                return self._rolled_call(view, rng, chances, model)
+            assert model is not None
+            return self._rolled_call(view, rng, chances, model)
         pass_value = self.pass_value(view)
         best: tuple[float, Action] = (pass_value, Pass())
         options: list[tuple[Bid, float, float]] = []
@@ -552,6 +552,16 @@ class PimcBot:
                 if value > best[0] + 1e-9:
                     best = (value, special)
         return best[1], CallGrounds(pass_value, tuple(options), self.bid_samples(view))
+
+    def rolls_out(self, view: View) -> bool:
+        """Whether this bot's calls here are weighed by rolling the auction out
+        (``auction=rollout`` where `texas42.players.rollout.rollout_applies`), in match equity,
+        rather than in expected marks against `pass_value`."""
+        if self.settings.auction != "rollout":
+            return False
+        from texas42.players.rollout import rollout_applies
+
+        return rollout_applies(view, self._learned().model)
 
     def _rolled_call(
         self,

@@ -14,8 +14,10 @@ import itertools
 import os
 import re
 import signal
+import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -138,7 +140,7 @@ def _pool_map(run: Callable[[S], R], specs: Sequence[S], workers: int) -> Genera
     import multiprocessing
     from multiprocessing.connection import wait
 
-    pool = [_Worker(multiprocessing.get_context(), run) for _ in range(min(workers, len(specs)))]
+    pool: list[_Worker] = []
     todo = enumerate(specs)
     done: dict[int, R] = {}
     due = 0
@@ -150,8 +152,9 @@ def _pool_map(run: Callable[[S], R], specs: Sequence[S], workers: int) -> Genera
 
     finished = False
     try:
-        for worker in pool:
-            feed(worker)
+        for _ in range(min(workers, len(specs))):
+            pool.append(_Worker(multiprocessing.get_context(), run))
+            feed(pool[-1])
         while due < len(specs):
             while due not in done:
                 ready = wait([w.pipe for w in pool if w.busy] + [w.process.sentinel for w in pool])
@@ -171,8 +174,7 @@ def _pool_map(run: Callable[[S], R], specs: Sequence[S], workers: int) -> Genera
             yield result
         finished = True
     finally:
-        for worker in pool:
-            worker.stop(finished)
+        _stop(pool, finished)
 
 
 class _Worker:
@@ -180,24 +182,28 @@ class _Worker:
 
     def __init__(self, context: Any, run: Callable[[Any], Any]) -> None:
         self.pipe, theirs = context.Pipe()
-        self.process = context.Process(target=_work, args=(run, theirs), daemon=True)
+        self.busy = False
+        self.process = context.Process(target=_work, args=(run, theirs, self.pipe), daemon=True)
         self.process.start()
         theirs.close()
-        self.busy = False
 
     def give(self, index: int, spec: Any) -> None:
-        self.pipe.send((index, spec))
+        try:
+            self.pipe.send((index, spec))
+        except OSError:
+            raise self.died() from None
         self.busy = True
 
     def take(self) -> tuple[int, Any]:
         """The result of the spec it held; a failure in the worker is raised here."""
         try:
             index, ok, value = self.pipe.recv()
-        except EOFError:
+        except (EOFError, OSError):
             raise self.died() from None
         self.busy = False
         if not ok:
-            raise value
+            error, trace = value
+            raise error from _WorkerTraceback(trace)
         return index, value
 
     def died(self) -> Texas42Error:
@@ -205,26 +211,36 @@ class _Worker:
         self.process.join(timeout=10)
         return Texas42Error(f"a worker process ended with exit code {self.process.exitcode}")
 
-    def stop(self, gently: bool) -> None:
-        """Gently (every spec done): told to stop. Otherwise (closed early, Ctrl-C, a failure)
-        ended at once, and what it was doing is lost with it."""
-        if gently and not self.busy:
+
+class _WorkerTraceback(Exception):
+    """Where in the worker a failure raised in the parent happened: its traceback's text."""
+
+
+def _stop(pool: list[_Worker], gently: bool) -> None:
+    """Gently (every spec done): each worker told to stop. Otherwise (closed early, Ctrl-C, a
+    failure) all are ended at once, and what they were doing is lost; an ended worker still
+    runs its ``finally`` blocks (`_work`), so the outside engines it started are closed."""
+    for worker in pool:
+        if gently and not worker.busy:
             with contextlib.suppress(OSError):
-                self.pipe.send(None)
-            self.process.join(timeout=60)
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(timeout=10)
-        if self.process.is_alive():
-            self.process.kill()
-            self.process.join()
-        self.pipe.close()
+                worker.pipe.send(None)
+        elif worker.process.is_alive():
+            worker.process.terminate()
+    for worker in pool:
+        worker.process.join(timeout=30)
+        if worker.process.is_alive():
+            worker.process.kill()
+            worker.process.join()
+        worker.pipe.close()
 
 
-def _work(run: Callable[[Any], Any], pipe: Any) -> None:
-    """A worker's loop: specs in, ``(index, ok, result or exception)`` out, until told to stop.
-    Ctrl-C is the parent's to handle, which stops the match and ends the workers."""
+def _work(run: Callable[[Any], Any], pipe: Any, parents: Any) -> None:
+    """A worker's loop: specs in, ``(index, ok, result or (exception, traceback))`` out, until
+    told to stop or the parent is gone. Ctrl-C is the parent's to handle, which stops the match
+    and ends the workers; being ended (SIGTERM) unwinds like an exit, running ``finally``."""
+    parents.close()  # the parent's end, copied by fork: closed, so a parent gone reads as EOF
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     while True:
         try:
             task = pipe.recv()
@@ -236,11 +252,12 @@ def _work(run: Callable[[Any], Any], pipe: Any) -> None:
         try:
             answer: tuple[int, bool, Any] = (index, True, run(spec))
         except Exception as exc:  # sent to the parent, which raises it
-            answer = (index, False, exc)
+            answer = (index, False, (exc, traceback.format_exc()))
         try:
             pipe.send(answer)
         except Exception as exc:  # a result or an exception that cannot be sent
-            pipe.send((index, False, Texas42Error(f"a worker could not send its result: {exc}")))
+            failure = Texas42Error(f"a worker could not send its result: {exc}")
+            pipe.send((index, False, (failure, traceback.format_exc())))
 
 
 @contextlib.contextmanager

@@ -362,8 +362,10 @@ class _Watch:
                 tokens.append(f"points {estimate.total:.1f}")
         elif isinstance(action, Bid) and chances is not None:
             chance, marks = bot.call_value(chances, action, view)
-            tokens += [f"chance {chance:.3f}", f"marks {_fixed(marks)}"]
-        elif isinstance(action, Pass) and chances is not None:
+            tokens.append(f"chance {chance:.3f}")
+            if not bot.rolls_out(view):  # else chosen by equity, which the reason gives
+                tokens.append(f"marks {_fixed(marks)}")
+        elif isinstance(action, Pass) and chances is not None and not bot.rolls_out(view):
             marks = bot.pass_value(view)
             tokens.append(f"marks {_fixed(marks)}")
         elif isinstance(action, Declare) and chances is not None and chances.get(action.contract):
