@@ -2,6 +2,8 @@
 
     .venv/bin/python benchmarks/bench_calibration.py [--bot SPEC] [--games N] [--seed S]
         [--workers K] [--rules RULES] [--plot FILE.png]
+    .venv/bin/python benchmarks/bench_calibration.py --records DIR [--records DIR ...]
+        [--bot SPEC] [--plot FILE.png]
 
 Plays ``--games`` fresh whole games (default 20) with ``--bot`` (default ``expert``) in every
 seat, on seeds from ``--seed`` on (default 10,000,000, far from any seed the bidder's constants
@@ -16,6 +18,17 @@ for the openers (the bid standing was none or partner's) and for the overcalls (
 then the Brier score of all the predictions, next to that of always predicting the observed
 overall rate. ``--plot`` draws the reliability chart (matplotlib, the ``plot`` extra).
 ``--workers`` plays games in a process pool; the numbers are the same for any number of workers.
+
+``--records`` plays nothing: it reads the game records in the folders named (an arena's
+``--records`` folder: thousands of fresh hands that a long strength run has already paid for)
+and takes each winning bid's chance from its reason, where the bot said it
+(`texas42.core.words.bid_chance_said`; a forced bid states none and is left out). It prints the
+same table for each player spec found (``--bot`` keeps one), then what the calls came to: for
+every call whose reason states the chance of the best bid, bid or pass, the marks the caller's
+side won or lost on the hand (the other side's marks count against it), by five points of
+stated chance, openings and calls over an opponent apart. Where one bot passes and another
+bids at the same stated chance, the two columns say which was worth more there: what a pass is
+worth, learned from the outcomes rather than assumed.
 """
 
 from __future__ import annotations
@@ -32,9 +45,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from bench_engine import machine
 from texas42 import Game, Rules
 from texas42.core.actions import Bid
+from texas42.core.errors import Texas42Error
+from texas42.core.layout import layout_of
 from texas42.core.progress import Phase
+from texas42.core.record import Record, action_seats, check_record
+from texas42.core.words import bid_chance_said
 from texas42.players import make_bot
-from texas42.services.arena.stats import Proportion, wilson
+from texas42.services.arena.stats import Proportion, mean_ci, wilson
 
 BINS = 10
 Outcome = tuple[float, bool, bool]
@@ -73,6 +90,81 @@ def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
 def _play(job: tuple[str, str, int]) -> list[Outcome]:
     bot, rules, seed = job
     return play_game(bot, Rules.parse(rules), seed)
+
+
+Call = tuple[float, bool, bool, int]
+"""One call with a stated chance: the chance of the best bid, whether it was a bid (else a pass),
+whether an opponent held the bid, and the marks the caller's side netted on the hand."""
+
+
+def record_files(folder: Path) -> list[Path]:
+    """The game records in ``folder`` (every ``*.json``), in name order."""
+    if not folder.is_dir():
+        raise Texas42Error(f"{folder}: no such folder")
+    return sorted(folder.glob("*.json"))
+
+
+def read_records(folders: Sequence[Path]) -> tuple[dict[str, list[Outcome]], dict[str, list[Call]]]:
+    """From the records in ``folders``, by the player spec that made them: each winning bid that
+    states its chance with whether it was made and whether it was an overcall (`Outcome`), and
+    each call that states the best bid's chance (`Call`)."""
+    outcomes: dict[str, list[Outcome]] = {}
+    calls: dict[str, list[Call]] = {}
+    for folder in folders:
+        for path in record_files(folder):
+            try:
+                record = Record.from_json(path.read_text(encoding="utf-8"))
+                report = check_record(record)
+            except (Texas42Error, OSError, UnicodeDecodeError) as error:
+                raise Texas42Error(f"{path}: {error}") from None
+            layout = layout_of(record.rules)
+            for hand, result in zip(record.hands, report.results):
+                if result.made is None or result.bidder is None or not hand.reasons:
+                    continue
+                seats = action_seats(record.rules, hand)
+                last = max(k for k, call in enumerate(hand.auction) if isinstance(call, Bid))
+                standing: int | None = None
+                for k, call in enumerate(hand.auction):
+                    seat = seats[k]
+                    over = standing is not None and not layout.same_side(standing, seat)
+                    reason = hand.reasons[k]
+                    said = None if reason is None else bid_chance_said(reason.text)
+                    player = record.players[seat] if record.players else "?"
+                    if said is not None and (standing is None or over):
+                        side = layout.side_of[seat]
+                        net = result.score[side] - max(
+                            x for s, x in enumerate(result.score) if s != side
+                        )
+                        bid = isinstance(call, Bid)
+                        calls.setdefault(player, []).append((said[1], bid, over, net))
+                    if k == last and said is not None:
+                        outcomes.setdefault(player, []).append((said[1], result.made, over))
+                    if isinstance(call, Bid):
+                        standing = seat
+    return outcomes, calls
+
+
+def calls_table(calls: Sequence[Call]) -> list[str]:
+    """What the calls came to by five points of the best bid's stated chance: the marks the
+    caller's side netted after a pass and after a bid, with 95% intervals."""
+    lines = [
+        "| call | stated chance | passes | marks after a pass | bids | marks after a bid |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for over, label in ((False, "opening"), (True, "over an opponent")):
+        for low in range(0, 100, 5):
+            row = [c for c in calls if c[2] == over and low <= round(100 * c[0]) < low + 5]
+            cells = []
+            for bid in (False, True):
+                nets = [float(c[3]) for c in row if c[1] == bid]
+                if len(nets) < 10:
+                    cells += [str(len(nets)), ""]
+                    continue
+                mean = mean_ci(nets)
+                cells += [str(len(nets)), f"{mean.mean:+.2f} ({mean.low:+.2f} to {mean.high:+.2f})"]
+            if sum(int(cells[i]) for i in (0, 2)) >= 10:
+                lines.append(f"| {label} | {low}-{low + 5}% | " + " | ".join(cells) + " |")
+    return lines
 
 
 def deciles(outcomes: Sequence[Outcome]) -> list[tuple[int, list[Outcome]]]:
@@ -147,7 +239,9 @@ def plot(outcomes: Sequence[Outcome], title: str, path: Path) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--bot", default="expert", help="the bidder measured (default expert)")
+    parser.add_argument(
+        "--bot", help="the bidder measured (default expert; with --records, every one found)"
+    )
     parser.add_argument("--games", type=int, default=20, help="whole games to play (default 20)")
     parser.add_argument(
         "--seed", type=int, default=10_000_000, help="seed of the first game (default 10000000)"
@@ -155,7 +249,17 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--rules", default="standard", help="rules (default standard)")
     parser.add_argument("--plot", type=Path, help="draw the reliability chart to this PNG")
+    parser.add_argument(
+        "--records",
+        type=Path,
+        action="append",
+        help="read the bids from the game records in this folder instead of playing (repeatable)",
+    )
     args = parser.parse_args(argv)
+    if args.records:
+        from_records(parser, args)
+        return
+    args.bot = args.bot or "expert"
     if args.games < 1 or args.workers < 1:
         parser.error("--games and --workers must be positive")
     rules = Rules.parse(args.rules)
@@ -188,6 +292,14 @@ def main(argv: list[str] | None = None) -> None:
         f"{args.bot} in every seat, {rules}: {args.games} games from seed {args.seed}, "
         f"{len(outcomes)} hands with a winning bid, {took:.0f} s"
     )
+    report(outcomes)
+    if args.plot is not None:
+        plot(outcomes, f"{args.bot}, {rules}: {len(outcomes)} winning bids", args.plot)
+        print(f"chart: {args.plot}")
+
+
+def report(outcomes: Sequence[Outcome]) -> None:
+    """The decile table and the Brier scores."""
     print()
     print("\n".join(table(outcomes)))
     overall = rate(outcomes).share
@@ -197,9 +309,31 @@ def main(argv: list[str] | None = None) -> None:
         f"Brier score {brier(outcomes):.4f} (always predicting the overall make rate "
         f"{overall:.1%}: {base:.4f}; lower is better)"
     )
-    if args.plot is not None:
-        plot(outcomes, f"{args.bot}, {rules}: {len(outcomes)} winning bids", args.plot)
-        print(f"chart: {args.plot}")
+
+
+def from_records(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """``--records``: the tables from records already played, per player spec."""
+    try:
+        outcomes, calls = read_records(args.records)
+    except Texas42Error as error:
+        parser.error(str(error))
+    bots = sorted(outcomes) if args.bot is None else [args.bot]
+    if args.plot is not None and len(bots) != 1:
+        parser.error(f"--plot draws one bot's chart: choose one of {', '.join(bots)} with --bot")
+    print("texas42 bidding calibration, from records")
+    print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
+    for bot in bots:
+        found = outcomes.get(bot, [])
+        print()
+        print(f"{bot}: {len(found)} winning bids with a stated chance")
+        if not found:
+            continue
+        report(found)
+        print()
+        print("\n".join(calls_table(calls.get(bot, []))))
+        if args.plot is not None:
+            plot(found, f"{bot}: {len(found)} winning bids", args.plot)
+            print(f"chart: {args.plot}")
 
 
 if __name__ == "__main__":

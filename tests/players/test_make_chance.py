@@ -11,14 +11,17 @@ from pathlib import Path
 
 import pytest
 
-from helpers import EX14_DEAL
+from helpers import EX14_DEAL, EX14_PLAYS
 from texas42 import Hand, Rules
 from texas42.core.actions import Bid, Pass
+from texas42.core.reasons import Reason
+from texas42.core.record import HandRecord, Record
 from texas42.players import make_bot
 from texas42.players.hints import hints
 from texas42.players.pimc import PimcBot, PimcSettings
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
 def _hint_bot(samples: int, seed: int = 0) -> PimcBot:
@@ -116,3 +119,67 @@ def test_the_calibration_benchmark_refuses_a_bot_without_make_chance() -> None:
     )
     assert run.returncode == 2
     assert "no make_chance" in run.stderr
+
+
+def _ex14_record(reasons: dict[int, str]) -> Record:
+    """rules.md Ex 14 bid 30 by North (made) with the calls' reasons given by call index."""
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    for word in ("30", "pass", "pass", "pass", "sixes", *EX14_PLAYS.split()):
+        if hand.result is None:  # the hand ends once 30 is made
+            hand.apply(hand.parse_action(word))
+    said: list[Reason | None] = [None] * (5 + len(hand.plays))
+    for index, text in reasons.items():
+        said[index] = Reason(text, "")
+    calls = (Bid(30), Pass(), Pass(), Pass())
+    record = HandRecord(
+        hand.shaker, hand.deal, calls, hand.contract, tuple(hand.plays), reasons=tuple(said)
+    )
+    return Record(Rules(), (record,), ("N", "E", "S", "W"))
+
+
+def test_calibration_from_records_reads_each_winning_bid_and_each_call(tmp_path: Path) -> None:
+    """North opens 30 at a stated 60% and makes it; East and West pass over it at 20% and 35%
+    (South passes over partner, which says no chance): the bid is an opener made, East-West's
+    passes cost their side the mark North-South won."""
+    from bench_calibration import read_records
+
+    record = _ex14_record(
+        {
+            0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)",
+            1: "passes: the best bid: 31 makes in 20% of 48 deals that fit (in fives)",
+            2: "passes (partner holds the bid)",
+            3: "passes: the best bid: 31 makes in 35% of 48 deals that fit (in ones)",
+        }
+    )
+    (tmp_path / "one.json").write_text(record.to_json())
+    outcomes, calls = read_records([tmp_path])
+    assert outcomes == {"N": [(0.6, True, False)]}
+    assert calls == {
+        "N": [(0.6, True, False, 1)],
+        "E": [(0.2, False, True, -1)],
+        "W": [(0.35, False, True, -1)],
+    }
+
+
+def test_calibration_from_records_prints_the_tables_and_names_a_bad_file(tmp_path: Path) -> None:
+    record = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
+    (tmp_path / "one.json").write_text(record.to_json())
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_calibration.py")]
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
+    run = subprocess.run(
+        [*command, f"--records={tmp_path}"], capture_output=True, text=True, env=env, check=True
+    )
+    assert "N: 1 winning bids with a stated chance" in run.stdout
+    assert "| openers | 1 | 60.0% | 100.0% |" in run.stdout
+    assert "| opening | 60-65% | 0 |  | 1 |  |" not in run.stdout  # fewer than 10 calls: no row
+    (tmp_path / "two.json").write_text('{"format": "texas42-game", "hands": [')
+    run = subprocess.run(
+        [*command, f"--records={tmp_path}"], capture_output=True, text=True, env=env, check=False
+    )
+    assert run.returncode == 2
+    assert f"{tmp_path / 'two.json'}:" in run.stderr
+    missing = tmp_path / "nowhere"
+    run = subprocess.run(
+        [*command, f"--records={missing}"], capture_output=True, text=True, env=env, check=False
+    )
+    assert run.returncode == 2 and f"{missing}: no such folder" in run.stderr

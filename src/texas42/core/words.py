@@ -1536,6 +1536,35 @@ def bid_chance_words(bid: str, chance: float, deals: int, contract: str | None) 
     return line if contract is None else f"{line} (in {contract})"
 
 
+_SAID_PERCENT = {"<1%": 0.005, ">99%": 0.995}
+
+
+def bid_chance_said(text: str) -> tuple[str, float] | None:
+    """The bid and its chance as `bid_chance_words` put them in a reason, read back (None where
+    the reason states none: a forced bid, a pass with partner holding the bid), so that records
+    of bots' games can be set against what happened. ``<1%`` and ``>99%`` read as 0.5% and
+    99.5%; a percentage is as exact as its rounding.
+
+    >>> bid_chance_said("bids 34: " + bid_chance_words("34", 0.71, 48, "sixes") + "; 5 count")
+    ('34', 0.71)
+    >>> bid_chance_said("passes: the best bid: 2m makes in <1% of 48 deals that fit")
+    ('2m', 0.005)
+    >>> bid_chance_said("passes (partner holds the bid)") is None
+    True
+    """
+    head, found, rest = text.partition(" makes in ")
+    if not found:
+        return None
+    bid = head.rsplit(" ", 1)[-1]
+    said = rest.split(" ", 1)[0]
+    if said in _SAID_PERCENT:
+        return bid, _SAID_PERCENT[said]
+    number = said.removesuffix("%")
+    if not said.endswith("%") or not number.isdigit() or int(number) > 100:
+        return None
+    return bid, int(number) / 100
+
+
 def contract_choice_words(
     contract: str, chance: float, points: float, next_best: tuple[str, float] | None, need: str
 ) -> str:
