@@ -26,11 +26,12 @@ MATCH = ["arena", "random", "rules", "--seed", "7"]
 
 
 def arena_json(*args: str) -> dict[str, Any]:
-    """The arena's summary as JSON, the seconds (the only thing a resumed run changes) left out."""
+    """The arena's summary as JSON, the time and the games it took (all a resumed run changes)
+    left out."""
     done = runner.invoke(app, [*MATCH, *args, "--json"])
     assert done.exit_code == 0, done.output
     summary = json.loads(done.stdout)
-    del summary["seconds"]
+    del summary["seconds"], summary["played_now"]
     return summary
 
 
@@ -80,6 +81,31 @@ def test_a_run_stopped_after_3_of_6_pairs_and_resumed_sums_up_as_a_straight_run(
     )
     # resumed once more, nothing is left to play and the summary stands
     assert arena_json("--hands", "12", "--records", str(folder), "--resume") == straight
+
+
+def test_a_resumed_run_times_only_the_games_it_played(tmp_path: Path) -> None:
+    """The rate is of the games played now: a resume that reads every pair back plays nothing
+    and says so, rather than dividing thousands of games by the milliseconds of reading them."""
+    folder = tmp_path / "stopped"
+    folder.mkdir()
+    stop_after(folder, 6, 4)
+    args = [*MATCH, "--hands", "12", "--records", str(folder), "--resume"]
+    done = runner.invoke(app, [*args, "--json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)
+    assert (summary["games"], summary["played_now"]) == (12, 4)
+    shown = runner.invoke(app, args, env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    assert "hands played now" not in shown.stdout  # nothing left to play: nothing timed
+    assert "nothing played" in shown.stdout
+    assert "hands a minute" not in shown.stdout
+    again = tmp_path / "again"
+    again.mkdir()
+    stop_after(again, 6, 4)
+    shown = runner.invoke(app, [*args[:-2], str(again), "--resume"], env={"COLUMNS": "200"})
+    assert shown.exit_code == 0, shown.output
+    row = next(line for line in shown.stdout.splitlines() if "hands played now" in line)
+    assert row.split("│")[2].strip() == "4"
 
 
 def test_only_the_missing_pairs_are_played(tmp_path: Path) -> None:

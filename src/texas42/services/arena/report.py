@@ -60,9 +60,14 @@ def match_table(summary: MatchSummary) -> Table:
     table.add_row("hands played", str(summary.hands), "")
     if not summary.hands_mode:
         table.add_row("games played", str(summary.games), "")
-    if summary.seconds is not None:
-        rate = _per_minute(summary.games, summary.seconds)
+    now = summary.games if summary.played_now is None else summary.played_now
+    if summary.seconds is not None and now == 0:
+        table.add_row("time", "nothing played", "every pair was read back from the records")
+    elif summary.seconds is not None:
+        rate = _per_minute(now, summary.seconds)
         table.add_row("time", f"{summary.seconds:.1f} s", f"{rate} {played} a minute")
+        if now < summary.games:
+            table.add_row(f"{played} played now", str(now), "the rest read back from the records")
     notes = []
     if layout.seats != 4:
         first, second = (_sides_text(summary.rules, parity) for parity in (0, 1))

@@ -332,6 +332,9 @@ class MatchSummary:
     seconds: float | None
     forfeits: tuple[int, int] = (0, 0)
     forfeit_reasons: tuple[str, ...] = ()
+    played_now: int | None = None
+    """The games this run played in ``seconds``, where a resumed run read others back from its
+    records (counted in ``games``, not played again); None when it played them all."""
 
     @property
     def unit(self) -> str:
@@ -372,6 +375,7 @@ class MatchSummary:
             "make_rate": {"a": self.make[0].to_dict(), "b": self.make[1].to_dict()},
             "sprt": sprt,
             "seconds": self.seconds,
+            "played_now": self.games if self.played_now is None else self.played_now,
             "forfeits": {
                 "a": self.forfeits[0],
                 "b": self.forfeits[1],
@@ -386,10 +390,11 @@ def summarize(
     planned_pairs: int | None = None,
     sprt: Sprt | None = None,
     seconds: float | None = None,
+    played_now: int | None = None,
 ) -> MatchSummary:
     """The summary of a match's pair results (at least one), in the order they were played;
     ``seed`` is the match's seed, ``planned_pairs`` the pairs it would have played without an
-    SPRT stop."""
+    SPRT stop, ``played_now`` the games played in ``seconds`` when some were read back."""
     if not results:
         raise ValueError("no pairs to sum up")
     spec = results[0].spec
@@ -422,6 +427,7 @@ def summarize(
         seconds=seconds,
         forfeits=(a_forfeits, len(forfeited) - a_forfeits),
         forfeit_reasons=tuple(game.forfeit for game in forfeited if game.forfeit is not None),
+        played_now=played_now,
     )
 
 
@@ -499,7 +505,10 @@ def play_match(
     except KeyboardInterrupt:
         if not results:
             raise
-    return summarize(results, seed, pairs, sprt, time.perf_counter() - start), results
+    seconds = time.perf_counter() - start
+    read_back = sum(len(known[i].games) for i in range(len(results)) if i in known)
+    played_now = sum(len(result.games) for result in results) - read_back if known else None
+    return summarize(results, seed, pairs, sprt, seconds, played_now), results
 
 
 # -- a ladder -------------------------------------------------------------------------------
