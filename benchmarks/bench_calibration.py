@@ -36,7 +36,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from multiprocessing import Pool
 from pathlib import Path
 
@@ -46,9 +46,10 @@ from bench_engine import machine
 from texas42 import Game, Rules
 from texas42.core.actions import Bid
 from texas42.core.errors import Texas42Error
+from texas42.core.hand import HandResult
 from texas42.core.layout import layout_of
 from texas42.core.progress import Phase
-from texas42.core.record import Record, action_seats, check_record
+from texas42.core.record import HandRecord, Record, action_seats, check_record
 from texas42.core.words import bid_chance_said
 from texas42.players import make_bot
 from texas42.services.arena.stats import Proportion, mean_ci, wilson
@@ -117,31 +118,40 @@ def read_records(folders: Sequence[Path]) -> tuple[dict[str, list[Outcome]], dic
                 report = check_record(record)
             except (Texas42Error, OSError, UnicodeDecodeError) as error:
                 raise Texas42Error(f"{path}: {error}") from None
-            layout = layout_of(record.rules)
             for hand, result in zip(record.hands, report.results):
                 if result.made is None or result.bidder is None or not hand.reasons:
                     continue
-                seats = action_seats(record.rules, hand)
-                last = max(k for k, call in enumerate(hand.auction) if isinstance(call, Bid))
-                standing: int | None = None
-                for k, call in enumerate(hand.auction):
-                    seat = seats[k]
-                    over = standing is not None and not layout.same_side(standing, seat)
-                    reason = hand.reasons[k]
-                    said = None if reason is None else bid_chance_said(reason.text)
-                    player = record.players[seat] if record.players else "?"
-                    if said is not None and (standing is None or over):
-                        side = layout.side_of[seat]
-                        net = result.score[side] - max(
-                            x for s, x in enumerate(result.score) if s != side
-                        )
-                        bid = isinstance(call, Bid)
-                        calls.setdefault(player, []).append((said[1], bid, over, net))
-                    if k == last and said is not None:
-                        outcomes.setdefault(player, []).append((said[1], result.made, over))
-                    if isinstance(call, Bid):
-                        standing = seat
+                for player, call, over_partner, won in _stated_calls(record, hand, result):
+                    if not over_partner:
+                        calls.setdefault(player, []).append(call)
+                    if won:
+                        outcomes.setdefault(player, []).append((call[0], result.made, call[2]))
     return outcomes, calls
+
+
+def _stated_calls(
+    record: Record, hand: HandRecord, result: HandResult
+) -> Iterator[tuple[str, Call, bool, bool]]:
+    """A played hand's calls that state the best bid's chance, each with its player, whether
+    partner held the bid (the calls table leaves those out: over partner the bot always passes;
+    a winning bid there counts as an opener) and whether it won the auction."""
+    layout = layout_of(record.rules)
+    seats = action_seats(record.rules, hand)
+    last = max(k for k, call in enumerate(hand.auction) if isinstance(call, Bid))
+    standing: int | None = None
+    for k, call in enumerate(hand.auction):
+        seat = seats[k]
+        over = standing is not None and not layout.same_side(standing, seat)
+        reason = hand.reasons[k]
+        said = None if reason is None else bid_chance_said(reason.text)
+        if said is not None:
+            side = layout.side_of[seat]
+            net = result.score[side] - max(x for s, x in enumerate(result.score) if s != side)
+            player = record.players[seat] if record.players else "?"
+            over_partner = standing is not None and not over
+            yield player, (said[1], isinstance(call, Bid), over, net), over_partner, k == last
+        if isinstance(call, Bid):
+            standing = seat
 
 
 def calls_table(calls: Sequence[Call]) -> list[str]:

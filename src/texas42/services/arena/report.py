@@ -60,7 +60,7 @@ def match_table(summary: MatchSummary) -> Table:
     table.add_row("hands played", str(summary.hands), "")
     if not summary.hands_mode:
         table.add_row("games played", str(summary.games), "")
-    now = summary.games if summary.played_now is None else summary.played_now
+    now = summary.played_now
     if summary.seconds is not None and now == 0:
         table.add_row("time", "nothing played", "every pair was read back from the records")
     elif summary.seconds is not None:

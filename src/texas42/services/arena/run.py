@@ -330,11 +330,11 @@ class MatchSummary:
     sprt: Sprt | None
     decision: Decision | None
     seconds: float | None
+    played_now: int
+    """The games this run played in ``seconds``: all of ``games``, but for a resumed run, which
+    read the others back from its records."""
     forfeits: tuple[int, int] = (0, 0)
     forfeit_reasons: tuple[str, ...] = ()
-    played_now: int | None = None
-    """The games this run played in ``seconds``, where a resumed run read others back from its
-    records (counted in ``games``, not played again); None when it played them all."""
 
     @property
     def unit(self) -> str:
@@ -375,7 +375,7 @@ class MatchSummary:
             "make_rate": {"a": self.make[0].to_dict(), "b": self.make[1].to_dict()},
             "sprt": sprt,
             "seconds": self.seconds,
-            "played_now": self.games if self.played_now is None else self.played_now,
+            "played_now": self.played_now,
             "forfeits": {
                 "a": self.forfeits[0],
                 "b": self.forfeits[1],
@@ -394,7 +394,8 @@ def summarize(
 ) -> MatchSummary:
     """The summary of a match's pair results (at least one), in the order they were played;
     ``seed`` is the match's seed, ``planned_pairs`` the pairs it would have played without an
-    SPRT stop, ``played_now`` the games played in ``seconds`` when some were read back."""
+    SPRT stop, ``played_now`` the games played in ``seconds`` when some were read back (else
+    all of them)."""
     if not results:
         raise ValueError("no pairs to sum up")
     spec = results[0].spec
@@ -425,9 +426,9 @@ def summarize(
         sprt=sprt,
         decision=sprt.decide(wins, decided - wins) if sprt is not None else None,
         seconds=seconds,
+        played_now=len(games) if played_now is None else played_now,
         forfeits=(a_forfeits, len(forfeited) - a_forfeits),
         forfeit_reasons=tuple(game.forfeit for game in forfeited if game.forfeit is not None),
-        played_now=played_now,
     )
 
 
@@ -506,8 +507,7 @@ def play_match(
         if not results:
             raise
     seconds = time.perf_counter() - start
-    read_back = sum(len(known[i].games) for i in range(len(results)) if i in known)
-    played_now = sum(len(result.games) for result in results) - read_back if known else None
+    played_now = sum(len(result.games) for i, result in enumerate(results) if i not in known)
     return summarize(results, seed, pairs, sprt, seconds, played_now), results
 
 
