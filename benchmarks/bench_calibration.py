@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_calibration.py [--bot SPEC] [--games N] [--seed S]
         [--workers K] [--rules RULES] [--plot FILE.png]
     .venv/bin/python benchmarks/bench_calibration.py --records DIR [--records DIR ...]
-        [--bot SPEC] [--plot FILE.png]
+        [--bot SPEC] [--restate] [--plot FILE.png]
 
 Plays ``--games`` fresh whole games (default 20) with ``--bot`` (default ``expert``) in every
 seat, on seeds from ``--seed`` on (default 10,000,000, far from any seed the bidder's constants
@@ -22,7 +22,11 @@ overall rate. ``--plot`` draws the reliability chart (matplotlib, the ``plot`` e
 ``--records`` plays nothing: it reads the game records in the folders named (an arena's
 ``--records`` folder: thousands of fresh hands that a long strength run has already paid for)
 and takes each winning bid's chance from its reason, where the bot said it
-(`texas42.core.words.bid_chance_said`; a forced bid states none and is left out). It prints the
+(`texas42.core.words.bid_chance_said`: the chance "if it stands" where the reason gives one, else
+the one the call was chosen on; a forced bid states none and is left out). ``--restate`` puts
+in, for each point bid, the chance the stands calibration in the code now gives it
+(`texas42.players.pimc.stands_chance`, from the chance the call was chosen on and the auction),
+for records made before it or under other constants. It prints the
 same table for each player spec found (``--bot`` keeps one), then what the calls came to: for
 every call whose reason states the chance of the best bid, bid or pass, the marks the caller's
 side won or lost on the hand (the other side's marks count against it), by five points of
@@ -39,6 +43,7 @@ import time
 from collections.abc import Iterator, Sequence
 from multiprocessing import Pool
 from pathlib import Path
+from typing import NamedTuple
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -50,14 +55,39 @@ from texas42.core.hand import HandResult
 from texas42.core.layout import layout_of
 from texas42.core.progress import Phase
 from texas42.core.record import HandRecord, Record, action_seats, check_record
-from texas42.core.words import bid_chance_said
+from texas42.core.words import BidChanceSaid, bid_chance_said
 from texas42.players import make_bot
+from texas42.players.pimc import stands_chance
 from texas42.services.arena.stats import Proportion, mean_ci, wilson
 
 BINS = 10
-Outcome = tuple[float, bool, bool]
-"""One hand: the winning bidder's predicted chance of making its bid, whether it did, and
-whether the bid was over an opponent's (an overcall) rather than an opening or over partner."""
+
+
+class Outcome(NamedTuple):
+    """One hand with a winning bid whose chance was stated."""
+
+    chance: float
+    """The chance the bidder predicted for its bid should it stand."""
+    made: bool
+    over: bool
+    """Whether the bid was over an opponent's (an overcall) rather than an opening or over
+    partner."""
+    simulated: float | None
+    """The chance the call was chosen on (`PimcBot.call_value`), where its reason said it; for
+    a bid of a four-seat, 42-point table (what `texas42.players.pimc.STANDS_CALIBRATION`
+    applies to); None when the games were played here (``make_chance`` gives the one chance)."""
+    points: int
+    """The bid's points (0 for a mark bid or a special)."""
+    calls_before: int
+    """The calls of the auction before it."""
+
+    def restated(self) -> Outcome:
+        """The outcome with the chance the stands calibration in the code gives it now (for
+        records made before it, or under other constants): the function the bot calls."""
+        if not self.points or self.simulated is None:
+            return self
+        chance = stands_chance(self.simulated, self.over, self.calls_before)
+        return self._replace(chance=chance)
 
 
 def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
@@ -65,7 +95,7 @@ def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
     players = [make_bot(bot, seed * rules.seats + seat) for seat in range(rules.seats)]
     game = Game(rules, seed)
     outcomes: list[Outcome] = []
-    called: dict[int, tuple[float, bool]] = {}
+    called: dict[int, Outcome] = {}
     while not game.is_over():
         seat = game.seat_to_act()
         assert seat is not None
@@ -76,14 +106,16 @@ def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
             chance = player.make_chance(view, action)  # type: ignore[attr-defined]
             over = view.bidder is not None and not view.layout.same_side(view.bidder, seat)
             if chance is not None:
-                called[seat] = (chance, over)
+                called[seat] = Outcome(
+                    chance, False, over, None, point_bid(action), len(view.calls)
+                )
         hands = len(game.results)
         game.apply(action)
         if len(game.results) > hands:  # the hand just ended
             result = game.results[-1]
             bid = called.get(result.bidder) if result.bidder is not None else None
             if bid is not None and result.made is not None:
-                outcomes.append((bid[0], result.made, bid[1]))
+                outcomes.append(bid._replace(made=result.made))
             called = {}
     return outcomes
 
@@ -96,6 +128,12 @@ def _play(job: tuple[str, str, int]) -> list[Outcome]:
 Call = tuple[float, bool, bool, int]
 """One call with a stated chance: the chance of the best bid, whether it was a bid (else a pass),
 whether an opponent held the bid, and the marks the caller's side netted on the hand."""
+
+
+def point_bid(bid: Bid) -> int:
+    """A point bid's points; 0 for a mark bid or a special (whose ``points`` say what they
+    are worth in points)."""
+    return 0 if bid.marks or bid.special else bid.points
 
 
 def record_files(folder: Path) -> list[Path]:
@@ -118,23 +156,35 @@ def read_records(folders: Sequence[Path]) -> tuple[dict[str, list[Outcome]], dic
                 report = check_record(record)
             except (Texas42Error, OSError, UnicodeDecodeError) as error:
                 raise Texas42Error(f"{path}: {error}") from None
+            calibrated = layout_of(record.rules).seats == 4 and layout_of(record.rules).total == 42
             for hand, result in zip(record.hands, report.results):
                 if result.made is None or result.bidder is None or not hand.reasons:
                     continue
-                for player, call, over_partner, won in _stated_calls(record, hand, result):
+                for player, call, over_partner, stated in _stated_calls(record, hand, result):
                     if not over_partner:
                         calls.setdefault(player, []).append(call)
-                    if won:
-                        outcomes.setdefault(player, []).append((call[0], result.made, call[2]))
+                    if stated is not None:
+                        said, calls_before, bid = stated
+                        outcomes.setdefault(player, []).append(
+                            Outcome(
+                                said.predicted,
+                                result.made,
+                                call[2],
+                                said.chance if calibrated else None,
+                                point_bid(bid),
+                                calls_before,
+                            )
+                        )
     return outcomes, calls
 
 
 def _stated_calls(
     record: Record, hand: HandRecord, result: HandResult
-) -> Iterator[tuple[str, Call, bool, bool]]:
+) -> Iterator[tuple[str, Call, bool, tuple[BidChanceSaid, int, Bid] | None]]:
     """A played hand's calls that state the best bid's chance, each with its player, whether
     partner held the bid (the calls table leaves those out: over partner the bot always passes;
-    a winning bid there counts as an opener) and whether it won the auction."""
+    a winning bid there counts as an opener) and, for the bid that won the auction, its chances
+    as said, the calls before it and the bid."""
     layout = layout_of(record.rules)
     seats = action_seats(record.rules, hand)
     last = max(k for k, call in enumerate(hand.auction) if isinstance(call, Bid))
@@ -149,7 +199,8 @@ def _stated_calls(
             net = result.score[side] - max(x for s, x in enumerate(result.score) if s != side)
             player = record.players[seat] if record.players else "?"
             over_partner = standing is not None and not over
-            yield player, (said[1], isinstance(call, Bid), over, net), over_partner, k == last
+            won = (said, k, call) if k == last and isinstance(call, Bid) else None
+            yield player, (said.chance, isinstance(call, Bid), over, net), over_partner, won
         if isinstance(call, Bid):
             standing = seat
 
@@ -182,16 +233,16 @@ def deciles(outcomes: Sequence[Outcome]) -> list[tuple[int, list[Outcome]]]:
     out."""
     bins: list[list[Outcome]] = [[] for _ in range(BINS)]
     for outcome in outcomes:
-        bins[min(BINS - 1, int(outcome[0] * BINS))].append(outcome)
+        bins[min(BINS - 1, int(outcome.chance * BINS))].append(outcome)
     return [(i, b) for i, b in enumerate(bins) if b]
 
 
 def brier(outcomes: Sequence[Outcome]) -> float:
-    return sum((chance - made) ** 2 for chance, made, _ in outcomes) / len(outcomes)
+    return sum((o.chance - o.made) ** 2 for o in outcomes) / len(outcomes)
 
 
 def rate(outcomes: Sequence[Outcome]) -> Proportion:
-    return wilson(sum(made for _, made, _ in outcomes), len(outcomes))
+    return wilson(sum(o.made for o in outcomes), len(outcomes))
 
 
 def table(outcomes: Sequence[Outcome]) -> list[str]:
@@ -202,12 +253,12 @@ def table(outcomes: Sequence[Outcome]) -> list[str]:
     rows = [(f"{i / BINS:.1f}-{(i + 1) / BINS:.1f}", group) for i, group in deciles(outcomes)]
     rows.append(("all", list(outcomes)))
     # the calibration was fitted on openers: overcalls are the bids it knows least
-    rows.append(("openers", [o for o in outcomes if not o[2]]))
-    rows.append(("overcalls", [o for o in outcomes if o[2]]))
+    rows.append(("openers", [o for o in outcomes if not o.over]))
+    rows.append(("overcalls", [o for o in outcomes if o.over]))
     for label, group in rows:
         if not group:
             continue
-        mean = sum(o[0] for o in group) / len(group)
+        mean = sum(o.chance for o in group) / len(group)
         made = rate(group)
         lines.append(
             f"| {label} | {len(group)} | {mean:.1%} "
@@ -226,7 +277,7 @@ def plot(outcomes: Sequence[Outcome], title: str, path: Path) -> None:
     xs, ys, low, high, sizes = [], [], [], [], []
     for _, group in deciles(outcomes):
         made = rate(group)
-        xs.append(sum(o[0] for o in group) / len(group))
+        xs.append(sum(o.chance for o in group) / len(group))
         ys.append(made.share)
         low.append(made.share - made.low)
         high.append(made.high - made.share)
@@ -265,7 +316,14 @@ def main(argv: list[str] | None = None) -> None:
         action="append",
         help="read the bids from the game records in this folder instead of playing (repeatable)",
     )
+    parser.add_argument(
+        "--restate",
+        action="store_true",
+        help="with --records: predict each point bid with the stands calibration in the code now",
+    )
     args = parser.parse_args(argv)
+    if args.restate and not args.records:
+        parser.error("--restate reads records: give --records DIR")
     if args.records:
         from_records(parser, args)
         return
@@ -313,7 +371,7 @@ def report(outcomes: Sequence[Outcome]) -> None:
     print()
     print("\n".join(table(outcomes)))
     overall = rate(outcomes).share
-    base = brier([(overall, made, over) for _, made, over in outcomes])
+    base = brier([o._replace(chance=overall) for o in outcomes])
     print()
     print(
         f"Brier score {brier(outcomes):.4f} (always predicting the overall make rate "
@@ -327,10 +385,13 @@ def from_records(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
         outcomes, calls = read_records(args.records)
     except Texas42Error as error:
         parser.error(str(error))
+    if args.restate:
+        outcomes = {bot: [o.restated() for o in found] for bot, found in outcomes.items()}
     bots = sorted(outcomes) if args.bot is None else [args.bot]
     if args.plot is not None and len(bots) != 1:
         parser.error(f"--plot draws one bot's chart: choose one of {', '.join(bots)} with --bot")
-    print("texas42 bidding calibration, from records")
+    restated = ", point bids restated by the stands calibration now" if args.restate else ""
+    print(f"texas42 bidding calibration, from records{restated}")
     print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
     for bot in bots:
         found = outcomes.get(bot, [])

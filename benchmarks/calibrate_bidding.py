@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/calibrate_bidding.py [--deals N] [--workers W] [--data FILE]
     .venv/bin/python benchmarks/calibrate_bidding.py --fit-only --data FILE
+    .venv/bin/python benchmarks/calibrate_bidding.py --records DIR [--records DIR ...] [--bot SPEC]
 
 Three measurements, each on random deals with seat 0 bidding and leading:
 
@@ -17,6 +18,12 @@ Three measurements, each on random deals with seat 0 bidding and leading:
 3. **Plunges**: deals whose opener holds four doubles or more, plunged, partner naming trump;
    the share made.
 
+A fourth fit plays nothing: ``--records DIR`` (repeatable) reads arena records and fits
+`STANDS_CALIBRATION`, a point bid's chance of being made should it stand, on the winning point
+bids of ``--bot`` (repeatable; default ``expert@1`` and ``expert``, which bid alike) whose reasons state the chance
+the call was chosen on: a logistic regression of "made" on `stands_features` (the very function
+the bot calls). It prints the constants and the gap per decile, in the records fitted.
+
 Prints the fitted constants next to the ones in the code. ``--data`` keeps the played deals (one
 JSON line each), so a fit can be redone without playing again. About 1,000 deals take 12 minutes
 on two cores.
@@ -29,12 +36,16 @@ import json
 import math
 import random
 import sys
+from collections.abc import Sequence
 from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from bench_calibration import Outcome, read_records
 from texas42 import Hand, Rules
 from texas42.core.actions import Bid, Declare, Pass
 from texas42.core.contracts import tables_for
@@ -42,10 +53,12 @@ from texas42.core.tiles import DOUBLES
 from texas42.players.pimc import (
     CALIBRATION,
     MARK_CHANCE,
+    STANDS_CALIBRATION,
     PimcBot,
     PimcSettings,
     _opening_view,
     _trial_position,
+    stands_features,
 )
 from texas42.players.rules_bot import best_contract, candidate_contracts, estimate, worth_in
 from texas42.search.sampler import DealSampler
@@ -192,6 +205,40 @@ def fit(rows: list[dict[str, Any]]) -> None:
         print(f"plunges: {made} of {len(plunges)} made ({made / len(plunges):.0%})")
 
 
+def fit_stands_weights(bids: Sequence[Outcome]) -> np.ndarray:
+    """The logistic weights of `stands_features` that best predict which ``bids`` were made."""
+    for bid in bids:
+        assert bid.simulated is not None, "a bid without the chance it was chosen on"
+    x = np.array([stands_features(o.simulated or 0.0, o.over, o.calls_before) for o in bids])
+    return fit_logistic(x, np.array([float(o.made) for o in bids]))
+
+
+def fit_stands(folders: list[Path], bots: list[str]) -> None:
+    """`STANDS_CALIBRATION` from the winning point bids of ``bots`` in the records."""
+    outcomes, _ = read_records(folders)
+    found = [o for bot in bots for o in outcomes.get(bot, [])]
+    bids = [o for o in found if o.points and o.simulated is not None]
+    bot = " and ".join(bots)
+    if len(bids) < FEWEST:
+        sys.exit(f"{bot}: {len(bids)} winning point bids state their chance, too few to fit")
+    beta = fit_stands_weights(bids)
+    x = np.array([stands_features(o.simulated or 0.0, o.over, o.calls_before) for o in bids])
+    y = np.array([float(o.made) for o in bids])
+    print(f"stands calibration, {len(bids)} winning point bids of {bot}:")
+    print(f"  STANDS_CALIBRATION = ({', '.join(f'{w:.3f}' for w in beta)})")
+    print(f"  in the code:          {STANDS_CALIBRATION}")
+    fitted = 1 / (1 + np.exp(-(x @ beta)))
+    print("  decile  bids  simulated  fitted  made")
+    for low in range(10):
+        chosen = np.minimum((fitted * 10).astype(int), 9) == low
+        if chosen.any():
+            simulated = np.mean([o.simulated for o, c in zip(bids, chosen) if c])
+            print(
+                f"  {low / 10:.1f}  {int(chosen.sum()):6d}  {simulated:8.1%}  "
+                f"{fitted[chosen].mean():6.1%}  {y[chosen].mean():5.1%}"
+            )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--deals", type=int, default=1000)
@@ -199,7 +246,16 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--data", type=Path, help="JSON lines file to keep (or read) the deals")
     parser.add_argument("--fit-only", action="store_true", help="fit the deals in --data")
+    parser.add_argument(
+        "--records", type=Path, action="append", help="fit the stands calibration on these records"
+    )
+    parser.add_argument(
+        "--bot", action="append", help="whose bids --records fits (repeatable; expert@1, expert)"
+    )
     args = parser.parse_args()
+    if args.records:
+        fit_stands(args.records, args.bot or ["expert@1", "expert"])
+        return
     if args.fit_only:
         if args.data is None or not args.data.is_file():
             sys.exit("--fit-only needs --data FILE with played deals")

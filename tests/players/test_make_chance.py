@@ -5,20 +5,30 @@ The calibration benchmark (benchmarks/bench_calibration.py) asks bots only this 
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from helpers import EX14_DEAL, EX14_PLAYS
 from texas42 import Hand, Rules
 from texas42.core.actions import Bid, Pass
 from texas42.core.reasons import Reason
 from texas42.core.record import HandRecord, Record
+from texas42.core.words import bid_chance_said
 from texas42.players import make_bot
 from texas42.players.hints import hints
-from texas42.players.pimc import PimcBot, PimcSettings
+from texas42.players.pimc import (
+    STANDS_CALIBRATION,
+    PimcBot,
+    PimcSettings,
+    chance_if_it_stands,
+    stands_chance,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
@@ -30,16 +40,75 @@ def _hint_bot(samples: int, seed: int = 0) -> PimcBot:
     return PimcBot(PimcSettings.expert().with_options(options), seed)
 
 
-def test_make_chance_is_the_chance_hints_show_for_each_bid() -> None:
+def test_make_chance_is_the_hints_chance_as_it_stands_for_each_bid() -> None:
+    """Hints show the chance a call is chosen on; `make_chance` predicts a point bid should it
+    stand (`chance_if_it_stands` of that chance), and a mark bid as hints do."""
     view = Hand(Rules(), 3, EX14_DEAL).view(0)
     bot = _hint_bot(8)
     shown = {h.action: h.chance for h in hints(view, samples=8)}
     bids = [a for a in view.legal if isinstance(a, Bid)]
     assert len(bids) > 5
     for bid in bids:
-        assert bot.make_chance(view, bid) == shown[bid]
+        chance = shown[bid]
+        assert chance is not None
+        stands = chance_if_it_stands(view, bid, chance)
+        assert (stands is None) == bool(bid.marks)
+        assert bot.make_chance(view, bid) == (chance if stands is None else stands)
+    # seat 0 opens: nobody has called, so an opening bid that stands is made more often
+    assert bot.make_chance(view, Bid(30)) > shown[Bid(30)]  # type: ignore[operator]
     assert bot.make_chance(view, Pass()) is None
     assert shown[Pass()] is None
+
+
+@given(
+    st.floats(0.0, 1.0),
+    st.floats(0.0, 1.0),
+    st.booleans(),
+    st.integers(0, 3),
+)
+def test_the_stands_chance_keeps_the_order_of_the_simulations(
+    low: float, high: float, over: bool, calls_before: int
+) -> None:
+    """A bid the simulation rates less likely is less likely if it stands too, so a higher
+    bid never reads likelier than a lower one."""
+    low, high = sorted((low, high))
+    assert stands_chance(low, over, calls_before) <= stands_chance(high, over, calls_before)
+    assert 0.0 < stands_chance(low, over, calls_before) < 1.0
+
+
+def test_an_opening_that_stands_is_likelier_the_more_seats_pass_after_it() -> None:
+    """The selection `STANDS_CALIBRATION` was fitted to: an opening nobody outbids was made
+    more often than the simulation said, the more so with more seats still to call; an overcall
+    over an opponent's bid less often than an opening at the same chance."""
+    openings = [stands_chance(0.5, False, calls_before) for calls_before in (0, 1, 2)]
+    assert openings[0] > openings[1] > openings[2]
+    assert openings[0] > 0.5
+    assert stands_chance(0.5, True, 1) < 0.5 < stands_chance(0.5, False, 1)
+    # strong hands were under-rated: 80% in the simulation is well above 80% if it stands
+    assert stands_chance(0.8, True, 1) > 0.85
+
+
+def test_the_stands_chance_is_for_point_bids_at_four_seats() -> None:
+    four = Hand(Rules(), 3, EX14_DEAL).view(0)
+    assert chance_if_it_stands(four, Bid(30), 0.5) == stands_chance(0.5, False, 0)
+    assert chance_if_it_stands(four, Bid("2m"), 0.5) is None
+    three = Hand.random(Rules.parse("three-hand"), 0, random.Random(3)).view(1)
+    assert chance_if_it_stands(three, Bid(30), 0.5) is None
+
+
+def test_a_bid_reason_says_both_chances_and_they_read_back() -> None:
+    view = Hand(Rules(), 3, EX14_DEAL).view(0)
+    bot = make_bot("pimc:samples=8,bid_samples=8", seed=5)
+    assert isinstance(bot, PimcBot)
+    decision = bot.explain(view)
+    assert isinstance(decision.action, Bid) and not decision.action.marks
+    said = bid_chance_said(decision.reason.text)
+    assert said is not None and said.if_stands is not None
+    assert said.bid == decision.action.notation
+    chosen = bot.call_value(bot.contract_chances(view), decision.action, view)[0]
+    assert said.chance == round(chosen, 2)
+    assert said.if_stands == round(bot.make_chance(view, decision.action) or 0.0, 2)
+    assert f"{round(100 * said.if_stands)}% if it stands" in decision.reason.text
 
 
 def test_make_chance_falls_as_the_bid_rises_and_a_special_has_one() -> None:
@@ -64,8 +133,8 @@ def test_make_chance_is_what_the_bot_chose_its_call_on() -> None:
     call = bot.choose(view)
     assert isinstance(call, Bid)
     chance = bot.make_chance(view, call)
-    expected = bot.call_value(bot.contract_chances(view), call, view)[0]
-    assert chance == expected
+    chosen_on = bot.call_value(bot.contract_chances(view), call, view)[0]
+    assert chance == chance_if_it_stands(view, call, chosen_on)
     assert make_bot("pimc:samples=8,bid_samples=8", seed=5).make_chance(view, call) == chance
 
 
@@ -141,7 +210,7 @@ def test_calibration_from_records_reads_each_winning_bid_and_each_call(tmp_path:
     """North opens 30 at a stated 60% and makes it; East and West pass over it at 20% and 35%
     (South passes over partner, which says no chance): the bid is an opener made, East-West's
     passes cost their side the mark North-South won."""
-    from bench_calibration import read_records
+    from bench_calibration import Outcome, read_records
 
     record = _ex14_record(
         {
@@ -153,7 +222,7 @@ def test_calibration_from_records_reads_each_winning_bid_and_each_call(tmp_path:
     )
     (tmp_path / "one.json").write_text(record.to_json())
     outcomes, calls = read_records([tmp_path])
-    assert outcomes == {"N": [(0.6, True, False)]}
+    assert outcomes == {"N": [Outcome(0.6, True, False, 0.6, 30, 0)]}
     assert calls == {
         "N": [(0.6, True, False, 1)],
         "E": [(0.2, False, True, -1)],
@@ -183,3 +252,64 @@ def test_calibration_from_records_prints_the_tables_and_names_a_bad_file(tmp_pat
         [*command, f"--records={missing}"], capture_output=True, text=True, env=env, check=False
     )
     assert run.returncode == 2 and f"{missing}: no such folder" in run.stderr
+
+
+def test_restate_puts_in_the_chance_if_it_stands_of_old_records(tmp_path: Path) -> None:
+    """A record made before the chance if it stands states only the simulation's; ``--restate``
+    puts in what `stands_chance` gives it now (an opening at 60% in first seat)."""
+    record = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
+    (tmp_path / "one.json").write_text(record.to_json())
+    command = [sys.executable, str(ROOT / "benchmarks" / "bench_calibration.py")]
+    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
+    run = subprocess.run(
+        [*command, f"--records={tmp_path}", "--restate"],
+        capture_output=True,
+        text=True,
+        env=env,
+        check=True,
+    )
+    restated = stands_chance(0.6, over=False, calls_before=0)
+    assert restated > 0.6
+    assert f"| openers | 1 | {restated:.1%} | 100.0% |" in run.stdout
+    assert "restated by the stands calibration" in run.stdout
+    run = subprocess.run(
+        [*command, "--restate"], capture_output=True, text=True, env=env, check=False
+    )
+    assert run.returncode == 2 and "--restate reads records" in run.stderr
+
+
+def test_the_stands_fit_finds_the_weights_that_made_the_outcomes() -> None:
+    """Bids made with the chances `STANDS_CALIBRATION` gives: the fit that produced those
+    constants (`calibrate_bidding.py --records`) finds them again."""
+    from bench_calibration import Outcome
+    from calibrate_bidding import fit_stands_weights
+
+    rng = random.Random(7)
+    bids = []
+    for _ in range(20_000):
+        simulated, over, calls_before = rng.uniform(0.3, 0.95), rng.random() < 0.5, rng.randrange(3)
+        made = rng.random() < stands_chance(simulated, over, calls_before)
+        bids.append(Outcome(0.0, made, over, simulated, 30, calls_before))
+    weights = fit_stands_weights(bids)
+    assert len(weights) == len(STANDS_CALIBRATION)
+    for found, true in zip(weights, STANDS_CALIBRATION):
+        assert abs(found - true) < 0.3
+
+
+def test_the_stands_fit_refuses_too_few_bids(tmp_path: Path) -> None:
+    record = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
+    (tmp_path / "one.json").write_text(record.to_json())
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "calibrate_bidding.py"),
+            f"--records={tmp_path}",
+            "--bot=N",
+        ],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert run.returncode == 1
+    assert "N: 1 winning point bids state their chance, too few to fit" in run.stderr

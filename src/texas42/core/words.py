@@ -47,6 +47,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from texas42.core.actions import Action, Bid, Declare, Discard, Pass, Play
 from texas42.core.contracts import SUIT_NAMES, Contract
@@ -1526,29 +1527,64 @@ def marks_words(value: float, pass_value: float | None) -> str:
     )
 
 
-def bid_chance_words(bid: str, chance: float, deals: int, contract: str | None) -> str:
-    """A bid's chance of being made (``contract``: the one it would be played in).
+def bid_chance_words(
+    bid: str, chance: float, deals: int, contract: str | None, if_stands: float | None = None
+) -> str:
+    """A bid's chance of being made (``contract``: the one it would be played in), and
+    ``if_stands``, the chance it is made should nobody outbid it.
 
     >>> bid_chance_words("34", 0.71, 48, "sixes")
     '34 makes in 71% of 48 deals that fit (in sixes)'
+    >>> bid_chance_words("30", 0.52, 48, "sixes", 0.584)
+    '30 makes in 52% of 48 deals that fit (in sixes), 58% if it stands'
     """
     line = f"{bid} makes in {percent(chance)} of {deals_words(deals, False)}"
-    return line if contract is None else f"{line} (in {contract})"
+    line = line if contract is None else f"{line} (in {contract})"
+    return line if if_stands is None else f"{line}, {percent(if_stands)}{_IF_STANDS}"
 
+
+_IF_STANDS = " if it stands"
 
 _SAID_PERCENT = {"<1%": 0.005, ">99%": 0.995}
 
 
-def bid_chance_said(text: str) -> tuple[str, float] | None:
-    """The bid and its chance as `bid_chance_words` put them in a reason, read back (None where
+class BidChanceSaid(NamedTuple):
+    """A bid's chances as a reason states them (`bid_chance_words`)."""
+
+    bid: str
+    chance: float
+    """The chance over the deals that fit, the one the call was chosen on."""
+    if_stands: float | None
+    """The chance of being made should nobody outbid it, where the reason says it."""
+
+    @property
+    def predicted(self) -> float:
+        """What the bot predicts for the bid should it be played: ``if_stands`` where said."""
+        return self.chance if self.if_stands is None else self.if_stands
+
+
+def _said_percent(said: str) -> float | None:
+    if said in _SAID_PERCENT:
+        return _SAID_PERCENT[said]
+    number = said.removesuffix("%")
+    if not said.endswith("%") or not number.isdigit() or int(number) > 100:
+        return None
+    return int(number) / 100
+
+
+def bid_chance_said(text: str) -> BidChanceSaid | None:
+    """The bid and its chances as `bid_chance_words` put them in a reason, read back (None where
     the reason states none: a forced bid, a pass with partner holding the bid), so that records
     of bots' games can be set against what happened. ``<1%`` and ``>99%`` read as 0.5% and
     99.5%; a percentage is as exact as its rounding.
 
     >>> bid_chance_said("bids 34: " + bid_chance_words("34", 0.71, 48, "sixes") + "; 5 count")
-    ('34', 0.71)
+    BidChanceSaid(bid='34', chance=0.71, if_stands=None)
+    >>> said = bid_chance_said("bids 30: " + bid_chance_words("30", 0.52, 48, "fives", 0.58))
+    >>> said.chance, said.if_stands, said.predicted
+    (0.52, 0.58, 0.58)
     >>> bid_chance_said("passes: the best bid: 2m makes in <1% of 48 deals that fit")
-    ('2m', 0.005)
+    BidChanceSaid(bid='2m', chance=0.005, if_stands=None)
     >>> bid_chance_said("passes (partner holds the bid)") is None
     True
     """
@@ -1556,13 +1592,14 @@ def bid_chance_said(text: str) -> tuple[str, float] | None:
     if not found:
         return None
     bid = head.rsplit(" ", 1)[-1]
-    said = rest.split(" ", 1)[0]
-    if said in _SAID_PERCENT:
-        return bid, _SAID_PERCENT[said]
-    number = said.removesuffix("%")
-    if not said.endswith("%") or not number.isdigit() or int(number) > 100:
+    chance = _said_percent(rest.split(" ", 1)[0])
+    if chance is None:
         return None
-    return bid, int(number) / 100
+    if_stands = None
+    before, stands, _ = rest.partition(_IF_STANDS)
+    if stands:
+        if_stands = _said_percent(before.rsplit(", ", 1)[-1])
+    return BidChanceSaid(bid, chance, if_stands)
 
 
 def contract_choice_words(

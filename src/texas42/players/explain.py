@@ -307,6 +307,9 @@ class CallGrounds:
     """The values are match equities (the auction rolled out), not expected marks."""
     stands: tuple[float, ...] = ()
     """With ``equity``: for each option, the share of rolled-out auctions in which it stood."""
+    if_stands: tuple[float | None, ...] = ()
+    """For each option, its chance of being made should nobody outbid it
+    (`texas42.players.pimc.chance_if_it_stands`), where that is known."""
 
 
 def call_reason(view: View, action: Action, grounds: CallGrounds) -> Reason:
@@ -326,7 +329,8 @@ def call_reason(view: View, action: Action, grounds: CallGrounds) -> Reason:
     bid, chance, value = grounds.options[shown]
     contract = None if grounds.contract is None else contract_words(grounds.contract)
     head = "" if isinstance(action, Bid) else "the best bid: "
-    facts = [head + bid_chance_words(bid.notation, chance, grounds.deals, contract)]
+    if_stands = grounds.if_stands[shown] if grounds.if_stands else None
+    facts = [head + bid_chance_words(bid.notation, chance, grounds.deals, contract, if_stands)]
     if grounds.equity:
         facts.append(stands_words(grounds.stands[shown]))
         facts.append(equity_words(value, grounds.pass_value))
