@@ -181,3 +181,69 @@ def test_the_executors_refuse_fewer_than_one_worker() -> None:
 
     with pytest.raises(Texas42Error, match="one process or more, not 0"):
         map_specs(abs, [1, 2], workers=0)
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An arena's records: 20 pairs of single hands, RulesBot against a random player."""
+    folder = tmp_path_factory.mktemp("arena") / "records"
+    args = ["arena", "rules", "random", "--hands", "40", "--seed", "3", "--records", str(folder)]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def test_calls_refits_the_call_part_from_records_and_keeps_the_rest(
+    records: Path, tmp_path: Path
+) -> None:
+    from texas42.core.record import Record
+    from texas42.services.bidder import shipped_path
+
+    out = tmp_path / "m.npz"
+    args = ["bidder", "calls", str(records), "--out", str(out), "--seed", "2"]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    files = sorted(records.glob("*.json"))
+    calls = sum(len(hand.auction) for f in files for hand in Record.from_json(f.read_text()).hands)
+    assert f"the call part from {len(files)} hands in {len(files)} records" in result.output
+    base_path = shipped_path()
+    assert base_path is not None
+    base, new = _arrays(Path(base_path)), _arrays(out)
+    assert base.keys() == new.keys()
+    assert not np.array_equal(base["call_weights"], new["call_weights"])
+    for key in base:
+        if not key.startswith("call_") and key != "meta":
+            assert np.array_equal(base[key], new[key]), key
+    meta = json.loads(runner.invoke(app, ["bidder", "info", str(out), "--json"]).output)
+    assert meta["call_records"] == {
+        "folders": ["records"],
+        "files": len(files),
+        "hands": len(files),
+        "seed": 2,
+        "holdout": 0.2,
+    }
+    rows = meta["rows"]["call"]
+    assert rows["train"] + rows["held_out"] == calls
+    assert meta["command"].endswith(f"; then texas42 bidder calls {records} --out {out} --seed 2")
+    scores = meta["held_out"]["call"]
+    assert {"model", "frequencies", "base_model"} <= scores.keys()
+    again = tmp_path / "again.npz"
+    assert runner.invoke(app, [*args[:3], "--out", str(again), "--seed", "2"]).exit_code == 0
+    assert np.array_equal(_arrays(again)["call_weights"], new["call_weights"])
+
+
+def test_calls_refuses_bad_records_and_names_them(records: Path, tmp_path: Path) -> None:
+    out = tmp_path / "m.npz"
+    missing = tmp_path / "nowhere"
+    result = runner.invoke(app, ["bidder", "calls", str(missing), "--out", str(out)])
+    assert result.exit_code == 2 and f"{missing}: no such folder" in result.output
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "a.json").write_text('{"format": "texas42-game", "hands": [')
+    result = runner.invoke(app, ["bidder", "calls", str(broken), "--out", str(out)])
+    assert result.exit_code == 2 and f"{broken / 'a.json'}:" in result.output
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    result = runner.invoke(app, ["bidder", "calls", str(empty), "--out", str(out)])
+    assert result.exit_code == 2 and "no four-seat marks-game calls" in result.output
+    assert not out.exists()

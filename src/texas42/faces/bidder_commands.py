@@ -70,6 +70,41 @@ def train(
 
 
 @bidder_app.command()
+def calls(
+    records: Annotated[list[str], typer.Argument(help="Folders of game records (an arena's).")],
+    out: Annotated[str, typer.Option(help="The model file to write (.npz).")],
+    base: Annotated[
+        str | None, typer.Option(help="The model whose other parts are kept (default: shipped).")
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the held-out split.")] = 0,
+    holdout: Annotated[float, typer.Option(help="Share of the records held out and scored.")] = 0.2,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the metadata as JSON.")] = False,
+) -> None:
+    """Refit the model of how seats call (the inference from the calls, call_model=on) on the
+    auctions of game records, keeping the rest of the base model."""
+    from texas42.services.bidder import train_calls
+
+    command = " ".join(["texas42 bidder calls", *records, f"--out {out}", f"--seed {seed}"])
+    if base is not None:
+        command += f" --base {base}"
+    if holdout != 0.2:
+        command += f" --holdout {holdout}"
+    try:
+        meta = train_calls(records, out, base=base, seed=seed, command=command, holdout=holdout)
+    except Texas42Error as exc:
+        raise _fail(str(exc)) from None
+    if as_json:
+        typer.echo(json.dumps(meta, sort_keys=True))
+        return
+    found = meta["call_records"]
+    typer.echo(
+        f"wrote {out}: the call part from {found['hands']} hands in {found['files']} records"
+    )
+    for line in _summary(meta):
+        typer.echo(line)
+
+
+@bidder_app.command()
 def info(
     model: Annotated[
         str | None, typer.Argument(help="A model file (default: the one shipped).")

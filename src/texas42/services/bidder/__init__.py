@@ -449,6 +449,119 @@ def train(
     return meta
 
 
+def record_call_rows(
+    folders: Sequence[str | Path], seed: int = 0, holdout: float = HOLDOUT
+) -> tuple[Rows, dict[str, int]]:
+    """The ``call`` part's rows from game records (an arena's ``--records`` folders): every
+    call of every four-seat marks game's auction, the seat's dealt tiles, the calls before it
+    and the score before the hand (as `collect` reads self-play). A record is held out (and
+    given its fold) by a hash of the seed and its name up to the first ``-`` (an arena's pair:
+    both halves of a pair of deals fall on the same side). Also the files and hands read."""
+    from texas42.core.record import Record, action_seats, check_record
+
+    rows = Rows()
+    counts = {"files": 0, "hands": 0}
+    for folder in folders:
+        path = Path(folder)
+        if not path.is_dir():
+            raise Texas42Error(f"{path}: no such folder")
+        for file in sorted(path.glob("*.json")):
+            try:
+                record = Record.from_json(file.read_text(encoding="utf-8"))
+                report = check_record(record)
+            except (Texas42Error, OSError, UnicodeDecodeError) as error:
+                raise Texas42Error(f"{file}: {error}") from None
+            counts["files"] += 1
+            if not _four_seat_marks(record.rules):
+                continue
+            digest = hashlib.blake2b(
+                f"texas42-calls:{seed}:{file.name.split('-')[0]}".encode(), digest_size=8
+            ).digest()
+            value = int.from_bytes(digest, "big")
+            where = (value / 2**64 < holdout, value % FOLDS)
+            score = [0, 0]
+            for hand, result in zip(record.hands, report.results):
+                counts["hands"] += 1
+                seats = action_seats(record.rules, hand)
+                ids = [call.id for call in hand.auction]
+                for i, aid in enumerate(ids):
+                    k = call_class(aid)
+                    if k is None:
+                        continue
+                    seat = seats[i]
+                    side = record.rules.layout.side_of[seat]
+                    before = tuple(ids[:i])
+                    dealt = hand.deal[seat]
+                    rows.x.append(
+                        seat_features(dealt, record.rules, before, (score[side], score[1 - side]))
+                    )
+                    rows.y.append(k)
+                    rows.place(where)
+                    rows.allowed.append(legal_classes(record.rules, before, dealt) | 1 << k)
+                for side, marks in enumerate(result.score):
+                    score[side] += marks
+    return rows, counts
+
+
+def train_calls(
+    folders: Sequence[str | Path],
+    out: str | Path,
+    base: str | Path | None = None,
+    seed: int = 0,
+    command: str = "",
+    holdout: float = HOLDOUT,
+) -> dict[str, Any]:
+    """Refit the model's ``call`` part (how seats call, given their tiles: the inference from
+    the calls, `texas42.players.call_model`) on the auctions of game records, keep every other
+    part of ``base`` (default: the shipped model) and write the model to ``out``; the new
+    metadata, which keeps the base's and adds where the call part came from."""
+    if not folders:
+        raise Texas42Error("name at least one folder of game records to train on")
+    if not 0 <= holdout < 1:
+        raise Texas42Error(f"the held-out share is from 0 to below 1, not {holdout}")
+    base_path = str(base) if base is not None else shipped_path()
+    if base_path is None:
+        raise Texas42Error("no base model: this package ships none, name one with --base")
+    try:
+        with np.load(base_path, allow_pickle=False) as data:
+            arrays = {k: data[k] for k in data.files}
+    except (OSError, ValueError) as exc:
+        raise Texas42Error(f"cannot read the bidder model {base_path}: {exc}") from None
+    before = BidderModel(arrays)
+    old = before.meta
+    rows, counts = record_call_rows(folders, seed, holdout)
+    if not rows.x:
+        raise Texas42Error("the records hold no four-seat marks-game calls to learn from")
+    fitted, fitted_counts, scores = fit_parts({"call": rows})
+    if "call" not in fitted_counts:
+        raise Texas42Error(f"too few calls to fit: {len(rows.x)}")
+    held = [k for k, out in enumerate(rows.held) if out]
+    if "call" in before.parts and held and "call" in scores:
+        picked = [
+            before.outcome_chances("call", rows.x[k], rows.allowed[k])[rows.y[k]] for k in held
+        ]
+        loss = float(-np.log(np.clip(np.array(picked), 1e-6, 1)).mean())
+        scores["call"]["base_model"] = {"log_loss": round(loss, 4)}
+    arrays.update({k: v for k, v in fitted.items() if k.startswith("call_")})
+    meta = {
+        **old,
+        "texas42": __version__,
+        "command": command if not old.get("command") else f"{old['command']}; then {command}",
+        "call_records": {
+            "folders": [os.path.basename(os.path.normpath(str(f))) for f in folders],
+            **counts,
+            "seed": seed,
+            "holdout": holdout,
+        },
+        "rows": {**old.get("rows", {}), "call": fitted_counts["call"]},
+        "held_out": {**old.get("held_out", {}), **scores},
+    }
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    BidderModel(arrays)  # the file must read back as a model
+    write_model(arrays, out)
+    return meta
+
+
 def write_model(arrays: dict[str, np.ndarray], out: str | Path) -> None:
     """Write the model file atomically (a temporary file renamed into place)."""
     path = Path(out)
