@@ -734,7 +734,8 @@ def test_hint_says_each_action_in_the_words_of_core_words() -> None:
     assert result.stdout.splitlines() == [
         "South to act; best first:",
         *(
-            f"  {h.action.notation:<10} {words.hint_facts(view, h.chance, h.points, h.marks)}"
+            f"  {h.action.notation:<10} "
+            f"{words.hint_facts(view, h.chance, h.points, h.marks, h.if_stands)}"
             for h in found
         ),
         f"why {advice.choice.notation}: {advice.reason.text}",

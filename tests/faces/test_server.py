@@ -342,7 +342,10 @@ def test_hints_and_the_review_of_a_finished_hand(client: TestClient) -> None:
     legal = {a["action"] for a in m["game"]["hand"]["legal"]}
     assert {h["action"] for h in hints["hints"]} == legal
     fact = "|".join(
-        (r"\d+% to (make|set)", r"the bidders take [\d.]+ points on average")
+        (
+            r"\d+% to (make|set)( \(\d+% if it stands\))?",
+            r"the bidders take [\d.]+ points on average",
+        )
         + (r"-?[\d.]+ marks expected", "no estimate")
     )
     # the expert's choice among them, and why, whole: the asking seat's own reason
@@ -392,7 +395,7 @@ def test_a_hints_words_say_the_figures_it_sends(
     from texas42.players import hints
 
     def judged(view: Any, *, samples: int, seed: int) -> hints.Advice:
-        hint = hints.Hint(view.legal[0], 0.26504, 28.504999, 0.1234999)
+        hint = hints.Hint(view.legal[0], 0.26504, 28.504999, 0.1234999, 0.31499)
         return hints.Advice([hint], view.legal[0], Reason("the whole reason", "the public one"))
 
     monkeypatch.setattr(hints, "advise", judged)
@@ -405,7 +408,8 @@ def test_a_hints_words_say_the_figures_it_sends(
     assert (hint["chance"], hint["points"], hint["marks"]) == (0.265, 28.5, 0.123)
     assert (
         hint["text"]
-        == "26% to make · the bidders take 28.5 points on average · 0.12 marks expected"
+        == "26% to make (32% if it stands) · the bidders take 28.5 points on average · 0.12 "
+        "marks expected"
     )
 
 

@@ -12,6 +12,7 @@ from texas42 import Hand, Phase, Rules
 from texas42.core.errors import IllegalActionError
 from texas42.core.notation import view_position
 from texas42.players.hints import hints
+from texas42.players.pimc import stands_chance
 
 
 def test_play_hints_cover_every_legal_tile_best_first() -> None:
@@ -36,6 +37,11 @@ def test_call_and_declaration_hints() -> None:
     assert by_name["30"].marks == pytest.approx(2 * by_name["30"].chance - 1)
     assert by_name["31"].chance is not None and by_name["31"].chance < by_name["30"].chance
     assert by_name["pass"].marks == 0.0
+    # a point bid also says its chance should it stand: seat 0 opens, so above the chance
+    # the call is chosen on; a mark bid and a pass say none
+    assert by_name["30"].if_stands == stands_chance(by_name["30"].chance, False, 0)
+    assert by_name["30"].if_stands > by_name["30"].chance
+    assert by_name["2m"].if_stands is None and by_name["pass"].if_stands is None
     marks = [h.marks for h in calls]
     assert marks == sorted(marks, reverse=True)  # type: ignore[type-var]
     for word in ("34", "pass", "pass", "pass"):

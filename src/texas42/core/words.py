@@ -846,17 +846,23 @@ def coach_trend_words(label: str, first: float, last: float, games: int, *, lowe
 
 
 def hint_facts(
-    view: View, chance: float | None, points: float | None, marks: float | None = None
+    view: View,
+    chance: float | None,
+    points: float | None,
+    marks: float | None = None,
+    if_stands: float | None = None,
 ) -> str:
     """What a bot expects of an action it hints at the seat of ``view``: the side's chance (to
-    set the bid when the seat defends it in play, else to make it), the bidders' expected points,
-    a call's expected marks.
+    set the bid when the seat defends it in play, else to make it), a bid's chance should it
+    stand, the bidders' expected points, a call's expected marks.
 
     >>> import random
     >>> from texas42.core.hand import Hand
     >>> hand = Hand.random(Rules(), 3, random.Random(1))
     >>> hint_facts(hand.view(0), 0.64, None, 0.25)
     '64% to make · 0.25 marks expected'
+    >>> hint_facts(hand.view(0), 0.52, None, 0.04, 0.584)
+    '52% to make (58% if it stands) · 0.04 marks expected'
     >>> hint_facts(hand.view(0), None, None)
     'no estimate'
     """
@@ -867,7 +873,10 @@ def hint_facts(
     )
     facts = []
     if chance is not None:
-        facts.append(f"{round(chance * 100)}% {'to set' if defending else 'to make'}")
+        fact = f"{round(chance * 100)}% {'to set' if defending else 'to make'}"
+        if if_stands is not None:
+            fact += f" ({percent(if_stands)}{_IF_STANDS})"
+        facts.append(fact)
     if points is not None:
         facts.append(f"the bidders take {points:.1f} points on average")
     if marks is not None:

@@ -961,7 +961,9 @@ def hint(
         return
     print(f"{view.layout.seat_names[view.seat]} to act; best first:")
     for h in found:
-        print(f"  {h.action.notation:<10} {hint_facts(view, h.chance, h.points, h.marks)}")
+        print(
+            f"  {h.action.notation:<10} {hint_facts(view, h.chance, h.points, h.marks, h.if_stands)}"
+        )
     print(f"why {advice.choice.notation}: {why}")
 
 

@@ -6,7 +6,8 @@ The numbers come from the PIMC bot's own evaluation (`texas42.players.pimc`), so
 - a play: the chance the contract is made (for the bidding side) or set (for the defenders)
   over deals that fit the view, and the bidders' expected total at the end of the hand;
 - a call: the bot's calibrated chance of making the bid with its best contract (a pass has
-  none), and the expected marks of the call;
+  none), the one the call is chosen on, with the expected marks of the call; and for a point
+  bid, its chance of being made should it stand;
 - a contract: the chance of making the bid with it and the expected total.
 """
 
@@ -24,7 +25,7 @@ from texas42.core.progress import Phase
 from texas42.core.reasons import Reason
 from texas42.core.view import View
 from texas42.players.explain import PlayGrounds
-from texas42.players.pimc import Chances, PimcBot, PimcSettings
+from texas42.players.pimc import Chances, PimcBot, PimcSettings, chance_if_it_stands
 from texas42.search.solver import points_needed
 
 
@@ -38,6 +39,9 @@ class Hint:
     chance: float | None
     points: float | None
     marks: float | None = None
+    if_stands: float | None = None
+    """A point bid's chance of being made should nobody outbid it
+    (`texas42.players.pimc.chance_if_it_stands`); ``chance`` is the one the call is chosen on."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -124,7 +128,9 @@ def _call_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -> l
             found.append(Hint(action, None, None, bot.pass_value(view)))
         elif isinstance(action, Bid):
             chance, marks = bot.call_value(chances, action, view)
-            found.append(Hint(action, chance, None, marks))
+            found.append(
+                Hint(action, chance, None, marks, chance_if_it_stands(view, action, chance))
+            )
         else:
             found.append(Hint(action, None, None, None))
     found.sort(key=lambda h: -1e9 if h.marks is None else h.marks, reverse=True)

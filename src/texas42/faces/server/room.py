@@ -1581,7 +1581,11 @@ class Room:
                             **fields,
                             "action": action_words(h.action),
                             "text": words.hint_facts(
-                                view, fields["chance"], fields["points"], fields["marks"]
+                                view,
+                                fields["chance"],
+                                fields["points"],
+                                fields["marks"],
+                                None if h.if_stands is None else round(h.if_stands, 4),
                             ),
                         },
                     )

@@ -980,7 +980,7 @@ class TableApp(App[int]):
             box.mount(
                 Horizontal(
                     HintButton(hint.action),
-                    Static(hint_facts(view, hint.chance, hint.points, hint.marks)),
+                    Static(hint_facts(view, hint.chance, hint.points, hint.marks, hint.if_stands)),
                     classes="hint-row",
                 )
             )
