@@ -196,6 +196,7 @@ def records(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_calls_refits_the_call_part_from_records_and_keeps_the_rest(
     records: Path, tmp_path: Path
 ) -> None:
+    from texas42.core.actions import Pass
     from texas42.core.record import Record
     from texas42.services.bidder import shipped_path
 
@@ -205,14 +206,15 @@ def test_calls_refits_the_call_part_from_records_and_keeps_the_rest(
     assert result.exit_code == 0, result.output
     files = sorted(records.glob("*.json"))
     calls = sum(len(hand.auction) for f in files for hand in Record.from_json(f.read_text()).hands)
-    assert f"the call part from {len(files)} hands in {len(files)} records" in result.output
+    assert f"the call and pass parts from {len(files)} hands in {len(files)} records" in result.output
     base_path = shipped_path()
     assert base_path is not None
     base, new = _arrays(Path(base_path)), _arrays(out)
     assert base.keys() == new.keys()
     assert not np.array_equal(base["call_weights"], new["call_weights"])
+    assert not np.array_equal(base["pass_weights"], new["pass_weights"])
     for key in base:
-        if not key.startswith("call_") and key != "meta":
+        if not key.startswith(("call_", "pass_")) and key != "meta":
             assert np.array_equal(base[key], new[key]), key
     meta = json.loads(runner.invoke(app, ["bidder", "info", str(out), "--json"]).output)
     assert meta["call_records"] == {
@@ -224,9 +226,20 @@ def test_calls_refits_the_call_part_from_records_and_keeps_the_rest(
     }
     rows = meta["rows"]["call"]
     assert rows["train"] + rows["held_out"] == calls
+    passes = sum(
+        1
+        for f in files
+        for hand in Record.from_json(f.read_text()).hands
+        for call in hand.auction
+        if isinstance(call, Pass)
+    )
+    assert meta["rows"]["pass"]["train"] + meta["rows"]["pass"]["held_out"] == passes > 0
+    assert meta["rows"]["trump"] == json.loads(
+        runner.invoke(app, ["bidder", "info", "--json"]).output
+    )["rows"]["trump"]
     assert meta["command"].endswith(f"; then texas42 bidder calls {records} --out {out} --seed 2")
-    scores = meta["held_out"]["call"]
-    assert {"model", "frequencies", "base_model"} <= scores.keys()
+    for part in ("call", "pass"):
+        assert {"model", "frequencies", "base_model"} <= meta["held_out"][part].keys()
     again = tmp_path / "again.npz"
     assert runner.invoke(app, [*args[:3], "--out", str(again), "--seed", "2"]).exit_code == 0
     assert np.array_equal(_arrays(again)["call_weights"], new["call_weights"])

@@ -80,8 +80,9 @@ def calls(
     holdout: Annotated[float, typer.Option(help="Share of the records held out and scored.")] = 0.2,
     as_json: Annotated[bool, typer.Option("--json", help="Print the metadata as JSON.")] = False,
 ) -> None:
-    """Refit the model of how seats call (the inference from the calls, call_model=on) on the
-    auctions of game records, keeping the rest of the base model."""
+    """Refit the models of how seats call (the inference from the calls, call_model=on) and
+    of what a pass comes to, on the auctions of game records, keeping the rest of the base
+    model."""
     from texas42.services.bidder import train_calls
 
     command = " ".join(["texas42 bidder calls", *records, f"--out {out}", f"--seed {seed}"])
@@ -98,7 +99,7 @@ def calls(
         return
     found = meta["call_records"]
     typer.echo(
-        f"wrote {out}: the call part from {found['hands']} hands in {found['files']} records"
+        f"wrote {out}: the call and pass parts from {found['hands']} hands in {found['files']} records"
     )
     for line in _summary(meta):
         typer.echo(line)

@@ -451,15 +451,17 @@ def train(
 
 def record_call_rows(
     folders: Sequence[str | Path], seed: int = 0, holdout: float = HOLDOUT
-) -> tuple[Rows, dict[str, int]]:
-    """The ``call`` part's rows from game records (an arena's ``--records`` folders): every
-    call of every four-seat marks game's auction, the seat's dealt tiles, the calls before it
-    and the score before the hand (as `collect` reads self-play). A record is held out (and
+) -> tuple[dict[str, Rows], dict[str, int]]:
+    """The ``call`` and ``pass`` parts' rows from game records (an arena's ``--records``
+    folders), as `collect` reads them from self-play: every call of every four-seat marks
+    game's auction with the seat's dealt tiles, the calls before it and the score before the
+    hand; every pass with the marks its side then netted on the hand. A record is held out (and
     given its fold) by a hash of the seed and its name up to the first ``-`` (an arena's pair:
     both halves of a pair of deals fall on the same side). Also the files and hands read."""
     from texas42.core.record import Record, action_seats, check_record
 
     rows = Rows()
+    passes = Rows()
     counts = {"files": 0, "hands": 0}
     for folder in folders:
         path = Path(folder)
@@ -492,15 +494,19 @@ def record_call_rows(
                     side = record.rules.layout.side_of[seat]
                     before = tuple(ids[:i])
                     dealt = hand.deal[seat]
-                    rows.x.append(
-                        seat_features(dealt, record.rules, before, (score[side], score[1 - side]))
-                    )
+                    x = seat_features(dealt, record.rules, before, (score[side], score[1 - side]))
+                    rows.x.append(x)
                     rows.y.append(k)
                     rows.place(where)
                     rows.allowed.append(legal_classes(record.rules, before, dealt) | 1 << k)
+                    if aid == PASS_ID:
+                        net = result.score[side] - result.score[1 - side]
+                        passes.x.append(x)
+                        passes.y.append(min(max(net, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
+                        passes.place(where)
                 for side, marks in enumerate(result.score):
                     score[side] += marks
-    return rows, counts
+    return {"call": rows, "pass": passes}, counts
 
 
 def train_calls(
@@ -512,9 +518,10 @@ def train_calls(
     holdout: float = HOLDOUT,
 ) -> dict[str, Any]:
     """Refit the model's ``call`` part (how seats call, given their tiles: the inference from
-    the calls, `texas42.players.call_model`) on the auctions of game records, keep every other
-    part of ``base`` (default: the shipped model) and write the model to ``out``; the new
-    metadata, which keeps the base's and adds where the call part came from."""
+    the calls, `texas42.players.call_model`) and ``pass`` part (what a pass comes to, which the
+    learned bidder values a pass by) on the auctions of game records, keep every other part of
+    ``base`` (default: the shipped model) and write the model to ``out``; the new metadata,
+    which keeps the base's and adds where the two parts came from."""
     if not folders:
         raise Texas42Error("name at least one folder of game records to train on")
     if not 0 <= holdout < 1:
@@ -530,19 +537,25 @@ def train_calls(
     before = BidderModel(arrays)
     old = before.meta
     rows, counts = record_call_rows(folders, seed, holdout)
-    if not rows.x:
+    if not rows["call"].x:
         raise Texas42Error("the records hold no four-seat marks-game calls to learn from")
-    fitted, fitted_counts, scores = fit_parts({"call": rows})
-    if "call" not in fitted_counts:
-        raise Texas42Error(f"too few calls to fit: {len(rows.x)}")
-    held = [k for k, out in enumerate(rows.held) if out]
-    if "call" in before.parts and held and "call" in scores:
-        picked = [
-            before.outcome_chances("call", rows.x[k], rows.allowed[k])[rows.y[k]] for k in held
-        ]
-        loss = float(-np.log(np.clip(np.array(picked), 1e-6, 1)).mean())
-        scores["call"]["base_model"] = {"log_loss": round(loss, 4)}
-    arrays.update({k: v for k, v in fitted.items() if k.startswith("call_")})
+    fitted, fitted_counts, scores = fit_parts(rows)
+    if fitted_counts.keys() != {"call", "pass"}:
+        raise Texas42Error(
+            f"too few calls to fit: {len(rows['call'].x)} calls, {len(rows['pass'].x)} passes"
+        )
+    for name, part in rows.items():
+        held = [k for k, out in enumerate(part.held) if out]
+        if name in before.parts and held and name in scores:
+            picked = [
+                before.outcome_chances(name, part.x[k], part.allowed[k] if part.allowed else -1)[
+                    part.y[k]
+                ]
+                for k in held
+            ]
+            loss = float(-np.log(np.clip(np.array(picked), 1e-6, 1)).mean())
+            scores[name]["base_model"] = {"log_loss": round(loss, 4)}
+    arrays.update({k: v for k, v in fitted.items() if k.startswith(("call_", "pass_"))})
     meta = {
         **old,
         "texas42": __version__,
@@ -553,7 +566,7 @@ def train_calls(
             "seed": seed,
             "holdout": holdout,
         },
-        "rows": {**old.get("rows", {}), "call": fitted_counts["call"]},
+        "rows": {**old.get("rows", {}), **fitted_counts},
         "held_out": {**old.get("held_out", {}), **scores},
     }
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
