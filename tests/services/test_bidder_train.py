@@ -206,7 +206,9 @@ def test_calls_refits_the_call_part_from_records_and_keeps_the_rest(
     assert result.exit_code == 0, result.output
     files = sorted(records.glob("*.json"))
     calls = sum(len(hand.auction) for f in files for hand in Record.from_json(f.read_text()).hands)
-    assert f"the call and pass parts from {len(files)} hands in {len(files)} records" in result.output
+    assert (
+        f"the call and pass parts from {len(files)} hands in {len(files)} records" in result.output
+    )
     base_path = shipped_path()
     assert base_path is not None
     base, new = _arrays(Path(base_path)), _arrays(out)
@@ -234,12 +236,15 @@ def test_calls_refits_the_call_part_from_records_and_keeps_the_rest(
         if isinstance(call, Pass)
     )
     assert meta["rows"]["pass"]["train"] + meta["rows"]["pass"]["held_out"] == passes > 0
-    assert meta["rows"]["trump"] == json.loads(
-        runner.invoke(app, ["bidder", "info", "--json"]).output
-    )["rows"]["trump"]
+    assert (
+        meta["rows"]["trump"]
+        == json.loads(runner.invoke(app, ["bidder", "info", "--json"]).output)["rows"]["trump"]
+    )
     assert meta["command"].endswith(f"; then texas42 bidder calls {records} --out {out} --seed 2")
     for part in ("call", "pass"):
         assert {"model", "frequencies", "base_model"} <= meta["held_out"][part].keys()
+    shown = runner.invoke(app, ["bidder", "info", str(out)]).output
+    assert f"refitted on records: records, {len(files)} hands in {len(files)} records" in shown
     again = tmp_path / "again.npz"
     assert runner.invoke(app, [*args[:3], "--out", str(again), "--seed", "2"]).exit_code == 0
     assert np.array_equal(_arrays(again)["call_weights"], new["call_weights"])

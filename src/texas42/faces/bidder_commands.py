@@ -134,6 +134,12 @@ def info(
             f"  data {run['folder']}: {run['hands']} hands, bot {run['bot']}, playout "
             f"{run['playout']}, rules {', '.join(run['rules'])}, seed {run['seed']}"
         )
+    calls = meta.get("call_records")
+    if isinstance(calls, dict):
+        typer.echo(
+            f"  call and pass parts refitted on records: {', '.join(calls['folders'])}, "
+            f"{calls['hands']} hands in {calls['files']} records, seed {calls['seed']}"
+        )
     for line in _summary(meta):
         typer.echo(line)
 
