@@ -6,6 +6,7 @@ sentences, and a phone held sideways that shows its tiles and the bid box withou
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from typing import Any
@@ -19,6 +20,7 @@ from webtest import (
     act_once,
     add_bot,
     create_table,
+    hand_number,
     needs_browser,
     no_horizontal_scroll,
     seq_of,
@@ -151,7 +153,8 @@ def test_the_contract_box_the_regrouped_hand_and_a_face_down_hand_turned_up(
     deadline = time.monotonic() + 120
     while not page.locator("[data-testid=summary]").count():
         assert time.monotonic() < deadline, "the hand did not finish"
-        if not act_once(page):
+        # only the first hand's turns: once it ends the next may begin before the summary shows
+        if hand_number(page) > 1 or not act_once(page):
             time.sleep(0.05)
     summary = "[data-testid=summary]"
     lines = page.eval_on_selector_all(f"{summary} .result-line", "ls => ls.map(l => l.textContent)")
@@ -161,7 +164,8 @@ def test_the_contract_box_the_regrouped_hand_and_a_face_down_hand_turned_up(
     )
     assert len(faces) == 4 and all(faces), f"the last trick shows its faces: {faces}"
     note = page.text_content("[data-testid=next-hand]") or ""
-    assert "Hand 2's bidding has begun" in note
+    # hand 2, or later if everyone passed hand 2 and it was shaken again before the summary
+    assert re.search(r"Hand \d+'s bidding has begun", note), note
     page.screenshot(path=str(ARTIFACTS / "summary-turned-up.png"), full_page=True)
     page.click("[data-testid=to-next-hand]")
     page.wait_for_selector(summary, state="detached")
