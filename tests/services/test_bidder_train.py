@@ -11,6 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from bidder_fixture import write_run
+from texas42 import Rules
 from texas42.core.errors import Texas42Error
 from texas42.faces.cli import app
 from texas42.services.bidder import read_run, train
@@ -265,3 +266,20 @@ def test_calls_refuses_bad_records_and_names_them(records: Path, tmp_path: Path)
     result = runner.invoke(app, ["bidder", "calls", str(empty), "--out", str(out)])
     assert result.exit_code == 2 and "no four-seat marks-game calls" in result.output
     assert not out.exists()
+
+
+def test_calls_read_the_score_before_each_hand_of_a_game(tmp_path: Path) -> None:
+    """In whole games the score a seat calls at is the marks of the hands before: both sides'
+    scores appear, and never the winning one (the game ends there)."""
+    from texas42.players.learned import seat_features
+    from texas42.services.bidder import record_call_rows
+
+    folder = tmp_path / "games"
+    args = ["arena", "rules", "random", "--games", "2", "--seed", "5", "--records", str(folder)]
+    assert runner.invoke(app, args).exit_code == 0
+    rows, counts = record_call_rows([folder])
+    assert counts["files"] == 2 and counts["hands"] > 2
+    at = len(seat_features(0, Rules(), (), (0, 0))) - 7  # ours / 7 and theirs / 7, then flags
+    scores = {(round(7 * x[at]), round(7 * x[at + 1])) for x in rows["call"].x}
+    assert (0, 0) in scores and len(scores) > 2
+    assert all(0 <= ours < 7 and 0 <= theirs < 7 for ours, theirs in scores)
