@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from bench_engine import machine
 from texas42 import Game, Rules
-from texas42.core.actions import Bid
+from texas42.core.actions import Bid, Pass
 from texas42.core.errors import Texas42Error
 from texas42.core.hand import HandResult
 from texas42.core.layout import layout_of
@@ -102,7 +102,8 @@ def play_game(bot: str, rules: Rules, seed: int) -> list[Outcome]:
         view = game.view(seat)
         player = players[seat]
         action = player.choose(view)
-        if view.phase == Phase.AUCTION and isinstance(action, Bid):
+        # a forced bid is no prediction (records state none for it either)
+        if view.phase == Phase.AUCTION and isinstance(action, Bid) and Pass() in view.legal:
             chance = player.make_chance(view, action)  # type: ignore[attr-defined]
             over = view.bidder is not None and not view.layout.same_side(view.bidder, seat)
             if chance is not None:
@@ -131,9 +132,8 @@ whether an opponent held the bid, and the marks the caller's side netted on the 
 
 
 def point_bid(bid: Bid) -> int:
-    """A point bid's points; 0 for a mark bid or a special (whose ``points`` say what they
-    are worth in points)."""
-    return 0 if bid.marks or bid.special else bid.points
+    """A point bid's points; 0 for a mark bid or a special."""
+    return bid.points if bid.is_point_bid else 0
 
 
 def record_files(folder: Path) -> list[Path]:
@@ -156,7 +156,8 @@ def read_records(folders: Sequence[Path]) -> tuple[dict[str, list[Outcome]], dic
                 report = check_record(record)
             except (Texas42Error, OSError, UnicodeDecodeError) as error:
                 raise Texas42Error(f"{path}: {error}") from None
-            calibrated = layout_of(record.rules).seats == 4 and layout_of(record.rules).total == 42
+            layout = layout_of(record.rules)
+            calibrated = layout.seats == 4 and layout.total == 42
             for hand, result in zip(record.hands, report.results):
                 if result.made is None or result.bidder is None or not hand.reasons:
                     continue

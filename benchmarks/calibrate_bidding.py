@@ -2,7 +2,8 @@
 
     .venv/bin/python benchmarks/calibrate_bidding.py [--deals N] [--workers W] [--data FILE]
     .venv/bin/python benchmarks/calibrate_bidding.py --fit-only --data FILE
-    .venv/bin/python benchmarks/calibrate_bidding.py --records DIR [--records DIR ...] [--bot SPEC]
+    .venv/bin/python benchmarks/calibrate_bidding.py --records DIR [--records DIR ...]
+        [--bot SPEC]
 
 Three measurements, each on random deals with seat 0 bidding and leading:
 
@@ -205,12 +206,20 @@ def fit(rows: list[dict[str, Any]]) -> None:
         print(f"plunges: {made} of {len(plunges)} made ({made / len(plunges):.0%})")
 
 
+def stands_matrix(bids: Sequence[Outcome]) -> tuple[np.ndarray, np.ndarray]:
+    """`stands_features` of each bid (which must state the chance it was chosen on) and
+    whether it was made."""
+    rows = []
+    for bid in bids:
+        if bid.simulated is None:
+            raise ValueError("a bid without the chance it was chosen on")
+        rows.append(stands_features(bid.simulated, bid.over, bid.calls_before))
+    return np.array(rows), np.array([float(bid.made) for bid in bids])
+
+
 def fit_stands_weights(bids: Sequence[Outcome]) -> np.ndarray:
     """The logistic weights of `stands_features` that best predict which ``bids`` were made."""
-    for bid in bids:
-        assert bid.simulated is not None, "a bid without the chance it was chosen on"
-    x = np.array([stands_features(o.simulated or 0.0, o.over, o.calls_before) for o in bids])
-    return fit_logistic(x, np.array([float(o.made) for o in bids]))
+    return fit_logistic(*stands_matrix(bids))
 
 
 def fit_stands(folders: list[Path], bots: list[str]) -> None:
@@ -221,9 +230,8 @@ def fit_stands(folders: list[Path], bots: list[str]) -> None:
     bot = " and ".join(bots)
     if len(bids) < FEWEST:
         sys.exit(f"{bot}: {len(bids)} winning point bids state their chance, too few to fit")
-    beta = fit_stands_weights(bids)
-    x = np.array([stands_features(o.simulated or 0.0, o.over, o.calls_before) for o in bids])
-    y = np.array([float(o.made) for o in bids])
+    x, y = stands_matrix(bids)
+    beta = fit_logistic(x, y)
     print(f"stands calibration, {len(bids)} winning point bids of {bot}:")
     print(f"  STANDS_CALIBRATION = ({', '.join(f'{w:.3f}' for w in beta)})")
     print(f"  in the code:          {STANDS_CALIBRATION}")

@@ -40,24 +40,24 @@ def _hint_bot(samples: int, seed: int = 0) -> PimcBot:
     return PimcBot(PimcSettings.expert().with_options(options), seed)
 
 
-def test_make_chance_is_the_hints_chance_as_it_stands_for_each_bid() -> None:
-    """Hints show the chance a call is chosen on; `make_chance` predicts a point bid should it
-    stand (`chance_if_it_stands` of that chance), and a mark bid as hints do."""
+def test_make_chance_is_what_the_hints_say_if_it_stands_for_each_bid() -> None:
+    """Hints show the chance a call is chosen on and, for a point bid, its chance should it
+    stand; `make_chance` predicts the second for a point bid, the first for a mark bid."""
     view = Hand(Rules(), 3, EX14_DEAL).view(0)
     bot = _hint_bot(8)
-    shown = {h.action: h.chance for h in hints(view, samples=8)}
+    shown = {h.action: h for h in hints(view, samples=8)}
     bids = [a for a in view.legal if isinstance(a, Bid)]
     assert len(bids) > 5
     for bid in bids:
-        chance = shown[bid]
-        assert chance is not None
-        stands = chance_if_it_stands(view, bid, chance)
-        assert (stands is None) == bool(bid.marks)
-        assert bot.make_chance(view, bid) == (chance if stands is None else stands)
+        hint = shown[bid]
+        assert hint.chance is not None
+        assert (hint.if_stands is None) == bid.is_mark_bid
+        expected = hint.chance if hint.if_stands is None else hint.if_stands
+        assert bot.make_chance(view, bid) == expected
     # seat 0 opens: nobody has called, so an opening bid that stands is made more often
-    assert bot.make_chance(view, Bid(30)) > shown[Bid(30)]  # type: ignore[operator]
+    assert shown[Bid(30)].if_stands > shown[Bid(30)].chance  # type: ignore[operator]
     assert bot.make_chance(view, Pass()) is None
-    assert shown[Pass()] is None
+    assert shown[Pass()].chance is None and shown[Pass()].if_stands is None
 
 
 @given(
@@ -88,12 +88,38 @@ def test_an_opening_that_stands_is_likelier_the_more_seats_pass_after_it() -> No
     assert stands_chance(0.8, True, 1) > 0.85
 
 
-def test_the_stands_chance_is_for_point_bids_at_four_seats() -> None:
-    four = Hand(Rules(), 3, EX14_DEAL).view(0)
+def test_the_stands_chance_is_for_the_free_point_bids_it_was_fitted_on() -> None:
+    """Point bids at four seats, not mark bids or other tables; not a forced bid, nor an
+    opening after three passes (the fit had none: under standard rules they are forced)."""
+    hand = Hand(Rules(), 3, EX14_DEAL)
+    four = hand.view(0)
     assert chance_if_it_stands(four, Bid(30), 0.5) == stands_chance(0.5, False, 0)
     assert chance_if_it_stands(four, Bid("2m"), 0.5) is None
     three = Hand.random(Rules.parse("three-hand"), 0, random.Random(3)).view(1)
     assert chance_if_it_stands(three, Bid(30), 0.5) is None
+    for _ in range(3):
+        hand.apply(Pass())
+    fourth = hand.view(hand.turn)
+    assert Pass() not in fourth.legal  # standard rules: the fourth seat must bid
+    assert chance_if_it_stands(fourth, Bid(30), 0.5) is None
+    tournament = Hand(Rules.parse("tournament"), 3, EX14_DEAL)
+    for _ in range(3):
+        tournament.apply(Pass())
+    free = tournament.view(tournament.turn)
+    assert Pass() in free.legal and chance_if_it_stands(free, Bid(30), 0.5) is None
+
+
+def test_a_margin_of_caution_does_not_move_the_chance_if_it_stands() -> None:
+    """A margin makes a bot call more carefully; its bids are no likelier to fail, and the
+    stands calibration was fitted on chances without one."""
+    view = Hand(Rules(), 3, EX14_DEAL).view(0)  # North opens
+    plain = make_bot("pimc:samples=8,bid_samples=8", seed=5)
+    careful = make_bot("pimc:samples=8,bid_samples=8,bid_margin=4", seed=5)
+    assert isinstance(plain, PimcBot) and isinstance(careful, PimcBot)
+    for bid in (Bid(30), Bid(31), Bid(34)):
+        chances = plain.contract_chances(view)
+        assert careful.call_value(chances, bid, view)[0] < plain.call_value(chances, bid, view)[0]
+        assert careful.make_chance(view, bid) == plain.make_chance(view, bid)
 
 
 def test_a_bid_reason_says_both_chances_and_they_read_back() -> None:
@@ -124,9 +150,9 @@ def test_make_chance_falls_as_the_bid_rises_and_a_special_has_one() -> None:
     assert splash == bot.special_chance(view, by_name["splash"])  # type: ignore[arg-type]
 
 
-def test_make_chance_is_what_the_bot_chose_its_call_on() -> None:
-    """The call the bot makes is the one `call_value` rated best, and `make_chance` reports the
-    chance behind that rating; the answer is the same asked twice (deterministic)."""
+def test_make_chance_is_the_stands_chance_of_what_the_bot_chose_its_call_on() -> None:
+    """The call the bot makes is the one `call_value` rated best, and `make_chance` reports
+    the chance behind that rating as it stands; the same asked twice (deterministic)."""
     view = Hand(Rules(), 3, EX14_DEAL).view(0)
     bot = make_bot("pimc:samples=8,bid_samples=8", seed=5)
     assert isinstance(bot, PimcBot)

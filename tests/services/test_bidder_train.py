@@ -283,3 +283,22 @@ def test_calls_read_the_score_before_each_hand_of_a_game(tmp_path: Path) -> None
     scores = {(round(7 * x[at]), round(7 * x[at + 1])) for x in rows["call"].x}
     assert (0, 0) in scores and len(scores) > 2
     assert all(0 <= ours < 7 and 0 <= theirs < 7 for ours, theirs in scores)
+
+
+def test_both_halves_of_an_arena_pair_fall_on_the_same_side(records: Path, tmp_path: Path) -> None:
+    """A pair's two records deal the same tiles: one held out and the other trained on would
+    let the held-out score see its own deals."""
+    from texas42.services.bidder import record_call_rows
+
+    sides = set()
+    for first in sorted(records.glob("*-north-south.json")):
+        pair = tmp_path / first.name.split("-")[0]
+        pair.mkdir()
+        for half in records.glob(f"{first.name.split('-')[0]}-*.json"):
+            (pair / half.name).write_text(half.read_text())
+        rows, counts = record_call_rows([pair], seed=2)
+        assert counts["files"] == 2
+        held = set(rows["call"].held) | set(rows["pass"].held)
+        assert len(held) == 1, pair.name
+        sides |= held
+    assert sides == {True, False}

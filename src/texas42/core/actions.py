@@ -144,6 +144,12 @@ class Bid(Action):
     def is_mark_bid(self) -> bool:
         return self.marks > 0
 
+    @property
+    def is_point_bid(self) -> bool:
+        """A bid of points (30, 31, ...): not marks, a plunge, a splash or the moon, whose
+        ``points`` say what they are worth in points rather than what they bid."""
+        return not self.marks and not self.special
+
 
 class Discard(Action):
     """Lay a tile face down after taking the widow: ``Discard("6-4")``."""

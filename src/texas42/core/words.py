@@ -875,7 +875,7 @@ def hint_facts(
     if chance is not None:
         fact = f"{round(chance * 100)}% {'to set' if defending else 'to make'}"
         if if_stands is not None:
-            fact += f" ({percent(if_stands)}{_IF_STANDS})"
+            fact += f" ({round(if_stands * 100)}%{_IF_STANDS})"
         facts.append(fact)
     if points is not None:
         facts.append(f"the bidders take {points:.1f} points on average")

@@ -25,7 +25,7 @@ from texas42.core.progress import Phase
 from texas42.core.reasons import Reason
 from texas42.core.view import View
 from texas42.players.explain import PlayGrounds
-from texas42.players.pimc import Chances, PimcBot, PimcSettings, chance_if_it_stands
+from texas42.players.pimc import Chances, PimcBot, PimcSettings
 from texas42.search.solver import points_needed
 
 
@@ -49,6 +49,7 @@ class Hint:
             "chance": None if self.chance is None else round(self.chance, 4),
             "points": None if self.points is None else round(self.points, 2),
             "marks": None if self.marks is None else round(self.marks, 3),
+            "if_stands": None if self.if_stands is None else round(self.if_stands, 4),
         }
 
 
@@ -128,9 +129,8 @@ def _call_hints(bot: PimcBot, view: View, chances: dict[Contract, Chances]) -> l
             found.append(Hint(action, None, None, bot.pass_value(view)))
         elif isinstance(action, Bid):
             chance, marks = bot.call_value(chances, action, view)
-            found.append(
-                Hint(action, chance, None, marks, chance_if_it_stands(view, action, chance))
-            )
+            stands = bot.stands_chance(view, chances, action, chance)
+            found.append(Hint(action, chance, None, marks, stands))
         else:
             found.append(Hint(action, None, None, None))
     found.sort(key=lambda h: -1e9 if h.marks is None else h.marks, reverse=True)

@@ -124,7 +124,7 @@ too, and at the thresholds a pass and a bid were measured to net the same marks.
 
 STANDS_KNEE = 0.7
 """Above this simulated chance the stands calibration bends upward (``stands_features``' last
-feature but one): the simulation is too cautious with strong hands."""
+feature): the simulation is too cautious with strong hands."""
 
 SURE_MARK_CHANCE = 0.97
 """Taking all seven tricks when RulesBot counts the hand sure (top trumps and every other tile
@@ -567,7 +567,9 @@ class PimcBot:
                 options.append((special, chance, value))
                 if value > best[0] + 1e-9:
                     best = (value, special)
-        if_stands = tuple(chance_if_it_stands(view, bid, chance) for bid, chance, _ in options)
+        if_stands = tuple(
+            self.stands_chance(view, chances, bid, chance) for bid, chance, _ in options
+        )
         return best[1], CallGrounds(
             pass_value, tuple(options), self.bid_samples(view), if_stands=if_stands
         )
@@ -616,7 +618,7 @@ class PimcBot:
             self.bid_samples(view),
             equity=True,
             stands=tuple(o.stands for o, _ in bids_judged),
-            if_stands=tuple(chance_if_it_stands(view, b, c) for b, c, _ in options),
+            if_stands=tuple(self.stands_chance(view, chances, b, c) for b, c, _ in options),
         )
         return ACTIONS[best.aid], grounds
 
@@ -685,18 +687,22 @@ class PimcBot:
 
     def make_chance(self, view: View, action: Action) -> float | None:
         """The chance this bot gives a call (a point or mark bid, a special) of being made should
-        it stand: `chance_if_it_stands` where that applies, else the chance `_call` chooses on
-        (`call_value`), which is the one hints show; None for a pass or any other action."""
+        it stand: `stands_chance` where that applies, else the chance `_call` chooses on
+        (`call_value`); None for a pass or any other action."""
         if not isinstance(action, Bid):
             return None
         if self.settings.bidding == "learned" and self._learned().applies(view):
             return self._learned().make_chance(view, action)
-        chance = self.call_value(self.contract_chances(view), action, view)[0]
-        stands = chance_if_it_stands(view, action, chance)
+        chances = self.contract_chances(view)
+        chance = self.call_value(chances, action, view)[0]
+        stands = self.stands_chance(view, chances, action, chance)
         return chance if stands is None else stands
 
-    def bid_chance(self, chances: dict[Contract, Chances], bid: Bid, view: View) -> float:
-        """The best chance over the contracts of making ``bid``: see the module docstring."""
+    def bid_chance(
+        self, chances: dict[Contract, Chances], bid: Bid, view: View, cautious: bool = True
+    ) -> float:
+        """The best chance over the contracts of making ``bid``: see the module docstring
+        (``cautious``: with this bot's margins of caution on point bids, as calls weigh it)."""
         rules = view.rules
         best = 0.0
         for contract, values in chances.items():
@@ -711,16 +717,31 @@ class PimcBot:
             elif contract.kind == "sevens":
                 continue
             else:
-                share = self.point_chance(view, contract, values, bid.points)
+                share = self.point_chance(view, contract, values, bid.points, cautious)
             best = max(best, share)
         return best
 
-    def point_chance(self, view: View, contract: Contract, values: Chances, need: int) -> float:
+    def stands_chance(
+        self, view: View, chances: dict[Contract, Chances], bid: Bid, chance: float
+    ) -> float | None:
+        """`chance_if_it_stands` for ``bid``, whose chance `call_value` gave as ``chance``: from
+        the chance without this bot's margins of caution, since `STANDS_CALIBRATION` was fitted
+        on chances with none (a margin makes a bot call more carefully, not its bids likelier
+        to fail)."""
+        if bid.is_point_bid and (self.settings.bid_margin or self.settings.overcall_margin):
+            chance = self.bid_chance(chances, bid, view, cautious=False)
+        return chance_if_it_stands(view, bid, chance)
+
+    def point_chance(
+        self, view: View, contract: Contract, values: Chances, need: int, cautious: bool = True
+    ) -> float:
         """The calibrated chance that the viewer, naming ``contract``, takes ``need`` points
-        (``overcall_margin`` more when it would outbid an opponent)."""
-        margin = self.settings.bid_margin
+        (with ``cautious``, ``bid_margin`` more, and ``overcall_margin`` more again when it
+        would outbid an opponent)."""
+        margin = self.settings.bid_margin if cautious else 0
         if (
-            view.phase == Phase.AUCTION
+            cautious
+            and view.phase == Phase.AUCTION
             and view.bidder is not None
             and not view.layout.same_side(view.bidder, view.seat)
         ):
@@ -906,12 +927,15 @@ def stands_chance(chance: float, over: bool, calls_before: int) -> float:
 
 
 def chance_if_it_stands(view: View, bid: Bid, chance: float) -> float | None:
-    """The chance ``bid``, called now at ``view``, is made if nobody outbids it, where
-    `STANDS_CALIBRATION` applies: a point bid at four seats and 42 points; None elsewhere (a
-    mark bid, a special, another table)."""
-    if bid.marks or bid.special or not bid.points or not _calibrated(view):
+    """The chance ``bid``, called now at ``view`` with the simulation's ``chance`` (no margin
+    of caution), is made if nobody outbids it, where `STANDS_CALIBRATION` was fitted: a point
+    bid at four seats and 42 points, free (a pass was legal), and not an opening after three
+    passes (the fit had none: under standard rules they are forced). None elsewhere."""
+    if not bid.is_point_bid or not _calibrated(view) or Pass() not in view.legal:
         return None
     over = view.bidder is not None and not view.layout.same_side(view.bidder, view.seat)
+    if not over and len(view.calls) >= 3:
+        return None
     return stands_chance(chance, over, len(view.calls))
 
 

@@ -293,6 +293,9 @@ class Hint:
     chance: float | None
     points: float | None
     marks: float | None
+    if_stands: float | None
+    """A point bid's chance of being made should nobody outbid it; ``chance`` is the one the
+    call is chosen on."""
     text: str
 
 

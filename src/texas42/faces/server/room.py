@@ -1585,7 +1585,7 @@ class Room:
                                 fields["chance"],
                                 fields["points"],
                                 fields["marks"],
-                                None if h.if_stands is None else round(h.if_stands, 4),
+                                fields["if_stands"],
                             ),
                         },
                     )

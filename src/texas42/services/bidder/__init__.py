@@ -458,7 +458,7 @@ def record_call_rows(
     hand; every pass with the marks its side then netted on the hand. A record is held out (and
     given its fold) by a hash of the seed and its name up to the first ``-`` (an arena's pair:
     both halves of a pair of deals fall on the same side). Also the files and hands read."""
-    from texas42.core.record import Record, action_seats, check_record
+    from texas42.core.record import Record, check_record
 
     rows = Rows()
     passes = Rows()
@@ -482,15 +482,17 @@ def record_call_rows(
             value = int.from_bytes(digest, "big")
             where = (value / 2**64 < holdout, value % FOLDS)
             score = [0, 0]
-            for hand, result in zip(record.hands, report.results):
+            seats = record.rules.layout.seats
+            for hand, played, result in zip(record.hands, report.hands, report.results):
                 counts["hands"] += 1
-                seats = action_seats(record.rules, hand)
+                # a hand the record leaves unfinished has no outcome for its passes yet
+                finished = result.made is not None
                 ids = [call.id for call in hand.auction]
                 for i, aid in enumerate(ids):
                     k = call_class(aid)
                     if k is None:
                         continue
-                    seat = seats[i]
+                    seat = (played.first_bidder + i) % seats
                     side = record.rules.layout.side_of[seat]
                     before = tuple(ids[:i])
                     dealt = hand.deal[seat]
@@ -499,7 +501,7 @@ def record_call_rows(
                     rows.y.append(k)
                     rows.place(where)
                     rows.allowed.append(legal_classes(record.rules, before, dealt) | 1 << k)
-                    if aid == PASS_ID:
+                    if aid == PASS_ID and finished:
                         net = result.score[side] - result.score[1 - side]
                         passes.x.append(x)
                         passes.y.append(min(max(net, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
