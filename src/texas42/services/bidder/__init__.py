@@ -193,26 +193,16 @@ def collect(
             rules = run.rules[int(a["calls_rules"][i])]
             if not _four_seat_marks(rules):
                 continue
-            aid = int(a["calls_action"][i])
-            k = call_class(aid)
-            if k is None:
-                continue
-            dealt = int(a["calls_dealt"][i])
-            before = tuple(int(v) for v in a["calls_before"][i] if v >= 0)
-            score = (int(a["calls_score"][i][0]), int(a["calls_score"][i][1]))
-            x = seat_features(dealt, rules, before, score)
-            game = held(int(a["calls_game"][i]))
-            calls = rows["call"]
-            calls.x.append(x)
-            calls.y.append(k)
-            calls.place(game)
-            calls.allowed.append(legal_classes(rules, before, dealt) | 1 << k)
-            if aid == PASS_ID:
-                passes = rows["pass"]
-                passes.x.append(x)
-                marks = int(a["calls_marks"][i])
-                passes.y.append(min(max(marks, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
-                passes.place(game)
+            add_call(
+                rows,
+                rules,
+                int(a["calls_action"][i]),
+                int(a["calls_dealt"][i]),
+                tuple(int(v) for v in a["calls_before"][i] if v >= 0),
+                (int(a["calls_score"][i][0]), int(a["calls_score"][i][1])),
+                int(a["calls_marks"][i]),
+                held(int(a["calls_game"][i])),
+            )
         for i in range(len(a["hands_game"])):
             if (
                 _four_seat_marks(run.rules[int(a["hands_rules"][i])])
@@ -220,6 +210,36 @@ def collect(
             ):
                 gained.extend(int(v) for v in a["hands_marks"][i])
     return rows, gained
+
+
+def add_call(
+    rows: dict[str, Rows],
+    rules: Rules,
+    aid: int,
+    dealt: int,
+    before: tuple[int, ...],
+    score: tuple[int, int],
+    marks: int | None,
+    where: tuple[bool, int],
+) -> None:
+    """One call's rows: the ``call`` part's (the call given the seat's dealt tiles, the calls
+    before it and the score, its side's first), and for a pass the ``pass`` part's (``marks``:
+    what its side netted on the hand; None while the hand is unfinished). Calls the model does
+    not know (`call_class`) are left out."""
+    k = call_class(aid)
+    if k is None:
+        return
+    x = seat_features(dealt, rules, before, score)
+    calls = rows["call"]
+    calls.x.append(x)
+    calls.y.append(k)
+    calls.place(where)
+    calls.allowed.append(legal_classes(rules, before, dealt) | 1 << k)
+    if aid == PASS_ID and marks is not None:
+        passes = rows["pass"]
+        passes.x.append(x)
+        passes.y.append(min(max(marks, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
+        passes.place(where)
 
 
 def _mask_rows(masks: list[int], classes: int) -> np.ndarray:
@@ -460,8 +480,7 @@ def record_call_rows(
     both halves of a pair of deals fall on the same side). Also the files and hands read."""
     from texas42.core.record import Record, check_record
 
-    rows = Rows()
-    passes = Rows()
+    rows = {"call": Rows(), "pass": Rows()}
     counts = {"files": 0, "hands": 0}
     for folder in folders:
         path = Path(folder)
@@ -489,26 +508,22 @@ def record_call_rows(
                 finished = result.made is not None
                 ids = [call.id for call in hand.auction]
                 for i, aid in enumerate(ids):
-                    k = call_class(aid)
-                    if k is None:
-                        continue
                     seat = (played.first_bidder + i) % seats
                     side = record.rules.layout.side_of[seat]
-                    before = tuple(ids[:i])
-                    dealt = hand.deal[seat]
-                    x = seat_features(dealt, record.rules, before, (score[side], score[1 - side]))
-                    rows.x.append(x)
-                    rows.y.append(k)
-                    rows.place(where)
-                    rows.allowed.append(legal_classes(record.rules, before, dealt) | 1 << k)
-                    if aid == PASS_ID and finished:
-                        net = result.score[side] - result.score[1 - side]
-                        passes.x.append(x)
-                        passes.y.append(min(max(net, -MARKS_RANGE), MARKS_RANGE) + MARKS_RANGE)
-                        passes.place(where)
+                    net = result.score[side] - result.score[1 - side]
+                    add_call(
+                        rows,
+                        record.rules,
+                        aid,
+                        hand.deal[seat],
+                        tuple(ids[:i]),
+                        (score[side], score[1 - side]),
+                        net if finished else None,
+                        where,
+                    )
                 for side, marks in enumerate(result.score):
                     score[side] += marks
-    return {"call": rows, "pass": passes}, counts
+    return rows, counts
 
 
 def train_calls(
