@@ -54,10 +54,11 @@ from texas42.core.errors import Texas42Error
 from texas42.core.hand import HandResult
 from texas42.core.layout import layout_of
 from texas42.core.progress import Phase
-from texas42.core.record import HandRecord, Record, action_seats, check_record
+from texas42.core.record import HandRecord, Record, action_seats
 from texas42.core.words import BidChanceSaid, bid_chance_said
 from texas42.players import make_bot
 from texas42.players.pimc import stands_chance
+from texas42.services.arena.ledger import checked_records
 from texas42.services.arena.stats import Proportion, mean_ci, wilson
 
 BINS = 10
@@ -136,46 +137,33 @@ def point_bid(bid: Bid) -> int:
     return bid.points if bid.is_point_bid else 0
 
 
-def record_files(folder: Path) -> list[Path]:
-    """The game records in ``folder`` (every ``*.json``), in name order."""
-    if not folder.is_dir():
-        raise Texas42Error(f"{folder}: no such folder")
-    return sorted(folder.glob("*.json"))
-
-
 def read_records(folders: Sequence[Path]) -> tuple[dict[str, list[Outcome]], dict[str, list[Call]]]:
     """From the records in ``folders``, by the player spec that made them: each winning bid that
     states its chance with whether it was made and whether it was an overcall (`Outcome`), and
     each call that states the best bid's chance (`Call`)."""
     outcomes: dict[str, list[Outcome]] = {}
     calls: dict[str, list[Call]] = {}
-    for folder in folders:
-        for path in record_files(folder):
-            try:
-                record = Record.from_json(path.read_text(encoding="utf-8"))
-                report = check_record(record)
-            except (Texas42Error, OSError, UnicodeDecodeError) as error:
-                raise Texas42Error(f"{path}: {error}") from None
-            layout = layout_of(record.rules)
-            calibrated = layout.seats == 4 and layout.total == 42
-            for hand, result in zip(record.hands, report.results):
-                if result.made is None or result.bidder is None or not hand.reasons:
-                    continue
-                for player, call, over_partner, stated in _stated_calls(record, hand, result):
-                    if not over_partner:
-                        calls.setdefault(player, []).append(call)
-                    if stated is not None:
-                        said, calls_before, bid = stated
-                        outcomes.setdefault(player, []).append(
-                            Outcome(
-                                said.predicted,
-                                result.made,
-                                call[2],
-                                said.chance if calibrated else None,
-                                point_bid(bid),
-                                calls_before,
-                            )
+    for _, record, report in checked_records(folders):
+        layout = layout_of(record.rules)
+        calibrated = layout.seats == 4 and layout.total == 42
+        for hand, result in zip(record.hands, report.results):
+            if result.made is None or result.bidder is None or not hand.reasons:
+                continue
+            for player, call, over_partner, stated in _stated_calls(record, hand, result):
+                if not over_partner:
+                    calls.setdefault(player, []).append(call)
+                if stated is not None:
+                    said, calls_before, bid = stated
+                    outcomes.setdefault(player, []).append(
+                        Outcome(
+                            said.predicted,
+                            result.made,
+                            call[2],
+                            said.chance if calibrated else None,
+                            point_bid(bid),
+                            calls_before,
                         )
+                    )
     return outcomes, calls
 
 

@@ -18,11 +18,13 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from texas42.core.errors import Texas42Error
+from texas42.core.record import CheckReport, Record, check_record
 from texas42.core.rules import Rules
 from texas42.services.arena.match import GameResult, MatchResult, MatchSpec, deal_seed
 from texas42.services.arena.report import record_name, save_records
@@ -242,3 +244,19 @@ def _read_pair(line: str, spec: MatchSpec, seed: int) -> MatchResult | None:
         spec.bot_a, spec.bot_b, spec.rules, deal_seed(seed, index), index, spec.hands, True
     )
     return MatchResult(pair_spec, (first, second))
+
+
+def checked_records(folders: Sequence[str | Path]) -> Iterator[tuple[Path, Record, CheckReport]]:
+    """Each game record in the folders (every ``*.json``: a records folder's records, never its
+    ledger), in name order, read and replayed. A missing folder, or a record that cannot be read
+    or replayed, is refused with its path."""
+    for folder in map(Path, folders):
+        if not folder.is_dir():
+            raise Texas42Error(f"{folder}: no such folder")
+        for path in sorted(folder.glob("*.json")):
+            try:
+                record = Record.from_json(path.read_text(encoding="utf-8"))
+                report = check_record(record)
+            except (Texas42Error, OSError, UnicodeDecodeError) as error:
+                raise Texas42Error(f"{path}: {error}") from None
+            yield path, record, report

@@ -127,11 +127,13 @@ def held_out(seed: int, run: Run, game: int, holdout: float = HOLDOUT) -> tuple[
     training seed, the run's own seed and bot and the game (below ``holdout``: held out), so a
     game stays on its side of the split whatever other runs are trained with it and however
     many games its run has when it is read."""
-    digest = hashlib.blake2b(
-        f"texas42-bidder:{seed}:{run.meta.get('seed')}:{run.meta.get('bot')}:{game}".encode(),
-        digest_size=8,
-    ).digest()
-    value = int.from_bytes(digest, "big")
+    key = f"texas42-bidder:{seed}:{run.meta.get('seed')}:{run.meta.get('bot')}:{game}"
+    return _split(key, holdout)
+
+
+def _split(key: str, holdout: float) -> tuple[bool, int]:
+    """Whether what ``key`` names is held out (its hash below ``holdout``), and its fold."""
+    value = int.from_bytes(hashlib.blake2b(key.encode(), digest_size=8).digest(), "big")
     return value / 2**64 < holdout, value % FOLDS
 
 
@@ -478,51 +480,37 @@ def record_call_rows(
     hand; every pass with the marks its side then netted on the hand. A record is held out (and
     given its fold) by a hash of the seed and its name up to the first ``-`` (an arena's pair:
     both halves of a pair of deals fall on the same side). Also the files and hands read."""
-    from texas42.core.record import Record, check_record
+    from texas42.services.arena.ledger import checked_records
 
     rows = {"call": Rows(), "pass": Rows()}
     counts = {"files": 0, "hands": 0}
-    for folder in folders:
-        path = Path(folder)
-        if not path.is_dir():
-            raise Texas42Error(f"{path}: no such folder")
-        for file in sorted(path.glob("*.json")):
-            try:
-                record = Record.from_json(file.read_text(encoding="utf-8"))
-                report = check_record(record)
-            except (Texas42Error, OSError, UnicodeDecodeError) as error:
-                raise Texas42Error(f"{file}: {error}") from None
-            counts["files"] += 1
-            if not _four_seat_marks(record.rules):
-                continue
-            digest = hashlib.blake2b(
-                f"texas42-calls:{seed}:{file.name.split('-')[0]}".encode(), digest_size=8
-            ).digest()
-            value = int.from_bytes(digest, "big")
-            where = (value / 2**64 < holdout, value % FOLDS)
-            score = [0, 0]
-            seats = record.rules.layout.seats
-            for hand, played, result in zip(record.hands, report.hands, report.results):
-                counts["hands"] += 1
-                # a hand the record leaves unfinished has no outcome for its passes yet
-                finished = result.made is not None
-                ids = [call.id for call in hand.auction]
-                for i, aid in enumerate(ids):
-                    seat = (played.first_bidder + i) % seats
-                    side = record.rules.layout.side_of[seat]
-                    net = result.score[side] - result.score[1 - side]
-                    add_call(
-                        rows,
-                        record.rules,
-                        aid,
-                        hand.deal[seat],
-                        tuple(ids[:i]),
-                        (score[side], score[1 - side]),
-                        net if finished else None,
-                        where,
-                    )
-                for side, marks in enumerate(result.score):
-                    score[side] += marks
+    for file, record, report in checked_records(folders):
+        counts["files"] += 1
+        if not _four_seat_marks(record.rules):
+            continue
+        where = _split(f"texas42-calls:{seed}:{file.name.split('-')[0]}", holdout)
+        score = [0, 0]
+        layout = record.rules.layout
+        for hand, played, result in zip(record.hands, report.hands, report.results):
+            counts["hands"] += 1
+            # a hand the record leaves unfinished has no outcome for its passes yet
+            nets = [result.score[side] - result.score[1 - side] for side in (0, 1)]
+            ids = [call.id for call in hand.auction]
+            for i, aid in enumerate(ids):
+                seat = (played.first_bidder + i) % layout.seats
+                side = layout.side_of[seat]
+                add_call(
+                    rows,
+                    record.rules,
+                    aid,
+                    hand.deal[seat],
+                    tuple(ids[:i]),
+                    (score[side], score[1 - side]),
+                    nets[side] if result.made is not None else None,
+                    where,
+                )
+            for side, marks in enumerate(result.score):
+                score[side] += marks
     return rows, counts
 
 
