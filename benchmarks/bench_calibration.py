@@ -57,7 +57,7 @@ from texas42.core.progress import Phase
 from texas42.core.record import HandRecord, Record, action_seats
 from texas42.core.words import BidChanceSaid, bid_chance_said
 from texas42.players import make_bot
-from texas42.players.pimc import stands_chance
+from texas42.players.pimc import calibrated_table, stands_chance
 from texas42.services.arena.ledger import checked_records
 from texas42.services.arena.stats import Proportion, mean_ci, wilson
 
@@ -144,8 +144,7 @@ def read_records(folders: Sequence[Path]) -> tuple[dict[str, list[Outcome]], dic
     outcomes: dict[str, list[Outcome]] = {}
     calls: dict[str, list[Call]] = {}
     for _, record, report in checked_records(folders):
-        layout = layout_of(record.rules)
-        calibrated = layout.seats == 4 and layout.total == 42
+        calibrated = calibrated_table(layout_of(record.rules))
         for hand, result in zip(record.hands, report.results):
             if result.made is None or result.bidder is None or not hand.reasons:
                 continue

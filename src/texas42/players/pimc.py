@@ -57,7 +57,7 @@ from texas42.core.auction import special_bid_marks
 from texas42.core.contracts import Contract, PlayTables, tables_for
 from texas42.core.errors import IllegalActionError, Texas42Error
 from texas42.core.hand import Hand
-from texas42.core.layout import layout_of
+from texas42.core.layout import Layout, layout_of
 from texas42.core.notation import view_position
 from texas42.core.numerals import whole_number
 from texas42.core.progress import Phase, sitting_out
@@ -125,6 +125,8 @@ too, and at the thresholds a pass and a bid were measured to net the same marks.
 STANDS_KNEE = 0.7
 """Above this simulated chance the stands calibration bends upward (``stands_features``' last
 feature): the simulation is too cautious with strong hands."""
+
+_STANDS_KNEE_LOGIT = math.log(STANDS_KNEE / (1 - STANDS_KNEE))
 
 SURE_MARK_CHANCE = 0.97
 """Taking all seven tricks when RulesBot counts the hand sure (top trumps and every other tile
@@ -901,14 +903,13 @@ def stands_features(chance: float, over: bool, calls_before: int) -> list[float]
     p = min(max(chance, 0.005), 0.995)
     logit = math.log(p / (1 - p))
     after = 3 - calls_before
-    knee = math.log(STANDS_KNEE / (1 - STANDS_KNEE))
     return [
         1.0,
         logit,
         float(over),
         0.0 if over else float(after),
         float(after) if over else 0.0,
-        max(logit - knee, 0.0),
+        max(logit - _STANDS_KNEE_LOGIT, 0.0),
     ]
 
 
@@ -940,8 +941,12 @@ def chance_if_it_stands(view: View, bid: Bid, chance: float) -> float | None:
 
 
 def _calibrated(view: View) -> bool:
+    return calibrated_table(view.layout)
+
+
+def calibrated_table(layout: Layout) -> bool:
     """Whether the bidding constants, fitted at four seats and 42 points, apply."""
-    return view.layout.seats == 4 and view.layout.total == 42
+    return layout.seats == 4 and layout.total == 42
 
 
 def _normal_cdf(x: float) -> float:
