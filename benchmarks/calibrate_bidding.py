@@ -21,9 +21,10 @@ Three measurements, each on random deals with seat 0 bidding and leading:
 
 A fourth fit plays nothing: ``--records DIR`` (repeatable) reads arena records and fits
 `STANDS_CALIBRATION`, a point bid's chance of being made should it stand, on the winning point
-bids of ``--bot`` (repeatable; default ``expert@1`` and ``expert``, which bid alike) whose reasons state the chance
-the call was chosen on: a logistic regression of "made" on `stands_features` (the very function
-the bot calls). It prints the constants and the gap per decile, in the records fitted.
+bids of ``--bot`` (repeatable; default ``expert@1`` and ``expert``, which bid alike) whose
+reasons state the chance the call was chosen on: a logistic regression of "made" on
+`stands_features` (the very function the bot calls). It prints the constants and the gap per
+decile, in the records fitted.
 
 Prints the fitted constants next to the ones in the code. ``--data`` keeps the played deals (one
 JSON line each), so a fit can be redone without playing again. About 1,000 deals take 12 minutes

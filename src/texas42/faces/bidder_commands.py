@@ -98,9 +98,8 @@ def calls(
         typer.echo(json.dumps(meta, sort_keys=True))
         return
     found = meta["call_records"]
-    typer.echo(
-        f"wrote {out}: the call and pass parts from {found['hands']} hands in {found['files']} records"
-    )
+    hands, files = found["hands"], found["files"]
+    typer.echo(f"wrote {out}: the call and pass parts from {hands} hands in {files} records")
     for line in _summary(meta):
         typer.echo(line)
 
