@@ -13,7 +13,7 @@ from texas42.core.errors import Texas42Error
 from texas42.players import BASELINES, BOT_NAMES, make_bot, parse_spec
 from texas42.players.pimc import PimcBot, PimcSettings, PlayEstimate
 
-EXPERT_AT_1 = PimcSettings(inference=True, endgame=True, bid_samples=48)
+EXPERT_AT_1 = PimcSettings(inference=True, endgame=True, bid_samples=48, no_loser_marks=0.8)
 """The expert as it was frozen: written here by value, so a change of `PimcSettings.expert`
 or of a default shows as this test failing, not as a yardstick that quietly moved."""
 
@@ -60,7 +60,7 @@ def test_eq10_is_plain_pimc_over_ten_deals_maximising_points() -> None:
     bot = make_bot("eq10")
     assert isinstance(bot, PimcBot) and bot.name == "eq10"
     assert bot.settings == PimcSettings(
-        samples=10, value_samples=10, bid_samples=10, objective="points"
+        samples=10, value_samples=10, bid_samples=10, objective="points", no_loser_marks=0.8
     )
     assert not (bot.settings.inference or bot.settings.play_inference or bot.settings.endgame)
 

@@ -46,14 +46,14 @@ class Bot(Protocol):
 BASELINES = {
     "expert@1": (
         "pimc:samples=24,value_samples=8,bid_samples=48,bid_margin=0,overcall_margin=0,"
-        "opponent_makes=0.5,"
+        "opponent_makes=0.5,no_loser_marks=0.8,"
         "inference=on,play_inference=off,endgame=on,endgame_worlds=120,endgame_tiles=1,"
         "bidding=simulation,declaring=simulation,time_limit=0,objective=make,call_model=off,"
         "auction=fixed,bidder_model=shipped"
     ),
     "eq10": (
         "pimc:samples=10,value_samples=10,bid_samples=10,bid_margin=0,overcall_margin=0,"
-        "opponent_makes=0.5,"
+        "opponent_makes=0.5,no_loser_marks=0.8,"
         "inference=off,play_inference=off,endgame=off,endgame_worlds=120,endgame_tiles=1,"
         "bidding=simulation,declaring=simulation,time_limit=0,objective=points,call_model=off,"
         "auction=fixed,bidder_model=shipped"

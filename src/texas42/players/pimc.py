@@ -132,9 +132,11 @@ SURE_MARK_CHANCE = 0.97
 """Taking all seven tricks when RulesBot counts the hand sure (top trumps and every other tile
 the best left)."""
 
-NO_LOSER_MARK_CHANCE = 0.8
-"""Taking all seven with no loser counted but not sure (4 of 4 such deals made it in the fit's
-data; the prior is kept cautious, since a set mark bid costs its marks)."""
+NO_LOSER_MARK_CHANCE = 0.73
+"""Taking all seven with no loser counted but not sure: the default of ``no_loser_marks``.
+Such mark bids of ``expert@1`` and ``expert``, which took it as 0.8 (4 of 4 such deals had made
+it in `MARK_CHANCE`'s data), were made 208 times in 286 (72.7%, 67% to 78%) in the records of
+eleven arena runs (``benchmarks/README.md``)."""
 
 DOUBLE_DUMMY_FLATTERY = 5.5
 """Points of 42 by which double dummy over-states what a declarer takes in real play (measured
@@ -173,6 +175,9 @@ class PimcSettings:
     opponent_makes: float = 0.5
     """How often an opponent's winning bid is taken to make, when weighing a pass against an
     overcall (0.5: letting them play is even)."""
+    no_loser_marks: float = NO_LOSER_MARK_CHANCE
+    """The chance a hand with no loser counted, but not sure, takes every trick: what a mark
+    bid (or partner's plunge) on such a hand is judged on."""
     inference: bool = False
     play_inference: bool = False
     """With ``inference``, also weigh deals by the plays: would RulesBot, holding that deal's
@@ -239,9 +244,12 @@ class PimcSettings:
                 changes[key] = number
             elif kind == "float":
                 try:
-                    changes[key] = float(text)
+                    chance = float(text)
                 except ValueError:
-                    raise Texas42Error(f"pimc option {key} is a number, not {text!r}") from None
+                    chance = math.nan
+                if not 0.0 <= chance <= 1.0:  # both float options are chances; nan fails too
+                    raise Texas42Error(f"pimc option {key} is a chance from 0 to 1, not {text!r}")
+                changes[key] = chance
             elif key == "bidder_model":
                 changes[key] = text
             else:
@@ -662,7 +670,7 @@ class PimcBot:
                 total += SURE_MARK_CHANCE
                 continue
             if value.losers == 0:
-                total += NO_LOSER_MARK_CHANCE
+                total += self.settings.no_loser_marks
                 continue
             position = _trial_position(view, world.hands, contract, declarer=mate)
             all_seven = self.solver.value(position) == view.layout.total
@@ -767,7 +775,7 @@ class PimcBot:
         if value.sure:
             return SURE_MARK_CHANCE
         if value.losers == 0:
-            return NO_LOSER_MARK_CHANCE
+            return self.settings.no_loser_marks
         a, b, c = MARK_CHANCE
         return 1.0 / (1.0 + math.exp(-(a + b * share + c * min(value.losers, 3))))
 
