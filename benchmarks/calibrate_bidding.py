@@ -21,10 +21,12 @@ Three measurements, each on random deals with seat 0 bidding and leading:
 
 A fourth fit plays nothing: ``--records DIR`` (repeatable) reads arena records and fits
 `STANDS_CALIBRATION`, a point bid's chance of being made should it stand, on the winning point
-bids of ``--bot`` (repeatable; default ``expert@1`` and ``expert``, which bid alike) whose
-reasons state the chance the call was chosen on: a logistic regression of "made" on
+bids of ``--bot`` (repeatable; default every ``expert`` spec in the records: ``expert``,
+``expert@1`` and ``expert`` with options, which all bid by the simulation) whose reasons state
+the chance the call was chosen on: a logistic regression of "made" on
 `stands_features` (the very function the bot calls). It prints the constants and the gap per
-decile, in the records fitted.
+decile, in the records fitted, and how often the mark bids were made at each stated chance
+(``no_loser_marks`` is fitted on those stated 80% by the bots that took it as 0.8).
 
 Prints the fitted constants next to the ones in the code. ``--data`` keeps the played deals (one
 JSON line each), so a fit can be redone without playing again. About 1,000 deals take 12 minutes
@@ -223,12 +225,20 @@ def fit_stands_weights(bids: Sequence[Outcome]) -> np.ndarray:
     return fit_logistic(*stands_matrix(bids))
 
 
-def fit_stands(folders: list[Path], bots: list[str]) -> None:
-    """`STANDS_CALIBRATION` from the winning point bids of ``bots`` in the records."""
+def is_expert(spec: str) -> bool:
+    """``expert``, ``expert@1`` or ``expert`` with options: the bots whose bids state the
+    simulation's chance, which the stands calibration is fitted on by default."""
+    return spec in ("expert", "expert@1") or spec.startswith("expert:")
+
+
+def fit_stands(folders: list[Path], bots: list[str] | None) -> None:
+    """`STANDS_CALIBRATION` from the winning point bids of ``bots`` (every `is_expert` spec if
+    None) in the records, and what the mark bids stated and came to."""
     outcomes, _ = read_records(folders)
-    found = [o for bot in bots for o in outcomes.get(bot, [])]
+    chosen = bots if bots else sorted(spec for spec in outcomes if is_expert(spec))
+    found = [o for bot in chosen for o in outcomes.get(bot, [])]
     bids = [o for o in found if o.points and o.simulated is not None]
-    bot = " and ".join(bots)
+    bot = " and ".join(chosen) if bots else "expert bots"
     if len(bids) < FEWEST:
         sys.exit(f"{bot}: {len(bids)} winning point bids state their chance, too few to fit")
     x, y = stands_matrix(bids)
@@ -246,6 +256,12 @@ def fit_stands(folders: list[Path], bots: list[str]) -> None:
                 f"  {low / 10:.1f}  {int(chosen.sum()):6d}  {simulated:8.1%}  "
                 f"{fitted[chosen].mean():6.1%}  {y[chosen].mean():5.1%}"
             )
+    stated: dict[float, list[bool]] = {}
+    for outcome in found:
+        if not outcome.points:
+            stated.setdefault(outcome.chance, []).append(outcome.made)
+    for chance, made in sorted(stated.items()):
+        print(f"  mark bids and specials stated {chance:.0%}: made {sum(made)} of {len(made)}")
 
 
 def main() -> None:
@@ -263,7 +279,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     if args.records:
-        fit_stands(args.records, args.bot or ["expert@1", "expert"])
+        fit_stands(args.records, args.bot)
         return
     if args.fit_only:
         if args.data is None or not args.data.is_file():

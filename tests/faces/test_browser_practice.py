@@ -5,6 +5,7 @@ running score kept on the device across a reload."""
 from __future__ import annotations
 
 import json
+import math
 import urllib.request
 from typing import Any
 
@@ -87,6 +88,12 @@ def test_two_answers_show_the_numbers_and_the_score_after_a_reload(
     row = next(r for r in expected["calls"] if r["call"] == first["legal"][0])
     marks = row["marks"]
     assert f"{'+' if marks >= 0 else ''}{marks:.2f}" in mine.inner_text()
+    # a free point bid's chance if it stands, in brackets (the first question is an opening)
+    standing = [r for r in expected["calls"] if r["if_stands"] is not None]
+    assert standing, "an opening's point bids each say their chance if they stand"
+    for r in standing:
+        cell = page.locator(f"[data-testid=practice-row][data-call='{r['call']}']").inner_text()
+        assert f"({math.floor(100 * r['if_stands'] + 0.5)}% if it stands)" in cell
     assert page.locator("[data-testid=practice-deal] [data-tile]").count() == 28
     assert "Questions: 1" in page.inner_text(SCORE)
     # the next question, answered by a click on its last call

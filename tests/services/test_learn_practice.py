@@ -94,6 +94,7 @@ def test_the_chances_and_the_expert_s_call_are_the_hints_and_the_expert_s() -> N
     for row in item["answer"]["calls"]:
         hint = found[row["call"]]
         assert row["chance"] == (None if hint.chance is None else round(hint.chance, 4))
+        assert row["if_stands"] == (None if hint.if_stands is None else round(hint.if_stands, 4))
         assert row["marks"] == round(hint.marks or 0.0, 4)
     expert = make_bot("expert", setup.seed)
     assert expert.choose(view).notation == item["answer"]["expert"]["call"]
@@ -253,6 +254,12 @@ def test_the_terminal_asks_the_same_questions_with_the_same_numbers() -> None:
         assert a["verdict"] in text and a["expert"]["reason"] in text
         for row in a["calls"]:
             assert row["deal"]["words"] in text
+            # the call's line: its chance, then its chance if it stands ("-" if none)
+            chance, stands = (
+                "-" if x is None else f"{round(100 * x)}%"
+                for x in (row["chance"], row["if_stands"])
+            )
+            assert f"\n  {row['call']:<8} {chance:>6} {stands:>6} " in text
         for seat in a["deal"]:
             assert " ".join(seat["tiles"]) in text
 

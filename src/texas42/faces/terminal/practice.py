@@ -34,13 +34,15 @@ def answer_lines(a: dict[str, Any]) -> list[str]:
     lines = [a["verdict"], f"Expert: {a['expert']['reason']}"]
     lines.append(a["about"])
     lines.append(
-        f"  {'call':<8} {'chance':>6} {'marks':>6} {'dd share':>9}  on this deal, double dummy"
+        f"  {'call':<8} {'chance':>6} {'stands':>6} {'marks':>6} {'dd share':>9}  "
+        "on this deal, double dummy"
     )
     for row in a["calls"]:
         share = "-" if row["share"] is None else _percent(row["share"])
         tag = " *" if row["call"] == a["call"] else ""
         lines.append(
-            f"  {row['call']:<8} {_percent(row['chance']):>6} {_marks(row['marks']):>6} "
+            f"  {row['call']:<8} {_percent(row['chance']):>6} {_percent(row.get('if_stands')):>6} "
+            f"{_marks(row['marks']):>6} "
             f"{share:>9}  {row['deal']['words']}{tag}"
         )
     values = ", ".join(f"{c['contract']} {c['value']}" for c in a["contracts"])

@@ -5,7 +5,8 @@ RulesBot would on their own tiles), the game score and the rules (``standard``, 
 with Nel-O, Plunge, Splash and Sevens). Its answer is made by the engine alone:
 
 - for every call the seat could make, the chance to make and the expected marks from the
-  expert's own estimate (`texas42.players.hints`, the numbers the ``expert`` bot bids by);
+  expert's own estimate (`texas42.players.hints`, the numbers the ``expert`` bot bids by), and
+  a point bid's chance if it stands;
 - each bid's make share double dummy over the deals the seat could have faced, drawn and solved
   exactly as ``texas42 analyze`` does (`texas42.players.review`, the same seed and samples: a
   record of the question with the bid, the other seats passing after it, reviews to the same
@@ -288,6 +289,7 @@ def evaluate(
         row: dict[str, Any] = {
             "call": action.notation,
             "chance": None if hint.chance is None else round(hint.chance, 4),
+            "if_stands": None if hint.if_stands is None else round(hint.if_stands, 4),
             "marks": None if hint.marks is None else round(hint.marks, 4),
         }
         if isinstance(action, Bid):

@@ -87,7 +87,8 @@ function callsTable(answer) {
       return h("tr", { class: marks.map((m) => `practice-${m}`).join(" "), "data-call": row.call,
         "data-testid": "practice-row" },
       h("th", { scope: "row" }, row.call, marks.length ? ` (${marks.join(", ")})` : ""),
-      h("td", {}, pct(row.chance)),
+      h("td", {}, pct(row.chance),
+        row.if_stands === null || row.if_stands === undefined ? "" : ` (${pct(row.if_stands)} if it stands)`),
       h("td", {}, signed(row.marks)),
       h("td", {}, row.share === null ? "–" : `${pct(row.share)} (${row.share_contract})`),
       h("td", {}, row.deal.contract === null ? "–" : row.deal.words));
