@@ -116,7 +116,7 @@ the simulation's chance (`PimcBot.point_chance`) and what the caller knew when i
 in the weights times `stands_features`. Fitted by ``benchmarks/calibrate_bidding.py --records``
 on 21,245 winning point bids of ``expert@1``, ``expert`` and ``expert`` with options in the
 records of eleven arena runs (seeds 195 to 240, ``benchmarks/README.md``); left out one run at
-a time, every decile was within 2 points. A bid that stands is a biased sample: an opening no
+a time, every decile was within 0.8 points. A bid that stands is a biased sample: an opening no
 later seat outbid is made more often than the simulation says (those seats were weak), the more
 so the more seats passed after it; an overcall less often (the opponent it outbid was strong);
 strong hands more often. The call is still chosen on the simulation's chance (`call_value`): a
