@@ -347,3 +347,28 @@ def test_the_stands_fit_refuses_too_few_bids(tmp_path: Path) -> None:
     )
     assert run.returncode == 1
     assert "N: 1 winning point bids state their chance, too few to fit" in run.stderr
+
+
+def test_the_stands_fit_takes_every_expert_spec_unless_told(tmp_path: Path) -> None:
+    """By default the fit reads the bids of ``expert``, ``expert@1`` and ``expert`` with options,
+    which all bid by the simulation, and no other player's."""
+    from calibrate_bidding import is_expert
+
+    assert [is_expert(s) for s in ("expert", "expert@1", "expert:samples=48")] == [True] * 3
+    assert [is_expert(s) for s in ("eq10", "expertise", "pimc", "rules")] == [False] * 4
+    north = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
+    record = Record(north.rules, north.hands, ("expert:samples=48", "rules", "eq10", "rules"))
+    (tmp_path / "one.json").write_text(record.to_json())
+    run = subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "benchmarks" / "calibrate_bidding.py"),
+            f"--records={tmp_path}",
+        ],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        check=False,
+    )
+    assert run.returncode == 1
+    assert "expert bots: 1 winning point bids state their chance, too few to fit" in run.stderr
