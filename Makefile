@@ -63,8 +63,8 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_bots.py
 	$(BIN)/python benchmarks/bench_server.py
 
-# The learned bidder's shipped model from scratch: the self-play run it was trained on (the same
-# command resumes a stopped run), then the fit (docs/bots.md, "Learned bidding"). Long: about
+# The learned bidder's shipped model from scratch: the self-play run it was trained on, played by
+# expert@1, the expert of that time (the same command resumes a stopped run), then the fit (docs/bots.md, "Learned bidding"). Long: about
 # 10 minutes of a core per game; BIDDER_DATA, BIDDER_GAMES and BIDDER_WORKERS change the run.
 BIDDER_DATA ?= build/selfplay-r1
 BIDDER_GAMES ?= 14
@@ -72,8 +72,8 @@ BIDDER_WORKERS ?= 2
 BIDDER_MODEL := src/texas42/players/data/bidder.npz
 
 bidder: $(STAMP)
-	$(BIN)/texas42 selfplay $(BIDDER_DATA) --games $(BIDDER_GAMES) --bot expert \
-		--playout 'expert:objective=points,value_samples=24' --rules standard --rules house \
+	$(BIN)/texas42 selfplay $(BIDDER_DATA) --games $(BIDDER_GAMES) --bot expert@1 \
+		--playout 'expert:objective=points,samples=24,value_samples=24' --rules standard --rules house \
 		--seed 19 --chunk 2 --bid-samples 16 --workers $(BIDDER_WORKERS)
 	$(BIN)/texas42 bidder train $(BIDDER_DATA) --out $(BIDDER_MODEL) --seed 0
 

@@ -355,10 +355,13 @@ def test_the_stands_fit_takes_every_expert_spec_unless_told(tmp_path: Path) -> N
     from calibrate_bidding import is_expert
 
     assert [is_expert(s) for s in ("expert", "expert@1", "expert:samples=48")] == [True] * 3
-    assert [is_expert(s) for s in ("eq10", "expertise", "pimc", "rules")] == [False] * 4
+    assert is_expert(" Expert : samples=48 ") and is_expert("expert@1 ")
+    others = ("eq10", "expertise", "pimc", "rules", "engine:./bot --fast", "expert:fast", "N")
+    assert not any(is_expert(s) for s in others)
     north = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
-    record = Record(north.rules, north.hands, ("expert:samples=48", "rules", "eq10", "rules"))
-    (tmp_path / "one.json").write_text(record.to_json())
+    for name, north_player in (("one", "expert:samples=48"), ("two", "eq10")):
+        record = Record(north.rules, north.hands, (north_player, "rules", "expert", "rules"))
+        (tmp_path / f"{name}.json").write_text(record.to_json())
     run = subprocess.run(
         [
             sys.executable,

@@ -107,7 +107,11 @@ def test_registry_names_levels_and_options() -> None:
     assert isinstance(bot, PimcBot)
     assert bot.settings == PimcSettings(samples=8, inference=True, bidding="rules")
     expert = make_bot("expert")
-    assert isinstance(expert, PimcBot) and expert.settings.inference and expert.settings.endgame
+    assert isinstance(expert, PimcBot)
+    assert expert.settings == PimcSettings(
+        inference=True, endgame=True, bid_samples=48, samples=48, opponent_makes=0.6
+    )
+    assert make_bot("pimc:time_limit=5").settings.time_limit == 5.0  # type: ignore[attr-defined]
     hard = make_bot("hard")
     assert isinstance(hard, PimcBot) and not hard.settings.inference
 
@@ -128,6 +132,10 @@ def test_registry_names_levels_and_options() -> None:
         ("pimc:bidding=psychic", "simulation or rules"),
         ("pimc:opponent_makes=1.5", "a chance from 0 to 1, not '1.5'"),
         ("pimc:no_loser_marks=most", "a chance from 0 to 1, not 'most'"),
+        ("pimc:no_loser_marks=nan", "a chance from 0 to 1, not 'nan'"),
+        ("pimc:opponent_makes=-0.1", "a chance from 0 to 1, not '-0.1'"),
+        ("pimc:time_limit=-1", "a number of seconds, 0 or more, not '-1'"),
+        ("pimc:time_limit=inf", "a number of seconds, 0 or more, not 'inf'"),
         ("easy:samples=2", "takes no options"),
     ],
 )

@@ -250,12 +250,17 @@ class PimcSettings:
                 changes[key] = number
             elif kind == "float":
                 try:
-                    chance = float(text)
+                    number = float(text)
                 except ValueError:
-                    chance = math.nan
-                if not 0.0 <= chance <= 1.0:  # both float options are chances; nan fails too
+                    number = math.nan
+                if key == "time_limit":  # seconds; nan and inf fail the comparisons too
+                    if not 0.0 <= number < math.inf:
+                        raise Texas42Error(
+                            f"pimc option {key} is a number of seconds, 0 or more, not {text!r}"
+                        )
+                elif not 0.0 <= number <= 1.0:
                     raise Texas42Error(f"pimc option {key} is a chance from 0 to 1, not {text!r}")
-                changes[key] = chance
+                changes[key] = number
             elif key == "bidder_model":
                 changes[key] = text
             else:

@@ -45,7 +45,7 @@ from texas42.players.learned import (
     seat_features,
     special_features,
 )
-from texas42.players.pimc import CALIBRATION, MARK_CHANCE, SURE_MARK_CHANCE
+from texas42.players.pimc import CALIBRATION, MARK_CHANCE, NO_LOSER_MARK_CHANCE, SURE_MARK_CHANCE
 from texas42.players.rules_bot import estimate
 from texas42.services.bidder.fit import (
     brier,
@@ -59,11 +59,6 @@ from texas42.services.bidder.fit import (
 
 HOLDOUT = 0.2
 """The share of each run's games kept out of the fit and scored."""
-
-MODEL_NO_LOSER_MARK_CHANCE = 0.8
-"""A no-loser hand's mark chance in the model's input (`_calibrated_chance`): the figure the
-simulation bidder used when the shipped model was trained, kept so its inputs mean what they
-meant then (the bots' own default, `PimcSettings.no_loser_marks`, has since been refitted)."""
 
 
 @dataclass
@@ -254,8 +249,9 @@ def _mask_rows(masks: list[int], classes: int) -> np.ndarray:
 
 
 def _calibrated_chance(base: np.ndarray) -> np.ndarray:
-    """The current bidder's chance (`PimcBot.point_chance` and `mark_chance`, from the
-    double-dummy totals and RulesBot's estimate) of each level in `LEVELS`, per row."""
+    """The current bidder's chance (`PimcBot.point_chance` and `mark_chance` at the default
+    settings, from the double-dummy totals and RulesBot's estimate) of each level in `LEVELS`,
+    per row: the yardstick the held-out scores are set beside, not a feature of the model."""
     mean, points, share, losers, sure = (base[:, j] for j in range(5))
     a, b, c, spread = CALIBRATION
     expected = a + b * mean + c * points
@@ -265,7 +261,7 @@ def _calibrated_chance(base: np.ndarray) -> np.ndarray:
     ma, mb, mc = MARK_CHANCE
     logistic = 1 / (1 + np.exp(-(ma + mb * share + mc * np.minimum(losers, 3))))
     mark = np.where(
-        sure > 0, SURE_MARK_CHANCE, np.where(losers == 0, MODEL_NO_LOSER_MARK_CHANCE, logistic)
+        sure > 0, SURE_MARK_CHANCE, np.where(losers == 0, NO_LOSER_MARK_CHANCE, logistic)
     )
     return np.concatenate([normal, mark[:, None]], axis=1)
 
