@@ -250,17 +250,17 @@ class PimcSettings:
                 changes[key] = number
             elif kind == "float":
                 try:
-                    number = float(text)
+                    value = float(text)
                 except ValueError:
-                    number = math.nan
+                    value = math.nan
                 if key == "time_limit":  # seconds; nan and inf fail the comparisons too
-                    if not 0.0 <= number < math.inf:
+                    if not 0.0 <= value < math.inf:
                         raise Texas42Error(
                             f"pimc option {key} is a number of seconds, 0 or more, not {text!r}"
                         )
-                elif not 0.0 <= number <= 1.0:
+                elif not 0.0 <= value <= 1.0:
                     raise Texas42Error(f"pimc option {key} is a chance from 0 to 1, not {text!r}")
-                changes[key] = number
+                changes[key] = value
             elif key == "bidder_model":
                 changes[key] = text
             else:
