@@ -1,5 +1,6 @@
-"""The yardsticks kept for good (issue 19, item 1): `expert@1`, today's expert with every
-setting written out, and `eq10`, a stand-in for the field's published champion player."""
+"""The yardsticks kept for good (issue 19, item 1): `expert@1`, the expert as it was frozen
+with every setting written out, and `eq10`, a stand-in for the field's published champion
+player."""
 
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from texas42.players import BASELINES, BOT_NAMES, make_bot, parse_spec
 from texas42.players.pimc import PimcBot, PimcSettings, PlayEstimate
 
 EXPERT_AT_1 = PimcSettings(inference=True, endgame=True, bid_samples=48, no_loser_marks=0.8)
-"""The expert as it was frozen: written here by value, so a change of `PimcSettings.expert`
-or of a default shows as this test failing, not as a yardstick that quietly moved."""
+"""The expert as it was frozen: written here by value, so a change of a `PimcSettings` default
+that the spec failed to pin shows as this test failing, not as a yardstick that quietly moved
+(`PimcSettings.expert` may change: `expert@1` does not use it)."""
 
 EXPERT_AT_1_CHOICES = [
     # (seed, steps into the hand, the action expert@1 takes with seed 11)
