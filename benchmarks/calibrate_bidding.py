@@ -22,8 +22,8 @@ Three measurements, each on random deals with seat 0 bidding and leading:
 A fourth fit plays nothing: ``--records DIR`` (repeatable) reads arena records and fits
 `STANDS_CALIBRATION`, a point bid's chance of being made should it stand, on the winning point
 bids of ``--bot`` (repeatable; default every ``expert`` spec in the records: ``expert``,
-``expert@1`` and ``expert`` with options, which all bid by the simulation) whose reasons state
-the chance the call was chosen on: a logistic regression of "made" on
+``expert@1`` and ``expert`` with options, `is_expert`) whose reasons state the chance the call
+was chosen on: a logistic regression of "made" on
 `stands_features` (the very function the bot calls). It prints the constants and the gap per
 decile, in the records fitted, and how often the mark bids were made at each stated chance
 (``no_loser_marks`` is fitted on those stated 80% by the bots that took it as 0.8).

@@ -40,8 +40,9 @@ Columns = dict[str, list[Any]]
 
 DEFAULT_PLAYOUT = "expert:objective=points,samples=24,value_samples=24"
 """The play-outs' bot when none is named: the expert playing for the expected points over all
-its 24 play deals (as it played when this was measured; the expert itself now draws 48), so a play-out's total serves every bid of the contract and is played about as
-the expert plays (docs/selfplay.md has the figures behind the choice)."""
+its 24 play deals (as it played when this was measured; the expert itself now draws 48), so a
+play-out's total serves every bid of the contract and is played about as the expert plays
+(docs/selfplay.md has the figures behind the choice)."""
 
 
 @dataclass(frozen=True, slots=True)
