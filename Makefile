@@ -65,7 +65,8 @@ bench: $(STAMP)
 
 # The learned bidder's shipped model from scratch: the self-play run it was trained on, played by
 # expert@1, the expert of that time (the same command resumes a stopped run), then the fit
-# (docs/bots.md, "Learned bidding"). Long: about 10 minutes of a core per game; BIDDER_DATA, BIDDER_GAMES and BIDDER_WORKERS change the run.
+# (docs/bots.md, "Learned bidding"). Long: about 10 minutes of a core per game; BIDDER_DATA,
+# BIDDER_GAMES and BIDDER_WORKERS change the run.
 BIDDER_DATA ?= build/selfplay-r1
 BIDDER_GAMES ?= 14
 BIDDER_WORKERS ?= 2
