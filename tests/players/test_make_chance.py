@@ -36,6 +36,17 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 
+def _benchmark(script: str, *args: str, check: bool = False) -> subprocess.CompletedProcess[str]:
+    """``benchmarks/SCRIPT ARGS`` run as a user runs it, in a process of its own."""
+    return subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / script), *args],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        check=check,
+    )
+
+
 def _hint_bot(samples: int, seed: int = 0) -> PimcBot:
     """The bot `hints` judges with."""
     options = {"samples": str(samples), "bid_samples": str(samples), "value_samples": str(samples)}
@@ -179,18 +190,8 @@ def test_a_bid_in_a_declaration_view_is_not_a_call() -> None:
 def test_the_calibration_benchmark_runs_on_one_game(bot: str, tmp_path: Path) -> None:
     pytest.importorskip("matplotlib")
     chart = tmp_path / "calibration.png"
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "bench_calibration.py"),
-            f"--bot={bot}",
-            "--games=1",
-            f"--plot={chart}",
-        ],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+    run = _benchmark(
+        "bench_calibration.py", f"--bot={bot}", "--games=1", f"--plot={chart}", check=True
     )
     assert (
         "| predicted | hands | mean predicted | made | 95% interval | gap (points) |" in run.stdout
@@ -207,13 +208,7 @@ def test_the_calibration_benchmark_runs_on_one_game(bot: str, tmp_path: Path) ->
 
 
 def test_the_calibration_benchmark_refuses_a_bot_without_make_chance() -> None:
-    run = subprocess.run(
-        [sys.executable, str(ROOT / "benchmarks" / "bench_calibration.py"), "--bot=rules"],
-        capture_output=True,
-        check=False,
-        text=True,
-        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
-    )
+    run = _benchmark("bench_calibration.py", "--bot=rules")
     assert run.returncode == 2
     assert "no make_chance" in run.stderr
 
@@ -261,24 +256,16 @@ def test_calibration_from_records_reads_each_winning_bid_and_each_call(tmp_path:
 def test_calibration_from_records_prints_the_tables_and_names_a_bad_file(tmp_path: Path) -> None:
     record = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
     (tmp_path / "one.json").write_text(record.to_json())
-    command = [sys.executable, str(ROOT / "benchmarks" / "bench_calibration.py")]
-    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
-    run = subprocess.run(
-        [*command, f"--records={tmp_path}"], capture_output=True, text=True, env=env, check=True
-    )
+    run = _benchmark("bench_calibration.py", f"--records={tmp_path}", check=True)
     assert "N: 1 winning bids with a stated chance" in run.stdout
     assert "| openers | 1 | 60.0% | 100.0% |" in run.stdout
     assert "| opening | 60-65% | 0 |  | 1 |  |" not in run.stdout  # fewer than 10 calls: no row
     (tmp_path / "two.json").write_text('{"format": "texas42-game", "hands": [')
-    run = subprocess.run(
-        [*command, f"--records={tmp_path}"], capture_output=True, text=True, env=env, check=False
-    )
+    run = _benchmark("bench_calibration.py", f"--records={tmp_path}")
     assert run.returncode == 2
     assert f"{tmp_path / 'two.json'}:" in run.stderr
     missing = tmp_path / "nowhere"
-    run = subprocess.run(
-        [*command, f"--records={missing}"], capture_output=True, text=True, env=env, check=False
-    )
+    run = _benchmark("bench_calibration.py", f"--records={missing}")
     assert run.returncode == 2 and f"{missing}: no such folder" in run.stderr
 
 
@@ -287,22 +274,12 @@ def test_restate_puts_in_the_chance_if_it_stands_of_old_records(tmp_path: Path) 
     puts in what `stands_chance` gives it now (an opening at 60% in first seat)."""
     record = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
     (tmp_path / "one.json").write_text(record.to_json())
-    command = [sys.executable, str(ROOT / "benchmarks" / "bench_calibration.py")]
-    env = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
-    run = subprocess.run(
-        [*command, f"--records={tmp_path}", "--restate"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
-    )
+    run = _benchmark("bench_calibration.py", f"--records={tmp_path}", "--restate", check=True)
     restated = stands_chance(0.6, over=False, calls_before=0)
     assert restated > 0.6
     assert f"| openers | 1 | {restated:.1%} | 100.0% |" in run.stdout
     assert "restated by the stands calibration" in run.stdout
-    run = subprocess.run(
-        [*command, "--restate"], capture_output=True, text=True, env=env, check=False
-    )
+    run = _benchmark("bench_calibration.py", "--restate")
     assert run.returncode == 2 and "--restate reads records" in run.stderr
 
 
@@ -333,18 +310,7 @@ def test_the_stands_fit_finds_the_weights_that_made_the_outcomes() -> None:
 def test_the_stands_fit_refuses_too_few_bids(tmp_path: Path) -> None:
     record = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
     (tmp_path / "one.json").write_text(record.to_json())
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "calibrate_bidding.py"),
-            f"--records={tmp_path}",
-            "--bot=N",
-        ],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
-        check=False,
-    )
+    run = _benchmark("calibrate_bidding.py", f"--records={tmp_path}", "--bot=N")
     assert run.returncode == 1
     assert "N: 1 winning point bids state their chance, too few to fit" in run.stderr
 
@@ -362,16 +328,6 @@ def test_the_stands_fit_takes_every_expert_spec_unless_told(tmp_path: Path) -> N
     for name, north_player in (("one", "expert:samples=48"), ("two", "eq10")):
         record = Record(north.rules, north.hands, (north_player, "rules", "expert", "rules"))
         (tmp_path / f"{name}.json").write_text(record.to_json())
-    run = subprocess.run(
-        [
-            sys.executable,
-            str(ROOT / "benchmarks" / "calibrate_bidding.py"),
-            f"--records={tmp_path}",
-        ],
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
-        check=False,
-    )
+    run = _benchmark("calibrate_bidding.py", f"--records={tmp_path}")
     assert run.returncode == 1
     assert "expert bots: 1 winning point bids state their chance, too few to fit" in run.stderr

@@ -41,7 +41,7 @@ def answer_lines(a: dict[str, Any]) -> list[str]:
         share = "-" if row["share"] is None else _percent(row["share"])
         tag = " *" if row["call"] == a["call"] else ""
         lines.append(
-            f"  {row['call']:<8} {_percent(row['chance']):>6} {_percent(row.get('if_stands')):>6} "
+            f"  {row['call']:<8} {_percent(row['chance']):>6} {_percent(row['if_stands']):>6} "
             f"{_marks(row['marks']):>6} "
             f"{share:>9}  {row['deal']['words']}{tag}"
         )
