@@ -17,8 +17,9 @@ from helpers import interrupted_arena
 from texas42 import Rules
 from texas42.faces.cli import app
 from texas42.services.arena import MatchSpec, play_match, run_match
-from texas42.services.arena.ledger import LEDGER, open_ledger, pair_line
+from texas42.services.arena.ledger import LEDGER, checked_records, open_ledger, pair_line
 from texas42.services.arena.match import MatchResult
+from texas42.services.arena.report import record_pair
 
 TEXAS42 = str(Path(sys.executable).parent / "texas42")
 runner = CliRunner()
@@ -326,3 +327,17 @@ def test_ctrl_c_then_resume_loses_no_finished_pair(tmp_path: Path) -> None:
     resumed = arena_json("--games", games, "--records", str(folder), "--resume")
     assert resumed == arena_json("--games", games, "--records", str(tmp_path / "straight"))
     assert ledger_pairs(folder) == list(range(pairs + 2))
+
+
+def test_the_records_of_chosen_pairs_are_read_by_their_names(tmp_path: Path) -> None:
+    """A fit on a run's first pairs is checked on the pairs after them: `checked_records` with
+    ``pairs`` reads only those pairs' records, told by the names the arena gives them."""
+    folder = tmp_path / "run"
+    arena_json("--hands", "8", "--records", str(folder))
+    every = [path.name for path, _, _ in checked_records([folder])]
+    assert [record_pair(name) for name in every] == [1, 1, 2, 2, 3, 3, 4, 4]
+    later = [path.name for path, _, _ in checked_records([folder], range(3, 5))]
+    assert later == every[4:]
+    (folder / "notes.json").write_text("{}")  # not a record: no pair, so never read for one
+    assert record_pair("notes.json") is None and record_pair("pair1-A-north-south.json") is None
+    assert [path.name for path, _, _ in checked_records([folder], range(1, 2))] == every[:2]

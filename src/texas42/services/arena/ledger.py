@@ -27,7 +27,7 @@ from texas42.core.errors import Texas42Error
 from texas42.core.record import CheckReport, Record, check_record
 from texas42.core.rules import Rules
 from texas42.services.arena.match import GameResult, MatchResult, MatchSpec, deal_seed
-from texas42.services.arena.report import record_name, save_records
+from texas42.services.arena.report import record_name, record_pair, save_records
 
 LEDGER = "arena.jsonl"
 VERSION = 1
@@ -246,14 +246,22 @@ def _read_pair(line: str, spec: MatchSpec, seed: int) -> MatchResult | None:
     return MatchResult(pair_spec, (first, second))
 
 
-def checked_records(folders: Sequence[str | Path]) -> Iterator[tuple[Path, Record, CheckReport]]:
+def checked_records(
+    folders: Sequence[str | Path], pairs: range | None = None
+) -> Iterator[tuple[Path, Record, CheckReport]]:
     """Each game record in the folders (every ``*.json``: a records folder's records, never its
-    ledger), in name order, read and replayed. A missing folder, or a record that cannot be read
-    or replayed, is refused with its path."""
+    ledger), in name order, read and replayed; with ``pairs``, only the arena's records of those
+    pairs (`record_pair`), so that a fit on a run's first pairs can be checked on the pairs
+    played after it. A missing folder, or a record that cannot be read or replayed, is refused
+    with its path."""
     for folder in map(Path, folders):
         if not folder.is_dir():
             raise Texas42Error(f"{folder}: no such folder")
         for path in sorted(folder.glob("*.json")):
+            if pairs is not None:
+                pair = record_pair(path.name)
+                if pair is None or pair not in pairs:
+                    continue
             try:
                 record = Record.from_json(path.read_text(encoding="utf-8"))
                 report = check_record(record)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -163,6 +164,19 @@ def record_name(result: MatchResult, a_team: int) -> str:
     bot A sat."""
     sides = _sides_text(result.spec.rules, a_team).lower()
     return f"pair{result.spec.index + 1:05d}-A-{sides}.json"
+
+
+def record_pair(name: str) -> int | None:
+    """The pair (from 1) of a record `record_name` named; None for any other file name.
+
+    >>> record_pair("pair00298-A-east-west.json"), record_pair("notes.json")
+    (298, None)
+    """
+    found = _RECORD_NAME.fullmatch(name)
+    return int(found.group(1)) if found else None
+
+
+_RECORD_NAME = re.compile(r"pair(\d{5,})-A-[a-z+-]+\.json")
 
 
 def save_records(results: Sequence[MatchResult], folder: Path) -> int:
