@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_calibration.py [--bot SPEC] [--games N] [--seed S]
         [--workers K] [--rules RULES] [--plot FILE.png]
     .venv/bin/python benchmarks/bench_calibration.py --records DIR [--records DIR ...]
-        [--bot SPEC] [--restate] [--plot FILE.png]
+        [--bot SPEC] [--pairs FIRST-LAST] [--restate] [--plot FILE.png]
 
 Plays ``--games`` fresh whole games (default 20) with ``--bot`` (default ``expert``) in every
 seat, on seeds from ``--seed`` on (default 10,000,000, far from any seed the bidder's constants
@@ -26,7 +26,9 @@ and takes each winning bid's chance from its reason, where the bot said it
 the one the call was chosen on; a forced bid states none and is left out). ``--restate`` puts
 in, for each point bid, the chance the stands calibration in the code now gives it
 (`texas42.players.pimc.stands_chance`, from the chance the call was chosen on and the auction),
-for records made before it or under other constants. It prints the
+for records made before it or under other constants. ``--pairs 298-`` reads only those game
+pairs of each run (the arena's record names count them from 1): a fit made on a run's first
+pairs is checked on the pairs played after it. It prints the
 same table for each player spec found (``--bot`` keeps one), then what the calls came to: for
 every call whose reason states the chance of the best bid, bid or pass, the marks the caller's
 side won or lost on the hand (the other side's marks count against it), by five points of
@@ -137,13 +139,37 @@ def point_bid(bid: Bid) -> int:
     return bid.points if bid.is_point_bid else 0
 
 
-def read_records(folders: Sequence[Path]) -> tuple[dict[str, list[Outcome]], dict[str, list[Call]]]:
-    """From the records in ``folders``, by the player spec that made them: each winning bid that
-    states its chance with whether it was made and whether it was an overcall (`Outcome`), and
-    each call that states the best bid's chance (`Call`)."""
+def pair_window(text: str) -> range:
+    """``--pairs``: ``FIRST-LAST``, ``FIRST-`` or ``-LAST``, game pairs counted from 1 as the
+    arena names its records, both ends included.
+
+    >>> pair_window("298-700"), pair_window("-297"), pair_window("298-")[:1]
+    (range(298, 701), range(1, 298), range(298, 299))
+    """
+    first, dash, last = text.strip().partition("-")
+    try:
+        if not dash or not (first or last):
+            raise ValueError
+        window = range(int(first or 1), int(last) + 1 if last else sys.maxsize)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: say FIRST-LAST, FIRST- or -LAST (pairs from 1)"
+        ) from None
+    if window.start < 1 or not window:
+        raise argparse.ArgumentTypeError(f"{text!r}: no pairs (they count from 1)")
+    return window
+
+
+def read_records(
+    folders: Sequence[Path], pairs: range | None = None
+) -> tuple[dict[str, list[Outcome]], dict[str, list[Call]]]:
+    """From the records in ``folders`` (of ``pairs`` only, if given: `checked_records`), by the
+    player spec that made them: each winning bid that states its chance with whether it was made
+    and whether it was an overcall (`Outcome`), and each call that states the best bid's chance
+    (`Call`)."""
     outcomes: dict[str, list[Outcome]] = {}
     calls: dict[str, list[Call]] = {}
-    for _, record, report in checked_records(folders):
+    for _, record, report in checked_records(folders, pairs):
         calibrated = calibrated_table(layout_of(record.rules))
         for hand, result in zip(record.hands, report.results):
             if result.made is None or result.bidder is None or not hand.reasons:
@@ -305,13 +331,19 @@ def main(argv: list[str] | None = None) -> None:
         help="read the bids from the game records in this folder instead of playing (repeatable)",
     )
     parser.add_argument(
+        "--pairs",
+        type=pair_window,
+        help="with --records: only these game pairs of each run (FIRST-LAST, FIRST- or -LAST)",
+    )
+    parser.add_argument(
         "--restate",
         action="store_true",
         help="with --records: predict each point bid with the stands calibration in the code now",
     )
     args = parser.parse_args(argv)
-    if args.restate and not args.records:
-        parser.error("--restate reads records: give --records DIR")
+    for option in ("restate", "pairs"):
+        if getattr(args, option) and not args.records:
+            parser.error(f"--{option} reads records: give --records DIR")
     if args.records:
         from_records(parser, args)
         return
@@ -367,10 +399,19 @@ def report(outcomes: Sequence[Outcome]) -> None:
     )
 
 
+def _pairs_text(pairs: range | None) -> str:
+    """How the title names ``--pairs``: " of pairs 298 to 700", " of pairs 298 on"."""
+    if pairs is None:
+        return ""
+    if pairs.stop == sys.maxsize:
+        return f" of pairs {pairs.start} on"
+    return f" of pairs {pairs.start} to {pairs.stop - 1}"
+
+
 def from_records(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     """``--records``: the tables from records already played, per player spec."""
     try:
-        outcomes, calls = read_records(args.records)
+        outcomes, calls = read_records(args.records, args.pairs)
     except Texas42Error as error:
         parser.error(str(error))
     if args.restate:
@@ -379,7 +420,8 @@ def from_records(parser: argparse.ArgumentParser, args: argparse.Namespace) -> N
     if args.plot is not None and len(bots) != 1:
         parser.error(f"--plot draws one bot's chart: choose one of {', '.join(bots)} with --bot")
     restated = ", point bids restated by the stands calibration now" if args.restate else ""
-    print(f"texas42 bidding calibration, from records{restated}")
+    window = _pairs_text(args.pairs)
+    print(f"texas42 bidding calibration, from records{window}{restated}")
     print(f"  command: {' '.join([Path(sys.argv[0]).name, *sys.argv[1:]])}")
     for bot in bots:
         found = outcomes.get(bot, [])
