@@ -259,8 +259,8 @@ def fit_stands(folders: list[Path], bots: list[str] | None, pairs: range | None 
     bot = " and ".join(players) if bots else "expert bots"
     if len(bids) < FEWEST:
         sys.exit(f"{bot}: {len(bids)} winning point bids state their chance, too few to fit")
+    beta = fit_stands_weights(bids)
     x, y = stands_matrix(bids)
-    beta = fit_logistic(x, y, ridge=STANDS_RIDGE)
     print(f"stands calibration, {len(bids)} winning point bids of {bot}:")
     print(f"  STANDS_CALIBRATION = ({', '.join(f'{w:.3f}' for w in beta)})")
     print(f"  in the code:          {STANDS_CALIBRATION}")
