@@ -166,6 +166,10 @@ def record_name(result: MatchResult, a_team: int) -> str:
     return f"pair{result.spec.index + 1:05d}-A-{sides}.json"
 
 
+_RECORD_NAME = re.compile(r"pair(\d{5,})-A-[a-z+-]+\.json")
+"""What `record_name` writes: the pair, then where bot A sat."""
+
+
 def record_pair(name: str) -> int | None:
     """The pair (from 1) of a record `record_name` named; None for any other file name.
 
@@ -174,9 +178,6 @@ def record_pair(name: str) -> int | None:
     """
     found = _RECORD_NAME.fullmatch(name)
     return int(found.group(1)) if found else None
-
-
-_RECORD_NAME = re.compile(r"pair(\d{5,})-A-[a-z+-]+\.json")
 
 
 def save_records(results: Sequence[MatchResult], folder: Path) -> int:
