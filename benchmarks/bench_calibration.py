@@ -61,6 +61,7 @@ from texas42.core.words import BidChanceSaid, bid_chance_said
 from texas42.players import make_bot
 from texas42.players.pimc import calibrated_table, stands_chance
 from texas42.services.arena.ledger import checked_records
+from texas42.services.arena.report import record_pair
 from texas42.services.arena.stats import Proportion, mean_ci, wilson
 
 BINS = 10
@@ -83,6 +84,8 @@ class Outcome(NamedTuple):
     """The bid's points (0 for a mark bid or a special)."""
     calls_before: int
     """The calls of the auction before it."""
+    pair: int | None = None
+    """The arena's game pair the record belongs to (`record_pair`), None for other records."""
 
     def restated(self) -> Outcome:
         """The outcome with the chance the stands calibration in the code gives it now (for
@@ -169,7 +172,8 @@ def read_records(
     (`Call`)."""
     outcomes: dict[str, list[Outcome]] = {}
     calls: dict[str, list[Call]] = {}
-    for _, record, report in checked_records(folders, pairs):
+    for path, record, report in checked_records(folders, pairs):
+        pair = record_pair(path.name)
         calibrated = calibrated_table(layout_of(record.rules))
         for hand, result in zip(record.hands, report.results):
             if result.made is None or result.bidder is None or not hand.reasons:
@@ -187,6 +191,7 @@ def read_records(
                             said.chance if calibrated else None,
                             point_bid(bid),
                             calls_before,
+                            pair,
                         )
                     )
     return outcomes, calls

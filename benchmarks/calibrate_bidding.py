@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/calibrate_bidding.py [--deals N] [--workers W] [--data FILE]
     .venv/bin/python benchmarks/calibrate_bidding.py --fit-only --data FILE
     .venv/bin/python benchmarks/calibrate_bidding.py --records DIR [--records DIR ...]
-        [--bot SPEC] [--pairs FIRST-LAST]
+        [--bot SPEC] [--pairs FIRST-LAST] [--folds K]
 
 Three measurements, each on random deals with seat 0 bidding and leading:
 
@@ -27,7 +27,9 @@ was chosen on (``--pairs 1-297``: only those game pairs of each run, so that the
 them stay fresh to check the fit on): a logistic regression of "made" on
 `stands_features` (the very function the bot calls). It prints the constants and the gap per
 decile, in the records fitted, and how often the mark bids were made at each stated chance
-(``no_loser_marks`` is fitted on those stated 80% by the bots that took it as 0.8).
+(``no_loser_marks`` is fitted on those stated 80% by the bots that took it as 0.8). ``--folds K``
+checks the fit on pairs it did not see: each game pair's bids are predicted by the fit on the
+pairs of the other folds (pair ``p`` is in fold ``p % K``), and the gap per decile is printed.
 
 Prints the fitted constants next to the ones in the code. ``--data`` keeps the played deals (one
 JSON line each), so a fit can be redone without playing again. About 1,000 deals took 12 minutes
@@ -225,12 +227,14 @@ def stands_matrix(bids: Sequence[Outcome]) -> tuple[np.ndarray, np.ndarray]:
     return np.array(rows), np.array([float(bid.made) for bid in bids])
 
 
-STANDS_RIDGE = 10.0
-"""The stands fit's ridge (`fit_logistic`): the weight beyond the knee rests on the few bids
-above it and swung with the pairs fitted; on the 3,590 bids of 2026-12-07, with each fifth of
-the pairs left out in turn, a ridge of 10 predicted the fifth left out better than none (Brier
-0.21645 against 0.21652) and put its 90-100% decile 1.2 points off, not 5.4 (30 was too much:
-0.21670)."""
+STANDS_RIDGE = 3.0
+"""The stands fit's ridge (`fit_logistic`): the weights beyond the knees rest on the few bids
+above them and swing with the pairs fitted. On the 8,521 bids of the run of 2026-12-07, with
+each tenth of the pairs left out in turn, ridges of 3 and 10 predicted alike (Brier 0.21864),
+but on four older runs against ``expert@1`` that the fit never saw, a ridge of 10 left the
+90-100% decile 5.1 and 5.6 points low (the expert family's bids and ``expert@1``'s) and 3 left
+it 1.7 and 1.4. (On the one-knee fit of 3,590 bids, 10 had beaten none: Brier 0.21645 against
+0.21652.)"""
 
 
 def fit_stands_weights(bids: Sequence[Outcome]) -> np.ndarray:
@@ -248,10 +252,48 @@ def is_expert(spec: str) -> bool:
         return False
 
 
-def fit_stands(folders: list[Path], bots: list[str] | None, pairs: range | None = None) -> None:
+def held_out_chances(bids: Sequence[Outcome], folds: int) -> np.ndarray:
+    """Each bid's chance if it stands from the stands fit on the other game pairs: the pairs fall
+    into ``folds`` folds by their number (pair ``p`` in fold ``p % folds``), and each fold is
+    predicted by the fit on the rest. Whole pairs are left out, since a pair plays each deal twice
+    and the hands of one game share its score: bids apart are not independent."""
+    if any(bid.pair is None for bid in bids):
+        raise ValueError("--folds leaves out game pairs: only the arena's records name theirs")
+    x, y = stands_matrix(bids)
+    fold = np.array([bid.pair for bid in bids]) % folds
+    chances = np.zeros(len(bids))
+    for k in range(folds):
+        out = fold == k
+        if not out.any() or out.all():
+            raise ValueError(f"--folds {folds}: fold {k} has no bids, or every bid")
+        weights = fit_logistic(x[~out], y[~out], ridge=STANDS_RIDGE)
+        chances[out] = 1 / (1 + np.exp(-(x[out] @ weights)))
+    return chances
+
+
+def print_deciles(chances: np.ndarray, bids: Sequence[Outcome], made: np.ndarray) -> None:
+    """The bids by decile of their chance: how many, the simulation's and the stated chance, the
+    share made and the gap (made minus stated, in points)."""
+    print("  decile  bids  simulated  stated  made    gap")
+    decile = np.minimum((chances * 10).astype(int), 9)
+    for low in range(10):
+        chosen = decile == low
+        if chosen.any():
+            simulated = np.mean([o.simulated for o, c in zip(bids, chosen) if c])
+            stated, share = chances[chosen].mean(), made[chosen].mean()
+            print(
+                f"  {low / 10:.1f}  {int(chosen.sum()):6d}  {simulated:8.1%}  "
+                f"{stated:6.1%}  {share:5.1%}  {100 * (share - stated):+5.1f}"
+            )
+
+
+def fit_stands(
+    folders: list[Path], bots: list[str] | None, pairs: range | None = None, folds: int = 0
+) -> None:
     """`STANDS_CALIBRATION` from the winning point bids of ``bots`` (every `is_expert` spec if
     None) in the records (of ``pairs`` only, if given), and what the mark bids stated and came
-    to."""
+    to; with ``folds``, also the check of the fit on game pairs it did not see
+    (`held_out_chances`)."""
     outcomes, _ = read_records(folders, pairs)
     players = bots if bots else sorted(spec for spec in outcomes if is_expert(spec))
     found = [o for bot in players for o in outcomes.get(bot, [])]
@@ -263,17 +305,19 @@ def fit_stands(folders: list[Path], bots: list[str] | None, pairs: range | None 
     x, y = stands_matrix(bids)
     print(f"stands calibration, {len(bids)} winning point bids of {bot}:")
     print(f"  STANDS_CALIBRATION = ({', '.join(f'{w:.3f}' for w in beta)})")
-    print(f"  in the code:          {STANDS_CALIBRATION}")
-    fitted = 1 / (1 + np.exp(-(x @ beta)))
-    print("  decile  bids  simulated  fitted  made")
-    for low in range(10):
-        chosen = np.minimum((fitted * 10).astype(int), 9) == low
-        if chosen.any():
-            simulated = np.mean([o.simulated for o, c in zip(bids, chosen) if c])
-            print(
-                f"  {low / 10:.1f}  {int(chosen.sum()):6d}  {simulated:8.1%}  "
-                f"{fitted[chosen].mean():6.1%}  {y[chosen].mean():5.1%}"
-            )
+    print(f"  in the code:          ({', '.join(f'{w:.3f}' for w in STANDS_CALIBRATION)})")
+    print("  in the bids fitted:")
+    print_deciles(1 / (1 + np.exp(-(x @ beta))), bids, y)
+    if folds:
+        try:
+            held_out = held_out_chances(bids, folds)
+        except ValueError as error:
+            sys.exit(str(error))
+        brier = float(np.mean((held_out - y) ** 2))
+        print(
+            f"  each pair predicted by the fit without its fold ({folds} folds), Brier {brier:.5f}:"
+        )
+        print_deciles(held_out, bids, y)
     stated: dict[float, list[bool]] = {}
     for outcome in found:
         if not outcome.points and outcome.simulated is not None:  # at four seats and 42 points
@@ -302,12 +346,20 @@ def main() -> None:
         type=pair_window,
         help="with --records: fit only these game pairs of each run (FIRST-LAST, FIRST-, -LAST)",
     )
+    parser.add_argument(
+        "--folds",
+        type=int,
+        choices=range(2, 51),
+        metavar="K",
+        help="with --records: also predict each bid by the fit on the game pairs of the other "
+        "K-1 folds (pair p in fold p %% K), the check on pairs the fit did not see",
+    )
     args = parser.parse_args()
-    for option in ("bot", "pairs"):
+    for option in ("bot", "pairs", "folds"):
         if getattr(args, option) and not args.records:
             parser.error(f"--{option} chooses the bids fitted from records: give --records DIR")
     if args.records:
-        fit_stands(args.records, args.bot, args.pairs)
+        fit_stands(args.records, args.bot, args.pairs, args.folds)
         return
     if args.fit_only:
         if args.data is None or not args.data.is_file():

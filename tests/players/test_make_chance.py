@@ -10,6 +10,7 @@ import random
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -383,3 +384,54 @@ def test_the_stands_fit_takes_every_expert_spec_unless_told(tmp_path: Path) -> N
     run = _benchmark("calibrate_bidding.py", f"--records={tmp_path}")
     assert run.returncode == 1
     assert "expert bots: 1 winning point bids state their chance, too few to fit" in run.stderr
+
+
+def _stands_bids(count: int, seed: int) -> list[Any]:
+    """Bids made as often as `stands_chance` says, spread over 40 game pairs."""
+    from bench_calibration import Outcome
+
+    rng = random.Random(seed)
+    bids = []
+    for k in range(count):
+        simulated, over = rng.uniform(0.3, 0.95), rng.random() < 0.5
+        calls_before = rng.randrange(1, 4) if over else rng.randrange(3)
+        made = rng.random() < stands_chance(simulated, over, calls_before)
+        bids.append(Outcome(0.0, made, over, simulated, 30, calls_before, 1 + k % 40))
+    return bids
+
+
+def test_held_out_chances_predict_each_pair_without_its_own_outcomes() -> None:
+    """``--folds``: a pair's bids are predicted by the fit on the other folds' pairs, so what
+    happened in a pair moves every chance but its own fold's."""
+    from calibrate_bidding import fit_stands_weights, held_out_chances
+
+    bids = _stands_bids(4_000, seed=11)
+    chances = held_out_chances(bids, 4)
+    flipped = [b._replace(made=not b.made) if b.pair == 4 else b for b in bids]
+    moved = held_out_chances(flipped, 4) != chances
+    in_fold_0 = np.array([b.pair is not None and b.pair % 4 == 0 for b in bids])
+    assert not moved[in_fold_0].any() and moved[~in_fold_0].all()
+    # the fold's chances are the fit on the rest, applied to it
+    rest = [b for b, inside in zip(bids, in_fold_0) if not inside]
+    weights = fit_stands_weights(rest)
+    first = next(k for k, inside in enumerate(in_fold_0) if inside)
+    bid = bids[first]
+    z = float(np.dot(weights, stands_features(bid.simulated, bid.over, bid.calls_before)))
+    assert chances[first] == pytest.approx(1 / (1 + math.exp(-z)))
+
+
+def test_held_out_chances_need_the_arena_s_pairs() -> None:
+    from calibrate_bidding import held_out_chances
+
+    bids = _stands_bids(200, seed=2)
+    with pytest.raises(ValueError, match="only the arena's records name theirs"):
+        held_out_chances([*bids, bids[0]._replace(pair=None)], 5)
+    with pytest.raises(ValueError, match="fold 3 has no bids"):
+        held_out_chances([b for b in bids if b.pair % 4 != 3], 4)
+
+
+def test_folds_is_a_check_of_a_records_fit(tmp_path: Path) -> None:
+    run = _benchmark("calibrate_bidding.py", "--folds=5")
+    assert run.returncode == 2 and "give --records DIR" in run.stderr
+    run = _benchmark("calibrate_bidding.py", f"--records={tmp_path}", "--folds=1")
+    assert run.returncode == 2 and "--folds: invalid choice: 1" in run.stderr

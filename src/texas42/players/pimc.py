@@ -110,31 +110,33 @@ MARK_CHANCE = (-0.178, 0.649, -0.570)
 302 deals with a double-dummy share of 0.4 or more, played as a one-mark contract by ``expert``
 bots: double dummy hardly predicts it (a share of 0.8 to 0.9 made 23%), the losers do."""
 
-STANDS_CALIBRATION = (0.126, 1.085, -0.253, 0.104, 0.048, 0.198)
+STANDS_CALIBRATION = (0.116, 0.862, -0.278, 0.077, 0.031, 0.854, 0.280, 0.374, 0.702)
 """A point bid's chance of being made if it stands (nobody outbids it and it is played), from
 the simulation's chance (`PimcBot.point_chance`) and what the caller knew when it bid: logistic
 in the weights times `stands_features`. Fitted by ``benchmarks/calibrate_bidding.py --records``
-on the 3,590 winning point bids ``expert`` made in the first 297 game pairs of its run against
-``expert@1`` (seed 251, ``benchmarks/README.md``), with a small ridge; the pairs after them
-check it. The expert's own bids, not every expert's: fitted on eleven older runs of several
-expert specs, it said 2.3 points less than the new expert made (it plays its contracts better),
-and how often a bid is made depends on who plays it, and against whom (against ``eq10`` the
-same bids were made 2.5 to 3.5 points more often). A bid that stands is a biased sample: an
-opening no later seat outbid is made more often than the simulation says (those seats were
-weak), the more so the more seats passed after it; an overcall less often (the opponent it
-outbid was strong); strong hands more often. The call is still chosen on the simulation's
-chance (`call_value`): a bid's worth to the caller counts the auctions in which it is outbid
-too, and at the thresholds a pass and a bid were measured to net the same marks. (The game
-score, tried as a feature for the side one mark from winning, predicted no better when each run
-was left out.)"""
+on the 8,521 winning point bids ``expert`` made in the 700 game pairs of its run against
+``expert@1`` (seed 251, ``benchmarks/README.md``), with a small ridge, and checked with
+``--folds 10``: each pair predicted by the fit on the pairs of the other nine folds. The
+expert's own bids, not every expert's: how often a bid is made depends on who plays it, and
+against whom (against ``eq10`` the same bids were made 2.5 to 3.5 points more often). A bid
+that stands is a biased sample: an opening no later seat outbid is made more often than the
+simulation says (those seats were weak), the more so the more seats passed after it; an
+overcall less often (the opponent it outbid was strong); strong hands more often. The call is
+still chosen on the simulation's chance (`call_value`): a bid's worth to the caller counts the
+auctions in which it is outbid too, and at the thresholds a pass and a bid were measured to net
+the same marks. (The game score, tried as a feature for the side one mark from winning,
+predicted no better when each run was left out.)"""
 
-STANDS_KNEE = 0.75
-"""Above this simulated chance the stands calibration bends upward (``stands_features``' last
-feature): the simulation is too cautious with strong hands. Chosen on eleven older runs (a
-knee at 0.7 left that fit 1.6 points high at 80-90%); on the new expert's bids, with each fifth
-of the pairs left out in turn, knees at 0.7, 0.75 and 0.8 predicted alike."""
+STANDS_KNEES = (0.6, 0.75)
+"""Simulated chances at which the stands calibration may bend (`stands_features`' last four
+features: beyond each knee, for an overcall and for an opening apart). The simulation is too
+cautious with strong hands, and the new expert's overcalls the simulation gave 40% to 60% were
+made at 41% to 51%, a flatter line than above 60%. With each tenth of the game pairs left out in turn, knees at 0.6 and 0.75 predicted
+better than one knee at 0.75 (Brier 0.21864 against 0.21895) and brought every decile of 100
+bids or more within 1.7 points, where one knee left 50-60% 2.6 points high; three or four knees
+predicted no better."""
 
-_STANDS_KNEE_LOGIT = math.log(STANDS_KNEE / (1 - STANDS_KNEE))
+_STANDS_KNEE_LOGITS = tuple(math.log(knee / (1 - knee)) for knee in STANDS_KNEES)
 
 SURE_MARK_CHANCE = 0.97
 """Taking all seven tricks when RulesBot counts the hand sure (top trumps and every other tile
@@ -921,20 +923,24 @@ def stands_features(chance: float, over: bool, calls_before: int) -> list[float]
     """What `STANDS_CALIBRATION` weighs, for a point bid with the simulation's ``chance``, over
     an opponent's bid or not, made after ``calls_before`` calls of the auction: 1, the chance's
     log-odds, over, the calls still to come (for an opening and for an overcall apart), and the
-    log-odds beyond `STANDS_KNEE`. Every weight on the chance is positive, so a higher bid,
-    less likely in the simulation, is less likely if it stands too. (The bid's level, tried as
-    a feature, fitted a little better but could rank 31 above 30.)"""
+    log-odds beyond each of `STANDS_KNEES` (for an overcall and for an opening apart). Every
+    weight on the chance is positive, so a higher bid, less likely in the simulation, is less
+    likely if it stands too. (The bid's level, tried as a feature, fitted a little better but
+    could rank 31 above 30.)"""
     p = min(max(chance, 0.005), 0.995)
     logit = math.log(p / (1 - p))
     after = 3 - calls_before
-    return [
+    features = [
         1.0,
         logit,
         float(over),
         0.0 if over else float(after),
         float(after) if over else 0.0,
-        max(logit - _STANDS_KNEE_LOGIT, 0.0),
     ]
+    for knee in _STANDS_KNEE_LOGITS:
+        beyond = max(logit - knee, 0.0)
+        features += [beyond, 0.0] if over else [0.0, beyond]
+    return features
 
 
 def stands_chance(chance: float, over: bool, calls_before: int) -> float:
@@ -947,7 +953,7 @@ def stands_chance(chance: float, over: bool, calls_before: int) -> float:
     True
     """
     features = stands_features(chance, over, calls_before)
-    z = sum(w * x for w, x in zip(STANDS_CALIBRATION, features))
+    z = sum(w * x for w, x in zip(STANDS_CALIBRATION, features, strict=True))
     return 1.0 / (1.0 + math.exp(-z))
 
 
