@@ -435,3 +435,14 @@ def test_folds_is_a_check_of_a_records_fit(tmp_path: Path) -> None:
     assert run.returncode == 2 and "give --records DIR" in run.stderr
     run = _benchmark("calibrate_bidding.py", f"--records={tmp_path}", "--folds=1")
     assert run.returncode == 2 and "--folds: invalid choice: 1" in run.stderr
+
+
+def test_each_bid_read_from_records_knows_its_game_pair(tmp_path: Path) -> None:
+    """What ``--folds`` folds by: the pair the arena's record name gives, None for any other."""
+    from bench_calibration import read_records
+
+    record = _ex14_record({0: "bids 30: 30 makes in 60% of 48 deals that fit (in sixes)"})
+    (tmp_path / "pair00003-A-north-south.json").write_text(record.to_json())
+    (tmp_path / "mine.json").write_text(record.to_json())
+    outcomes, _ = read_records([tmp_path])
+    assert sorted((o.pair or 0) for o in outcomes["N"]) == [0, 3]
