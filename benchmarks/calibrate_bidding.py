@@ -287,8 +287,22 @@ def print_deciles(chances: np.ndarray, bids: Sequence[Outcome], made: np.ndarray
             )
 
 
+def fold_count(text: str) -> int:
+    """``--folds``: a whole number of folds, 2 or more."""
+    try:
+        folds = int(text)
+    except ValueError:
+        folds = 0
+    if folds < 2:
+        raise argparse.ArgumentTypeError(f"{text!r}: say how many folds, 2 or more")
+    return folds
+
+
 def fit_stands(
-    folders: list[Path], bots: list[str] | None, pairs: range | None = None, folds: int = 0
+    folders: list[Path],
+    bots: list[str] | None,
+    pairs: range | None = None,
+    folds: int | None = None,
 ) -> None:
     """`STANDS_CALIBRATION` from the winning point bids of ``bots`` (every `is_expert` spec if
     None) in the records (of ``pairs`` only, if given), and what the mark bids stated and came
@@ -348,8 +362,7 @@ def main() -> None:
     )
     parser.add_argument(
         "--folds",
-        type=int,
-        choices=range(2, 51),
+        type=fold_count,
         metavar="K",
         help="with --records: also predict each bid by the fit on the game pairs of the other "
         "K-1 folds (pair p in fold p %% K), the check on pairs the fit did not see",

@@ -433,8 +433,9 @@ def test_held_out_chances_need_the_arena_s_pairs() -> None:
 def test_folds_is_a_check_of_a_records_fit(tmp_path: Path) -> None:
     run = _benchmark("calibrate_bidding.py", "--folds=5")
     assert run.returncode == 2 and "give --records DIR" in run.stderr
-    run = _benchmark("calibrate_bidding.py", f"--records={tmp_path}", "--folds=1")
-    assert run.returncode == 2 and "--folds: invalid choice: 1" in run.stderr
+    for bad in ("1", "two", "-3"):
+        run = _benchmark("calibrate_bidding.py", f"--records={tmp_path}", f"--folds={bad}")
+        assert run.returncode == 2 and f"'{bad}': say how many folds, 2 or more" in run.stderr
 
 
 def test_each_bid_read_from_records_knows_its_game_pair(tmp_path: Path) -> None:
