@@ -52,7 +52,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from bench_calibration import Outcome, pair_window, read_records
+from bench_calibration import BINS, Outcome, brier, deciles, pair_window, read_records
 from texas42 import Hand, Rules
 from texas42.core.actions import Bid, Declare, Pass
 from texas42.core.contracts import tables_for
@@ -271,20 +271,23 @@ def held_out_chances(bids: Sequence[Outcome], folds: int) -> np.ndarray:
     return chances
 
 
-def print_deciles(chances: np.ndarray, bids: Sequence[Outcome], made: np.ndarray) -> None:
-    """The bids by decile of their chance: how many, the simulation's and the stated chance, the
-    share made and the gap (made minus stated, in points)."""
+def print_deciles(bids: Sequence[Outcome]) -> None:
+    """The bids by decile of their chance (`deciles`): how many, the simulation's and the stated
+    chance, the share made and the gap (made minus stated, in points)."""
     print("  decile  bids  simulated  stated  made    gap")
-    decile = np.minimum((chances * 10).astype(int), 9)
-    for low in range(10):
-        chosen = decile == low
-        if chosen.any():
-            simulated = np.mean([o.simulated for o, c in zip(bids, chosen) if c])
-            stated, share = chances[chosen].mean(), made[chosen].mean()
-            print(
-                f"  {low / 10:.1f}  {int(chosen.sum()):6d}  {simulated:8.1%}  "
-                f"{stated:6.1%}  {share:5.1%}  {100 * (share - stated):+5.1f}"
-            )
+    for low, group in deciles(bids):
+        simulated = float(np.mean([o.simulated for o in group]))
+        stated = float(np.mean([o.chance for o in group]))
+        share = float(np.mean([o.made for o in group]))
+        print(
+            f"  {low / BINS:.1f}  {len(group):6d}  {simulated:8.1%}  "
+            f"{stated:6.1%}  {share:5.1%}  {100 * (share - stated):+5.1f}"
+        )
+
+
+def _stating(bids: Sequence[Outcome], chances: np.ndarray) -> list[Outcome]:
+    """The bids, each stating its chance from ``chances`` instead."""
+    return [bid._replace(chance=float(chance)) for bid, chance in zip(bids, chances)]
 
 
 def fold_count(text: str) -> int:
@@ -316,22 +319,22 @@ def fit_stands(
     if len(bids) < FEWEST:
         sys.exit(f"{bot}: {len(bids)} winning point bids state their chance, too few to fit")
     beta = fit_stands_weights(bids)
-    x, y = stands_matrix(bids)
+    x, _ = stands_matrix(bids)
     print(f"stands calibration, {len(bids)} winning point bids of {bot}:")
     print(f"  STANDS_CALIBRATION = ({', '.join(f'{w:.3f}' for w in beta)})")
     print(f"  in the code:          ({', '.join(f'{w:.3f}' for w in STANDS_CALIBRATION)})")
     print("  in the bids fitted:")
-    print_deciles(1 / (1 + np.exp(-(x @ beta))), bids, y)
+    print_deciles(_stating(bids, 1 / (1 + np.exp(-(x @ beta)))))
     if folds:
         try:
-            held_out = held_out_chances(bids, folds)
+            held_out = _stating(bids, held_out_chances(bids, folds))
         except ValueError as error:
             sys.exit(str(error))
-        brier = float(np.mean((held_out - y) ** 2))
         print(
-            f"  each pair predicted by the fit without its fold ({folds} folds), Brier {brier:.5f}:"
+            f"  each pair predicted by the fit without its fold ({folds} folds), "
+            f"Brier {brier(held_out):.5f}:"
         )
-        print_deciles(held_out, bids, y)
+        print_deciles(held_out)
     stated: dict[float, list[bool]] = {}
     for outcome in found:
         if not outcome.points and outcome.simulated is not None:  # at four seats and 42 points

@@ -131,10 +131,10 @@ STANDS_KNEES = (0.6, 0.75)
 """Simulated chances at which the stands calibration may bend (`stands_features`' last four
 features: beyond each knee, for an overcall and for an opening apart). The simulation is too
 cautious with strong hands, and the new expert's overcalls the simulation gave 40% to 60% were
-made at 41% to 51%, a flatter line than above 60%. With each tenth of the game pairs left out in turn, knees at 0.6 and 0.75 predicted
-better than one knee at 0.75 (Brier 0.21864 against 0.21895) and brought every decile of 100
-bids or more within 1.7 points, where one knee left 50-60% 2.6 points high; three or four knees
-predicted no better."""
+made at 41% to 51%, a flatter line than above 60%. With each tenth of the game pairs left out
+in turn, knees at 0.6 and 0.75 predicted better than one knee at 0.75 (Brier 0.21864 against
+0.21895) and brought every decile of 100 bids or more within 1.7 points, where one knee left
+50-60% 2.6 points high; three or four knees predicted no better."""
 
 _STANDS_KNEE_LOGITS = tuple(math.log(knee / (1 - knee)) for knee in STANDS_KNEES)
 
